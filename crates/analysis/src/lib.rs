@@ -1,0 +1,2 @@
+//! flitsim-analysis: analytical models of the papers (pure functions; never calls the simulator).
+#![warn(missing_docs)]

@@ -1,0 +1,154 @@
+//! Router parameters: the part of the hardware description that configures one router.
+//!
+//! These types live in the netlist crate because the netlist (TOML) carries them; the
+//! router crate re-exports them as its configuration. Every field's doc comment is user
+//! documentation, and the default sits next to it.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Capacity of one virtual channel's FIFO.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BufferDepth {
+    /// A FIFO of this many flits (>= 1).
+    Flits(u32),
+    /// Unlimited storage (paper 004's storage buffer under virtual cut-through).
+    Unbounded,
+}
+
+impl BufferDepth {
+    /// The depth in flits, `None` for unbounded.
+    pub fn flits(self) -> Option<u32> {
+        match self {
+            BufferDepth::Flits(n) => Some(n),
+            BufferDepth::Unbounded => None,
+        }
+    }
+}
+
+impl fmt::Display for BufferDepth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BufferDepth::Flits(n) => write!(f, "{n}"),
+            BufferDepth::Unbounded => f.write_str("unbounded"),
+        }
+    }
+}
+
+/// Switching technique (flow control at packet level).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Switching {
+    /// Wormhole: a head acquires a downstream VC when it is free; flits advance with credits.
+    #[default]
+    Wormhole,
+    /// Virtual cut-through: a head acquires a downstream VC only if it can hold the whole packet.
+    Vct,
+    /// Store-and-forward: a packet leaves a router only after its tail has arrived.
+    Saf,
+}
+
+/// Separable or other allocator used for VC allocation and switch allocation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum AllocatorKind {
+    /// Separable input-first: each input picks one request, then each output picks one input.
+    #[default]
+    SeparableInputFirst,
+    /// Separable output-first: each output picks one request, then each input accepts one grant.
+    SeparableOutputFirst,
+}
+
+/// One-of-N arbiter used inside the allocators.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArbiterKind {
+    /// Round-robin: priority moves past the last winner.
+    #[default]
+    RoundRobin,
+    /// Matrix: least-recently-served wins.
+    Matrix,
+}
+
+/// Routing function (the registry of names used in netlists and on the command line).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum RoutingKind {
+    /// Dimension-order: mesh DOR, torus DOR with dateline VC classes, hypercube e-cube.
+    #[default]
+    Dor,
+    /// Torus DOR without datelines (one VC class): deadlocks under load; for the watchdog test.
+    DorNoDateline,
+}
+
+/// Selection function: picks one candidate among the free ones the routing function offers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum SelectionKind {
+    /// The free candidate with the lowest output port (then lowest VC).
+    #[default]
+    FirstFree,
+    /// A uniformly random free candidate (from the router's own RNG stream).
+    Random,
+    /// The free candidate whose downstream VC has the most credits.
+    MostCredits,
+    /// Prefer the lowest dimension (X first, as paper 000).
+    XFirst,
+}
+
+/// Parameters of one router. Defaults: the canonical 4-stage input-queued VC router
+/// (route, VC allocation, switch allocation, crossbar: one cycle each), 4 VCs of 8 flits,
+/// separable input-first allocation with round-robin arbiters, dimension-order routing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouterConfig {
+    /// Virtual channels per input port (>= 1). Default 4.
+    pub vcs: u8,
+    /// Flits per VC FIFO, or unbounded. Default 8.
+    pub buffer_depth: BufferDepth,
+    /// Cycles from a head's arrival until route computation is done. Default 1.
+    pub routing_delay: u32,
+    /// Cycles from route computed until the VC allocation result is usable. Default 1.
+    pub vc_alloc_delay: u32,
+    /// Cycles from VC allocated (or body arrival) until the switch grant is usable. Default 1.
+    pub switch_alloc_delay: u32,
+    /// Cycles from switch grant until the flit is written onto the output channel. Default 1.
+    pub crossbar_delay: u32,
+    /// Cycles from a flit leaving an input buffer until its credit is written onto the
+    /// upstream channel's reverse side (which then takes the channel latency). Default 1.
+    pub credit_delay: u32,
+    /// Switching technique. Default wormhole.
+    pub switching: Switching,
+    /// VC allocator. Default separable input-first.
+    pub vc_allocator: AllocatorKind,
+    /// Switch allocator. Default separable input-first.
+    pub switch_allocator: AllocatorKind,
+    /// Arbiter used inside both allocators. Default round-robin.
+    pub arbiter: ArbiterKind,
+    /// Routing function. Default `dor`.
+    pub routing: RoutingKind,
+    /// Selection function. Default `first-free`.
+    pub selection: SelectionKind,
+}
+
+impl Default for RouterConfig {
+    fn default() -> Self {
+        RouterConfig {
+            vcs: 4,
+            buffer_depth: BufferDepth::Flits(8),
+            routing_delay: 1,
+            vc_alloc_delay: 1,
+            switch_alloc_delay: 1,
+            crossbar_delay: 1,
+            credit_delay: 1,
+            switching: Switching::Wormhole,
+            vc_allocator: AllocatorKind::SeparableInputFirst,
+            switch_allocator: AllocatorKind::SeparableInputFirst,
+            arbiter: ArbiterKind::RoundRobin,
+            routing: RoutingKind::Dor,
+            selection: SelectionKind::FirstFree,
+        }
+    }
+}
+
+/// Default latency of a channel, in cycles, when the netlist does not say.
+pub const DEFAULT_CHANNEL_LATENCY: u32 = 1;

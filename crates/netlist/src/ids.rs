@@ -1,0 +1,77 @@
+//! Typed indices. Every id is a dense index into a `Vec` of its kind; ids never cross a
+//! crate boundary as bare integers.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident($inner:ty), $prefix:literal) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+        #[serde(transparent)]
+        pub struct $name(pub $inner);
+
+        impl $name {
+            /// The id as an index into a dense `Vec`.
+            #[inline]
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A router (switching element). Router `i` is node `i` of the netlist graph.
+    RouterId(u32), "r"
+);
+id_type!(
+    /// A terminal (traffic endpoint). Terminal `i` is attached to router `i` on port 0.
+    TerminalId(u32), "t"
+);
+id_type!(
+    /// A unidirectional router-to-router channel. Channel `i` is edge `i` of the graph.
+    ChannelId(u32), "c"
+);
+id_type!(
+    /// An input port of a router (router-local index; port 0 is the terminal's injection).
+    InPort(u8), "in"
+);
+id_type!(
+    /// An output port of a router (router-local index; port 0 is the terminal's ejection).
+    OutPort(u8), "out"
+);
+id_type!(
+    /// A virtual channel of a port (router-local index).
+    VcId(u8), "vc"
+);
+
+/// Simulated time in cycles. One cycle moves one flit across one channel.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+#[serde(transparent)]
+pub struct Cycle(pub u64);
+
+impl Cycle {
+    /// The cycle `d` cycles later.
+    #[inline]
+    #[must_use]
+    pub fn plus(self, d: u64) -> Cycle {
+        Cycle(self.0 + d)
+    }
+}
+
+impl fmt::Display for Cycle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The port index used by every router for its terminal: input port 0 receives the
+/// terminal's injection channel, output port 0 drives its ejection channel.
+pub const TERMINAL_PORT: u8 = 0;

@@ -1,0 +1,87 @@
+//! What travels on channels: flits downstream, credits upstream.
+
+use flitsim_netlist::{Cycle, TerminalId, VcId};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A packet's identity: its source terminal and a per-source sequence number. No global
+/// counter exists, so ids are the same for any thread count.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct PacketId {
+    /// The terminal that generated the packet.
+    pub source: TerminalId,
+    /// Sequence number at that terminal (0, 1, 2, ...).
+    pub seq: u32,
+}
+
+impl fmt::Display for PacketId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.source.0, self.seq)
+    }
+}
+
+/// Position of a flit in its packet.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FlitKind {
+    /// First flit of a multi-flit packet: carries the route.
+    Head,
+    /// Neither first nor last.
+    Body,
+    /// Last flit of a multi-flit packet: releases the VC.
+    Tail,
+    /// The only flit of a one-flit packet (head and tail at once).
+    HeadTail,
+}
+
+impl FlitKind {
+    /// Head or head-tail.
+    #[inline]
+    pub fn is_head(self) -> bool {
+        matches!(self, FlitKind::Head | FlitKind::HeadTail)
+    }
+    /// Tail or head-tail.
+    #[inline]
+    pub fn is_tail(self) -> bool {
+        matches!(self, FlitKind::Tail | FlitKind::HeadTail)
+    }
+    /// The kind of flit `index` of a packet of `len` flits.
+    pub fn of(index: u32, len: u32) -> FlitKind {
+        match (index == 0, index + 1 == len) {
+            (true, true) => FlitKind::HeadTail,
+            (true, false) => FlitKind::Head,
+            (false, true) => FlitKind::Tail,
+            (false, false) => FlitKind::Body,
+        }
+    }
+}
+
+/// Flow-control unit (one flit = one phit: it crosses a channel in one cycle).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Flit {
+    /// The packet this flit belongs to.
+    pub packet: PacketId,
+    /// Index within the packet (0 = head).
+    pub index: u32,
+    /// Length of the packet in flits.
+    pub len: u32,
+    /// Head, body, tail or head-tail.
+    pub kind: FlitKind,
+    /// The VC this flit occupies on the channel it travels and in the downstream input port.
+    pub vc: VcId,
+    /// Destination terminal.
+    pub dest: TerminalId,
+    /// Cycle the packet was generated (packet latency starts here).
+    pub created: Cycle,
+    /// Cycle the head flit was written onto the injection channel (network latency starts here).
+    pub injected: Cycle,
+    /// Router-to-router channels crossed so far.
+    pub hops: u16,
+}
+
+/// A credit: one slot of `vc` in the downstream input buffer became free. Travels upstream
+/// on the reverse side of the channel the flit came in on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Credit {
+    /// The VC whose slot was freed.
+    pub vc: VcId,
+}

@@ -1,0 +1,1 @@
+//! One module per subcommand; `src/main.rs` only parses arguments and calls these.

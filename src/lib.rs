@@ -1,0 +1,8 @@
+//! flitsim: facade library of the CLI. The subcommands live in [`cli`].
+
+pub mod cli;
+
+pub use flitsim_analysis as analysis;
+pub use flitsim_engine as engine;
+pub use flitsim_netlist as netlist;
+pub use flitsim_router as router;
