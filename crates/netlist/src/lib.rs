@@ -17,10 +17,12 @@
 pub mod config;
 pub mod ids;
 pub mod netlist;
+pub mod routing_check;
 
 pub use config::{
     AllocatorKind, ArbiterKind, BufferDepth, RouterConfig, RoutingKind, SelectionKind, Switching,
     DEFAULT_CHANNEL_LATENCY,
 };
 pub use ids::{ChannelId, Cycle, InPort, OutPort, RouterId, TerminalId, VcId, TERMINAL_PORT};
+pub use routing_check::{NoRoutingCheck, RoutingProblem, RoutingProblemKind, RoutingRequirements};
 pub use netlist::{ChannelSpec, Dir, Netlist, PortSpec, RouterSpec, Topology};

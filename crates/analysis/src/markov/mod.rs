@@ -1,0 +1,1 @@
+//! Markov models of virtual-channel occupancy.

@@ -1,0 +1,3 @@
+//! The papers' models, one file per paper (`pNNN_author.rs`).
+
+pub mod p000_quaglia;

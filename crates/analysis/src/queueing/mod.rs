@@ -1,0 +1,1 @@
+//! Queueing models (M/G/1 and friends).
