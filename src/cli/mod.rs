@@ -1,1 +1,3 @@
 //! One module per subcommand; `src/main.rs` only parses arguments and calls these.
+
+pub mod model;

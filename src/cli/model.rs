@@ -1,0 +1,249 @@
+//! `flitsim model NAME [params] [--json]`: print the predictions of an analytical model.
+//!
+//! Each model is one variant of [`ModelCommand`] with its own argument struct; models that
+//! take a traffic rate accept `--rate R` (one point) or `--rates A:B:STEP` (a table) through
+//! [`RateArgs`]. Output is a text table on stdout, or with `--json` one JSON object
+//! (a point) or `{"model": ..., "points": [...]}` (a range). A saturated point is printed as
+//! `saturated` in the table and `"saturated": true` in JSON, never as a number.
+
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+use serde_json::{json, Value};
+
+use flitsim_analysis::markov::{multiplexing_degree, vc_occupancy};
+use flitsim_analysis::queueing::{mg1_wait, ServiceVariance};
+
+/// Arguments of `flitsim model`.
+#[derive(Debug, Args)]
+pub struct ModelArgs {
+    /// Print one JSON object instead of a table.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// The model to evaluate.
+    #[command(subcommand)]
+    pub model: ModelCommand,
+}
+
+/// The analytical models `flitsim model` can evaluate.
+#[derive(Debug, Subcommand)]
+pub enum ModelCommand {
+    /// Dally's Markov model of busy VCs on one channel (papers 001 eq 20, 002 eqs 19-20)
+    /// and the average multiplexing degree (001 eq 21).
+    Markov(MarkovArgs),
+    /// M/G/1 (Pollaczek-Khinchine) mean waiting time.
+    Mg1(Mg1Args),
+}
+
+/// Arguments of `flitsim model markov`.
+#[derive(Debug, Args)]
+pub struct MarkovArgs {
+    /// Packet arrival rate on the channel (packets per cycle).
+    #[arg(long)]
+    pub lambda: f64,
+    /// Mean VC holding (service) time in cycles.
+    #[arg(long)]
+    pub service: f64,
+    /// Number of virtual channels of the physical channel.
+    #[arg(long, default_value_t = 4)]
+    pub vcs: usize,
+}
+
+/// Arguments of `flitsim model mg1`.
+#[derive(Debug, Args)]
+pub struct Mg1Args {
+    /// Arrival rate (customers per cycle).
+    #[arg(long)]
+    pub lambda: f64,
+    /// Mean service time in cycles.
+    #[arg(long)]
+    pub service: f64,
+    /// Service-time variance (default: the papers' approximation `(service - min)^2` when
+    /// `--min` is given, else exponential service).
+    #[arg(long, conflicts_with = "min")]
+    pub variance: Option<f64>,
+    /// Minimum service time (the packet length M): variance `(service - min)^2`.
+    #[arg(long)]
+    pub min: Option<f64>,
+}
+
+/// `--rate R` (one point) or `--rates A:B:STEP` (a table from A to B inclusive).
+#[derive(Debug, Clone, Args)]
+pub struct RateArgs {
+    /// One packet generation rate (packets per terminal per cycle).
+    #[arg(long, conflicts_with = "rates")]
+    pub rate: Option<f64>,
+    /// A range of rates `A:B:STEP`, A and B included.
+    #[arg(long)]
+    pub rates: Option<String>,
+}
+
+impl RateArgs {
+    /// The rates to evaluate, and whether a single point was asked for.
+    pub fn resolve(&self, default: &str) -> anyhow::Result<(Vec<f64>, bool)> {
+        if let Some(r) = self.rate {
+            if !(r.is_finite() && r >= 0.0) {
+                bail!("--rate must be a finite number >= 0, got {r}");
+            }
+            return Ok((vec![r], true));
+        }
+        let spec = self.rates.as_deref().unwrap_or(default);
+        Ok((parse_rates(spec)?, false))
+    }
+}
+
+/// Parse `A:B:STEP` into the rates A, A+STEP, ..., up to B (inclusive within 1e-9 STEP).
+pub fn parse_rates(spec: &str) -> anyhow::Result<Vec<f64>> {
+    let parts: Vec<&str> = spec.split(':').collect();
+    if parts.len() != 3 {
+        bail!("--rates takes A:B:STEP (for example 0.001:0.01:0.001), got `{spec}`");
+    }
+    let num = |s: &str| -> anyhow::Result<f64> {
+        s.trim()
+            .parse::<f64>()
+            .with_context(|| format!("--rates: `{s}` is not a number"))
+    };
+    let (a, b, step) = (num(parts[0])?, num(parts[1])?, num(parts[2])?);
+    if !(step > 0.0 && a >= 0.0 && b >= a && a.is_finite() && b.is_finite()) {
+        bail!("--rates A:B:STEP needs 0 <= A <= B and STEP > 0, got `{spec}`");
+    }
+    let n = ((b - a) / step + 1e-9).floor() as usize;
+    if n > 100_000 {
+        bail!("--rates `{spec}` has more than 100000 points; use a larger STEP");
+    }
+    Ok((0..=n).map(|i| a + i as f64 * step).collect())
+}
+
+/// Print `rows` (one JSON object per point) as a table with `columns`, or as JSON: the
+/// single object when `single`, else `{"model": name, "points": rows}`.
+pub fn emit(json_out: bool, name: &str, single: bool, columns: &[&str], rows: &[Value]) {
+    if json_out {
+        let v = if single && rows.len() == 1 {
+            rows[0].clone()
+        } else {
+            json!({ "model": name, "points": rows })
+        };
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).expect("JSON values serialise")
+        );
+        return;
+    }
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            columns
+                .iter()
+                .map(|c| {
+                    if r.get("saturated") == Some(&Value::Bool(true)) && r.get(*c).is_none() {
+                        "saturated".to_string()
+                    } else {
+                        fmt_cell(r.get(*c))
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let widths: Vec<usize> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| cells.iter().map(|r| r[i].len()).fold(c.len(), usize::max))
+        .collect();
+    let line = |xs: Vec<String>| {
+        xs.iter()
+            .zip(&widths)
+            .map(|(x, w)| format!("{x:>w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    println!("{}", line(columns.iter().map(|c| c.to_string()).collect()));
+    for r in cells {
+        println!("{}", line(r));
+    }
+}
+
+fn fmt_cell(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => "-".into(),
+        Some(Value::Number(n)) => match n.as_f64() {
+            Some(x) if n.is_f64() => format!("{x:.6}"),
+            _ => n.to_string(),
+        },
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| fmt_cell(Some(x)))
+            .collect::<Vec<_>>()
+            .join(" "),
+        Some(Value::Bool(b)) => b.to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(o) => o.to_string(),
+    }
+}
+
+/// Run `flitsim model`.
+pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
+    match &args.model {
+        ModelCommand::Markov(a) => markov(a, args.json),
+        ModelCommand::Mg1(a) => mg1(a, args.json),
+    }
+}
+
+fn markov(a: &MarkovArgs, json_out: bool) -> anyhow::Result<ExitCode> {
+    let row = match vc_occupancy(a.lambda, a.service, a.vcs) {
+        Ok(p) => json!({
+            "lambda": a.lambda, "service": a.service, "vcs": a.vcs,
+            "saturated": false,
+            "p": p, "multiplexing": multiplexing_degree(&p),
+        }),
+        Err(flitsim_analysis::markov::VcOccupancyError::Saturated { rho }) => json!({
+            "lambda": a.lambda, "service": a.service, "vcs": a.vcs,
+            "saturated": true, "rho": rho,
+        }),
+        Err(e) => bail!("{e}"),
+    };
+    emit(
+        json_out,
+        "markov",
+        true,
+        &["lambda", "service", "vcs", "p", "multiplexing"],
+        &[row],
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn mg1(a: &Mg1Args, json_out: bool) -> anyhow::Result<ExitCode> {
+    let variance = match (a.variance, a.min) {
+        (Some(v), _) => ServiceVariance::Exact(v),
+        (None, Some(m)) => ServiceVariance::MinusMinimum(m),
+        (None, None) => ServiceVariance::Exponential,
+    };
+    let base = json!({
+        "lambda": a.lambda, "service": a.service,
+        "variance": variance.variance(a.service),
+        "utilisation": a.lambda * a.service,
+    });
+    let row = match mg1_wait(a.lambda, a.service, variance) {
+        Ok(w) => merge(base, json!({"saturated": false, "wait": w})),
+        Err(flitsim_analysis::queueing::QueueError::Saturated { .. }) => {
+            merge(base, json!({"saturated": true}))
+        }
+        Err(e) => bail!("{e}"),
+    };
+    emit(
+        json_out,
+        "mg1",
+        true,
+        &["lambda", "service", "variance", "utilisation", "wait"],
+        &[row],
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Merge the fields of `extra` into the object `base`.
+pub fn merge(mut base: Value, extra: Value) -> Value {
+    if let (Some(b), Value::Object(e)) = (base.as_object_mut(), extra) {
+        b.extend(e);
+    }
+    base
+}
