@@ -4,6 +4,7 @@
 //! the simulator. Cross-checks take measured statistics as plain numbers.
 #![warn(missing_docs)]
 
+pub mod compare;
 pub mod markov;
 pub mod papers;
 pub mod queueing;
