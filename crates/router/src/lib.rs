@@ -1,7 +1,418 @@
 //! flitsim-router: one input-queued virtual-channel router and its routing functions.
+//!
+//! ```text
+//!            ┌──────────────────────── Router ─────────────────────────┐
+//!  flits_in ─┼─> input FIFOs ─> RC ─rd─> VA ─vd─> SA ─sd─> crossbar ─xd─┼─> flits_out
+//!  (by InPort)   (per VC)     routing   output  port    (one flit per   │  (by OutPort)
+//!            │                function  VCs     match   in/out port)    │
+//! credits_in ┼─> credit counters per downstream VC (used by VA and SA)  │
+//!  (by OutPort)                     credits of departed flits ─cd───────┼─> credits_out
+//!            └──────────────────────────────────────────────────────────┘  (by InPort)
+//! ```
+//!
+//! Key types: [`Router`] (built from a netlist [`flitsim_netlist::RouterSpec`], stepped
+//! once per cycle with a [`RouterIo`]), [`OutputPortSpec`] (what each output drives),
+//! [`routing::RoutingFunction`] and its registry [`routing::build`], the watchdog's
+//! [`VcWait`], and [`RouterStats`]. The stages live in [`pipeline`], one file each, with
+//! the timing contract in [`pipeline`]'s docs: a head read at cycle t leaves at
+//! t + rd + vd + sd + xd; body flits follow one per cycle.
+//!
+//! ```
+//! use flitsim_netlist::{BufferDepth, Cycle, Dir, InPort, Netlist, OutPort, PortSpec,
+//!     RouterConfig, RouterId, RouterSpec, TerminalId, Topology, VcId};
+//! use flitsim_router::{Flit, FlitKind, OutputPortSpec, PacketId, Router, RouterIo, routing};
+//!
+//! // A 2-router ring: r0.east -> r1.west and back.
+//! let mut net = Netlist::new("pair", Topology::Ring { n: 2 });
+//! for i in 0..2u32 {
+//!     let port = |name: &str, d| PortSpec { name: name.into(), direction: d, vcs: 2,
+//!                                           buffer_depth: BufferDepth::Flits(4) };
+//!     net.add_router(RouterSpec { id: RouterId(i), name: format!("r{i}"),
+//!         coord: Some(vec![i]), config: RouterConfig { vcs: 2, ..Default::default() },
+//!         ports: vec![port("local", None), port("east", Some((0, Dir::Plus))),
+//!                     port("west", Some((0, Dir::Minus)))],
+//!         terminal_latency: 1 });
+//! }
+//! for (a, b) in [(0, 1), (1, 0)] {
+//!     net.add_channel(RouterId(a), OutPort(1), RouterId(b), InPort(2), 1);
+//!     net.add_channel(RouterId(b), OutPort(2), RouterId(a), InPort(1), 1);
+//! }
+//! let f = routing::build(flitsim_netlist::RoutingKind::Dor, &net).unwrap();
+//! let spec = net.router(RouterId(0));
+//! let outputs = (0..3).map(|_| OutputPortSpec { downstream_vcs: 2,
+//!     downstream_depth: BufferDepth::Flits(4) }).collect();
+//! let mut r = Router::new(spec, outputs, f, 7);
+//!
+//! // Inject a one-flit packet for terminal 1 at cycle 0; default delays are 1 each.
+//! let flit = Flit { packet: PacketId { source: TerminalId(0), seq: 0 }, index: 0, len: 1,
+//!     kind: FlitKind::HeadTail, vc: VcId(0), dest: TerminalId(1), created: Cycle(0),
+//!     injected: Cycle(0), hops: 0 };
+//! let (mut fo, mut co) = (vec![None; 3], vec![None; 3]);
+//! let mut sent = None;
+//! for t in 0..6 {
+//!     let fi = if t == 0 { vec![Some(flit), None, None] } else { vec![None; 3] };
+//!     fo.fill(None);
+//!     co.fill(None);
+//!     r.step(Cycle(t), &mut RouterIo { flits_in: &fi, credits_in: &[None; 3],
+//!                                      flits_out: &mut fo, credits_out: &mut co });
+//!     if let Some(f) = fo[1] { sent = Some((t, f.hops)); }
+//! }
+//! assert_eq!(sent, Some((4, 1))); // rd + vd + sd + xd = 4, one hop east
+//! ```
 #![warn(missing_docs)]
 
+pub mod alloc;
+pub mod arbiter;
+pub mod buffer;
+pub mod config;
+pub mod credit;
 pub mod flit;
+pub mod pipeline;
+pub mod routing;
+pub mod stats;
+pub mod vc_state;
 
+pub use config::RouterConfig;
 pub use flit::{Credit, Flit, FlitKind, PacketId};
-pub use flitsim_netlist::RouterConfig;
+pub use routing::{RoutingFunction, RoutingMismatch, RoutingRegistry};
+pub use stats::RouterStats;
+
+use buffer::InputBuffer;
+use config::{BufferDepth, Delays};
+use credit::OutputVcState;
+use flitsim_netlist::{Cycle, InPort, OutPort, RouterId, RouterSpec, VcId};
+use pipeline::crossbar::Crossbar;
+use pipeline::output::CreditReturn;
+use pipeline::route_compute::RouteCompute;
+use pipeline::switch_alloc::SwitchAlloc;
+use pipeline::vc_alloc::VcAlloc;
+use pipeline::{Layout, RouterState};
+use rand::SeedableRng;
+use smallvec::SmallVec;
+use std::sync::Arc;
+use vc_state::VcPhase;
+
+/// What one output port drives: the downstream input port's VC count and depth.
+/// Index 0 is the ejection port (the router's `vcs` VCs, `Unbounded`); a port without a
+/// channel has `downstream_vcs = 0` and is never routed to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct OutputPortSpec {
+    /// VCs of the downstream input port.
+    pub downstream_vcs: u8,
+    /// Depth of each downstream VC FIFO (credits per VC).
+    pub downstream_depth: BufferDepth,
+}
+
+/// The channel slots a router reads and writes in one step. The engine fills the inputs
+/// with what the channels deliver at `now` and moves the outputs into slots for
+/// `now + latency` (the router never writes anything it reads in the same cycle).
+pub struct RouterIo<'a> {
+    /// Flits delivered this cycle, by input port.
+    pub flits_in: &'a [Option<Flit>],
+    /// Credits delivered this cycle, by output port (reverse side of its channel).
+    pub credits_in: &'a [Option<Credit>],
+    /// Flits written this cycle, by output port (must be `None` on entry).
+    pub flits_out: &'a mut [Option<Flit>],
+    /// Credits written this cycle, by input port (must be `None` on entry).
+    pub credits_out: &'a mut [Option<Credit>],
+}
+
+/// Why an input VC cannot advance (for the deadlock watchdog).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum WaitReason {
+    /// Its head waits for an output VC and none of its candidates is free.
+    NoFreeVc,
+    /// It holds an output VC and that VC has no credit (downstream FIFO full).
+    NoCredit,
+    /// A resource is free but another VC won the allocation this cycle.
+    LostArbitration,
+}
+
+/// An input VC that cannot advance, and what it waits for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VcWait {
+    /// Input port of the waiting VC.
+    pub in_port: InPort,
+    /// The waiting VC.
+    pub vc: VcId,
+    /// The output port it waits on (the first candidate when waiting for a VC).
+    pub out_port: OutPort,
+    /// The downstream VCs it waits for (its candidate VCs, or the one VC it holds).
+    pub out_vcs: SmallVec<[VcId; 8]>,
+    /// Why it waits.
+    pub reason: WaitReason,
+}
+
+/// One input-queued virtual-channel router (see the crate docs).
+#[derive(Debug)]
+pub struct Router {
+    state: RouterState,
+    rc: RouteCompute,
+    va: VcAlloc,
+    sa: SwitchAlloc,
+    crossbar: Crossbar,
+    credit_return: CreditReturn,
+    stats: RouterStats,
+    /// Last cycle `step` ran (for `waits`).
+    last_step: Cycle,
+}
+
+impl Router {
+    /// Builds the router described by `spec`. `outputs` has one entry per port of `spec`
+    /// (index 0 = ejection); `routing` is shared by all routers; `seed` seeds the router's
+    /// own RNG stream (selection `random`).
+    ///
+    /// # Panics
+    /// If `outputs.len()` differs from the number of ports.
+    pub fn new(
+        spec: &RouterSpec,
+        outputs: Vec<OutputPortSpec>,
+        routing: Arc<dyn RoutingFunction>,
+        seed: u64,
+    ) -> Router {
+        assert_eq!(
+            outputs.len(),
+            spec.ports.len(),
+            "router {}: one OutputPortSpec per port",
+            spec.name
+        );
+        let in_vcs: Vec<u8> = spec.ports.iter().map(|p| p.vcs).collect();
+        let out_vcs: Vec<u8> = outputs.iter().map(|o| o.downstream_vcs).collect();
+        let layout = Layout::new(&in_vcs, &out_vcs);
+        let delays = Delays::of(&spec.config);
+        let buffers = InputBuffer::new(
+            spec.ports
+                .iter()
+                .flat_map(|p| std::iter::repeat_n(p.buffer_depth, usize::from(p.vcs))),
+        );
+        let out_state = outputs
+            .iter()
+            .flat_map(|o| {
+                std::iter::repeat_n(
+                    OutputVcState::new(o.downstream_depth),
+                    usize::from(o.downstream_vcs),
+                )
+            })
+            .collect();
+        let n_out = outputs.len();
+        let state = RouterState {
+            id: spec.id,
+            vcs: vec![Default::default(); layout.total_in_vcs()],
+            layout,
+            delays,
+            switching: spec.config.switching,
+            buffers,
+            outputs: out_state,
+            busy: vec![0; n_out],
+            busy_integral: vec![0; n_out],
+            busy_since: vec![Cycle(0); n_out],
+        };
+        let port_dim = spec
+            .ports
+            .iter()
+            .map(|p| p.direction.map(|d| d.0))
+            .collect();
+        let rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        Router {
+            rc: RouteCompute::new(routing),
+            va: VcAlloc::new(&spec.config, &state, port_dim, rng),
+            sa: SwitchAlloc::new(&spec.config, &state),
+            crossbar: Crossbar::new(n_out, delays.sd + delays.xd),
+            credit_return: CreditReturn::new(in_vcs.len(), delays.cd),
+            stats: RouterStats::new(n_out, &in_vcs),
+            last_step: Cycle(0),
+            state,
+        }
+    }
+
+    /// The router's id.
+    pub fn id(&self) -> RouterId {
+        self.state.id
+    }
+
+    /// One cycle: read the inputs delivered at `now`, run RC, VA, SA (each
+    /// evaluate-then-commit, in pipeline order so that zero delays chain), write the
+    /// flits and credits due at `now` into the outputs. See [`pipeline`] for the timing.
+    pub fn step(&mut self, now: Cycle, io: &mut RouterIo<'_>) {
+        let s = &mut self.state;
+        debug_assert_eq!(io.flits_in.len(), s.layout.in_ports());
+        debug_assert_eq!(io.credits_out.len(), s.layout.in_ports());
+        debug_assert_eq!(io.credits_in.len(), s.layout.out_ports());
+        debug_assert_eq!(io.flits_out.len(), s.layout.out_ports());
+        self.last_step = now;
+        // 1. Inputs. Credits first: a credit delivered at `now` is usable by SA at `now`.
+        for (o, c) in io.credits_in.iter().enumerate() {
+            if let Some(c) = c {
+                let ovc = s.layout.ovc(o, c.vc.0);
+                let was_busy = s.outputs[ovc].is_busy();
+                s.outputs[ovc].credits.restore();
+                if was_busy && !s.outputs[ovc].is_busy() {
+                    s.busy_change(o, -1, now);
+                }
+            }
+        }
+        for (p, f) in io.flits_in.iter().enumerate() {
+            if let Some(f) = f {
+                debug_assert!(f.vc.0 < s.layout.in_vcs(p), "flit on a VC the port lacks");
+                let i = s.layout.ivc(p, f.vc.0);
+                let was_empty = s.buffers.len(i) == 0;
+                s.buffers.push(i, *f, now);
+                let occ = s.buffers.len(i) as u32;
+                let m = &mut self.stats.max_occupancy[p][usize::from(f.vc.0)];
+                *m = (*m).max(occ);
+                if f.kind.is_head() && was_empty && s.vcs[i].phase == VcPhase::Idle {
+                    s.vcs[i].head_arrived(now);
+                }
+            }
+        }
+        // 2.-4. Stages in pipeline order.
+        self.rc.evaluate(now, s);
+        self.rc.commit(now, s);
+        self.va.evaluate(now, s);
+        self.va.commit(now, s);
+        self.sa.evaluate(now, s);
+        self.sa
+            .commit(now, s, &mut self.crossbar, &mut self.credit_return);
+        // 5.-6. Outputs due now.
+        self.crossbar.emit(now, io.flits_out, &mut self.stats);
+        self.credit_return.emit(now, io.credits_out);
+    }
+
+    /// Nothing buffered, inside the crossbar, or waiting to send a credit: stepping the
+    /// router without inputs would change nothing, so the engine may skip it.
+    pub fn is_quiescent(&self) -> bool {
+        self.state.buffers.total() == 0 && self.crossbar.is_empty() && self.credit_return.is_empty()
+    }
+
+    /// For the watchdog: every input VC that holds a packet and could not advance in the
+    /// last step, with the output port and downstream VCs it waits for and why. VCs
+    /// still inside a pipeline delay (`ready_at` in the future) are not listed.
+    pub fn waits(&self) -> Vec<VcWait> {
+        let s = &self.state;
+        let now = self.last_step;
+        let mut out = Vec::new();
+        for (i, vc) in s.vcs.iter().enumerate() {
+            let (p, v) = s.layout.in_split(i);
+            if !vc.ready(now) {
+                continue;
+            }
+            match vc.phase {
+                VcPhase::VcWait => {
+                    let Some(c) = vc.route.first() else { continue };
+                    let reason = if VcAlloc::has_free_candidate(s, i) {
+                        WaitReason::LostArbitration
+                    } else {
+                        WaitReason::NoFreeVc
+                    };
+                    out.push(VcWait {
+                        in_port: InPort(p as u8),
+                        vc: VcId(v),
+                        out_port: c.port,
+                        out_vcs: c.vcs.iter().collect(),
+                        reason,
+                    });
+                }
+                VcPhase::Active if s.front_arrived(i, now).is_some() => {
+                    let ovc = s.layout.ovc(vc.out_port.index(), vc.out_vc.0);
+                    let reason = if s.outputs[ovc].credits.has_credit() {
+                        WaitReason::LostArbitration
+                    } else {
+                        WaitReason::NoCredit
+                    };
+                    out.push(VcWait {
+                        in_port: InPort(p as u8),
+                        vc: VcId(v),
+                        out_port: vc.out_port,
+                        out_vcs: SmallVec::from_slice(&[vc.out_vc]),
+                        reason,
+                    });
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Counters (flits and packets per output port, maximum FIFO occupancy per input VC).
+    pub fn stats(&self) -> &RouterStats {
+        &self.stats
+    }
+
+    /// Clears the counters (end of warm-up); maximum occupancies restart from the current
+    /// FIFO lengths, busy-VC-cycles from `now`.
+    pub fn reset_stats(&mut self, now: Cycle) {
+        for c in self.stats.flits_sent.iter_mut() {
+            *c = 0;
+        }
+        for c in self.stats.packets_sent.iter_mut() {
+            *c = 0;
+        }
+        let s = &mut self.state;
+        for i in 0..s.layout.total_in_vcs() {
+            let (p, v) = s.layout.in_split(i);
+            self.stats.max_occupancy[p][usize::from(v)] = s.buffers.len(i) as u32;
+        }
+        s.buffers.reset_max_occupancy();
+        for o in 0..s.layout.out_ports() {
+            s.busy_integral[o] = 0;
+            s.busy_since[o] = now;
+        }
+    }
+
+    /// Sum over cycles of the number of busy VCs (owned by a packet or with credits out)
+    /// of output port `out`, from construction (or the last [`Router::reset_stats`]) up to
+    /// the start of cycle `until`. Divided by the cycles, the mean number of busy VCs of
+    /// the channel.
+    pub fn busy_vc_cycles(&self, out: OutPort, until: Cycle) -> u64 {
+        self.state.busy_vc_cycles(out.index(), until)
+    }
+
+    /// Busy VCs of output port `out` right now.
+    pub fn busy_vcs(&self, out: OutPort) -> u32 {
+        self.state.busy[out.index()]
+    }
+
+    /// Flits inside the router: in input FIFOs and in the crossbar pipeline (for the
+    /// engine's conservation check: injected = inside routers + on channels + ejected).
+    pub fn buffered_flits(&self) -> u64 {
+        self.state.buffers.total() + self.crossbar.len() as u64
+    }
+
+    /// Flits in input FIFO `(port, vc)`.
+    pub fn buffer_len(&self, port: InPort, vc: VcId) -> u32 {
+        self.state
+            .buffers
+            .len(self.state.layout.ivc(port.index(), vc.0)) as u32
+    }
+
+    /// Credits available for downstream VC `vc` of output `out` (`None` = unbounded).
+    pub fn credits(&self, out: OutPort, vc: VcId) -> Option<u32> {
+        self.state.outputs[self.state.layout.ovc(out.index(), vc.0)]
+            .credits
+            .available()
+    }
+
+    /// Flits sent on `(out, vc)` whose credits have not come back yet.
+    pub fn outstanding(&self, out: OutPort, vc: VcId) -> u32 {
+        self.state.outputs[self.state.layout.ovc(out.index(), vc.0)]
+            .credits
+            .outstanding()
+    }
+
+    /// Flits inside the crossbar pipeline bound for `(out, vc)` (they already hold a credit).
+    pub fn in_crossbar(&self, out: OutPort, vc: VcId) -> u32 {
+        self.crossbar.in_flight_to(out.index(), vc.0)
+    }
+
+    /// Credits for input `(port, vc)` waiting out their `credit_delay` (for the
+    /// conservation check: upstream credits + flits on the channel + this FIFO + these +
+    /// credits on the reverse channel = depth).
+    pub fn pending_credits(&self, port: InPort, vc: VcId) -> u32 {
+        self.credit_return.pending(port.index(), vc.0)
+    }
+
+    /// The routing function's name.
+    pub fn routing_name(&self) -> &'static str {
+        self.rc.routing().name()
+    }
+}

@@ -1,0 +1,164 @@
+//! Output-side state of each downstream VC: its credit counter and its owner.
+//!
+//! Credits are counted as flits *outstanding* (sent and not yet credited back), so the
+//! same counter serves bounded downstream buffers (`available = depth - outstanding`) and
+//! unbounded ones (the ejection port: always available). Release is conservative: an
+//! output VC is free for VC allocation only when no packet owns it and all its credits are
+//! home (the downstream FIFO is empty), so each downstream FIFO holds at most one packet.
+
+use flitsim_netlist::{BufferDepth, Switching};
+
+/// Credit counter of one downstream VC.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CreditCounter {
+    depth: Option<u32>,
+    outstanding: u32,
+}
+
+impl CreditCounter {
+    /// All credits home.
+    pub fn new(depth: BufferDepth) -> CreditCounter {
+        CreditCounter {
+            depth: depth.flits(),
+            outstanding: 0,
+        }
+    }
+
+    /// May a flit be sent now?
+    #[inline]
+    pub fn has_credit(&self) -> bool {
+        self.depth.is_none_or(|d| self.outstanding < d)
+    }
+
+    /// Credits available (`None` = unbounded).
+    #[inline]
+    pub fn available(&self) -> Option<u32> {
+        self.depth.map(|d| d - self.outstanding)
+    }
+
+    /// Flits sent and not yet credited back.
+    #[inline]
+    pub fn outstanding(&self) -> u32 {
+        self.outstanding
+    }
+
+    /// Are all credits home (downstream FIFO empty)?
+    #[inline]
+    pub fn all_home(&self) -> bool {
+        self.outstanding == 0
+    }
+
+    /// A flit was sent: take a credit.
+    ///
+    /// # Panics
+    /// In debug builds, when no credit is available.
+    #[inline]
+    pub fn consume(&mut self) {
+        debug_assert!(self.has_credit(), "flit sent without a credit");
+        self.outstanding += 1;
+    }
+
+    /// A credit came back.
+    ///
+    /// # Panics
+    /// When more credits come back than flits were sent (credits would exceed the depth).
+    #[inline]
+    pub fn restore(&mut self) {
+        assert!(
+            self.outstanding > 0,
+            "credit returned for a VC with all credits home"
+        );
+        self.outstanding -= 1;
+    }
+}
+
+/// One downstream VC as the upstream router sees it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct OutputVcState {
+    /// Flat input VC of the packet holding it, if any.
+    pub owner: Option<u32>,
+    /// Its credits.
+    pub credits: CreditCounter,
+}
+
+impl OutputVcState {
+    /// Unowned, all credits home.
+    pub fn new(depth: BufferDepth) -> OutputVcState {
+        OutputVcState {
+            owner: None,
+            credits: CreditCounter::new(depth),
+        }
+    }
+
+    /// May VC allocation grant this VC to a packet of `len` flits? THE place where
+    /// switching decides "downstream has room": wormhole needs a free VC (unowned, all
+    /// credits home); VCT and SAF (their own issue) will add room for the whole packet.
+    #[inline]
+    pub fn is_free_for(&self, switching: Switching, len: u32) -> bool {
+        let free = self.owner.is_none() && self.credits.all_home();
+        match switching {
+            Switching::Wormhole => free,
+            Switching::Vct | Switching::Saf => {
+                free && self.credits.available().is_none_or(|a| a >= len)
+            }
+        }
+    }
+
+    /// Owned or with credits out: counted as a busy VC of the channel.
+    #[inline]
+    pub fn is_busy(&self) -> bool {
+        self.owner.is_some() || !self.credits.all_home()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credits_count_down_and_come_home() {
+        let mut c = CreditCounter::new(BufferDepth::Flits(2));
+        assert_eq!(c.available(), Some(2));
+        c.consume();
+        c.consume();
+        assert!(!c.has_credit() && !c.all_home());
+        c.restore();
+        assert_eq!((c.available(), c.outstanding()), (Some(1), 1));
+        c.restore();
+        assert!(c.all_home());
+        let mut u = CreditCounter::new(BufferDepth::Unbounded);
+        for _ in 0..1000 {
+            u.consume();
+        }
+        assert!(u.has_credit() && u.available().is_none());
+    }
+
+    #[test]
+    #[should_panic(expected = "all credits home")]
+    fn credits_never_exceed_depth() {
+        CreditCounter::new(BufferDepth::Flits(2)).restore();
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "without a credit")]
+    fn credits_never_go_negative() {
+        let mut c = CreditCounter::new(BufferDepth::Flits(1));
+        c.consume();
+        c.consume();
+    }
+
+    #[test]
+    fn release_is_conservative() {
+        let mut v = OutputVcState::new(BufferDepth::Flits(4));
+        assert!(v.is_free_for(Switching::Wormhole, 10));
+        assert!(!v.is_free_for(Switching::Vct, 10));
+        v.owner = Some(3);
+        v.credits.consume();
+        assert!(!v.is_free_for(Switching::Wormhole, 1) && v.is_busy());
+        v.owner = None; // tail left, its credit still out
+        assert!(!v.is_free_for(Switching::Wormhole, 1) && v.is_busy());
+        v.credits.restore();
+        assert!(v.is_free_for(Switching::Wormhole, 1) && !v.is_busy());
+    }
+}

@@ -1,0 +1,178 @@
+//! The router pipeline: its shared state and one module per stage, in pipeline order.
+//!
+//! ```text
+//!  flits_in ──> buffer ──> RC ──rd──> VA ──vd──> SA ──sd──> crossbar ──xd──> flits_out
+//!                                                  │
+//!  credits_in ──> credit counters (usable at once)  └── credit to upstream ──cd──> credits_out
+//! ```
+//!
+//! Stage contract. `Router::step(now)` runs:
+//! 1. latch inputs: credits delivered at `now` restore their counters (usable by SA in the
+//!    same cycle), flits delivered at `now` enter their FIFO (a head is RC-eligible at
+//!    `now`);
+//! 2. [`route_compute`] (RC), 3. [`vc_alloc`] (VA), 4. [`switch_alloc`] (SA): each stage
+//!    first *evaluates* all VCs against the state as its predecessors left it, then
+//!    *commits* its decisions. A stage with delay `d` that decides at cycle `c` makes the
+//!    VC eligible for the next stage at `c + d` (`ready_at`); because the stages run in
+//!    pipeline order, a delay of 0 chains the next stage in the same cycle, exactly as the
+//!    timing contract requires. Within a stage no VC sees another VC's decision of the
+//!    same cycle (evaluate-then-commit), so the order of VCs carries no meaning;
+//! 5. [`crossbar`]: flits granted at `c` are written onto their output channel at
+//!    `c + sd + xd`;
+//! 6. [`output`]: the credit of a flit that left its FIFO at `c` is written onto the
+//!    upstream channel at `c + cd`.
+//!
+//! Zero-load latency: a head read at `t` is written at `t + rd + vd + sd + xd`; body and
+//! tail flits follow one per cycle. Over H router-to-router hops (H + 1 routers), with
+//! terminal channels of latency Lt and network channels of latency L:
+//! `T0 = 2*Lt + (H+1)*(rd+vd+sd+xd) + H*L + (M-1)` for a packet of M flits.
+
+pub mod crossbar;
+pub mod output;
+pub mod route_compute;
+pub mod switch_alloc;
+pub mod vc_alloc;
+
+use crate::buffer::InputBuffer;
+use crate::config::{Delays, Switching};
+use crate::credit::OutputVcState;
+use crate::vc_state::InputVcState;
+use flitsim_netlist::RouterId;
+
+/// Where each port's VCs sit in the flat per-VC vectors.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// Flat index of VC 0 of each input port (one extra entry: the total).
+    pub in_base: Vec<u32>,
+    /// Input port of each flat input VC.
+    pub in_port_of: Vec<u8>,
+    /// Flat index of VC 0 of each output port (one extra entry: the total).
+    pub out_base: Vec<u32>,
+    /// Output port of each flat output VC.
+    pub out_port_of: Vec<u8>,
+}
+
+impl Layout {
+    /// From the VC counts of the input ports and of the output ports' downstream sides.
+    pub fn new(in_vcs: &[u8], out_vcs: &[u8]) -> Layout {
+        let bases = |vcs: &[u8]| {
+            let mut b = Vec::with_capacity(vcs.len() + 1);
+            let mut acc = 0u32;
+            b.push(0);
+            for &v in vcs {
+                acc += u32::from(v);
+                b.push(acc);
+            }
+            b
+        };
+        let owners = |vcs: &[u8]| {
+            vcs.iter()
+                .enumerate()
+                .flat_map(|(p, &v)| std::iter::repeat_n(p as u8, usize::from(v)))
+                .collect()
+        };
+        Layout {
+            in_base: bases(in_vcs),
+            in_port_of: owners(in_vcs),
+            out_base: bases(out_vcs),
+            out_port_of: owners(out_vcs),
+        }
+    }
+
+    /// Number of input ports.
+    #[inline]
+    pub fn in_ports(&self) -> usize {
+        self.in_base.len() - 1
+    }
+    /// Number of output ports.
+    #[inline]
+    pub fn out_ports(&self) -> usize {
+        self.out_base.len() - 1
+    }
+    /// Number of input VCs over all ports.
+    #[inline]
+    pub fn total_in_vcs(&self) -> usize {
+        self.in_port_of.len()
+    }
+    /// Number of output VCs over all ports.
+    #[inline]
+    pub fn total_out_vcs(&self) -> usize {
+        self.out_port_of.len()
+    }
+    /// Flat index of input VC `vc` of port `p`.
+    #[inline]
+    pub fn ivc(&self, p: usize, vc: u8) -> usize {
+        self.in_base[p] as usize + usize::from(vc)
+    }
+    /// Flat index of output VC `vc` of port `o`.
+    #[inline]
+    pub fn ovc(&self, o: usize, vc: u8) -> usize {
+        self.out_base[o] as usize + usize::from(vc)
+    }
+    /// VCs of input port `p`.
+    #[inline]
+    pub fn in_vcs(&self, p: usize) -> u8 {
+        (self.in_base[p + 1] - self.in_base[p]) as u8
+    }
+    /// VCs of output port `o`.
+    #[inline]
+    pub fn out_vcs(&self, o: usize) -> u8 {
+        (self.out_base[o + 1] - self.out_base[o]) as u8
+    }
+    /// (port, VC) of flat input VC `i`.
+    #[inline]
+    pub fn in_split(&self, i: usize) -> (usize, u8) {
+        let p = usize::from(self.in_port_of[i]);
+        (p, (i - self.in_base[p] as usize) as u8)
+    }
+}
+
+/// Everything a router's stages read and write.
+#[derive(Debug)]
+pub struct RouterState {
+    /// The router.
+    pub id: RouterId,
+    /// Port/VC layout.
+    pub layout: Layout,
+    /// Stage delays.
+    pub delays: Delays,
+    /// Switching technique (decides "downstream has room" in VA).
+    pub switching: Switching,
+    /// State machine per flat input VC.
+    pub vcs: Vec<InputVcState>,
+    /// FIFO per flat input VC.
+    pub buffers: InputBuffer,
+    /// Credits and owner per flat output VC.
+    pub outputs: Vec<OutputVcState>,
+    /// Busy output VCs per output port (owned or credits out), kept current.
+    pub busy: Vec<u32>,
+    /// Integral of `busy` per output port up to `busy_since`.
+    pub busy_integral: Vec<u64>,
+    /// Cycle up to which `busy_integral` is accumulated, per output port.
+    pub busy_since: Vec<flitsim_netlist::Cycle>,
+}
+
+impl RouterState {
+    /// Records that output port `o` gained (`+1`) or lost (`-1`) a busy VC at `now`.
+    #[inline]
+    pub fn busy_change(&mut self, o: usize, delta: i32, now: flitsim_netlist::Cycle) {
+        self.busy_integral[o] += u64::from(self.busy[o]) * (now.0 - self.busy_since[o].0);
+        self.busy_since[o] = now;
+        self.busy[o] = self.busy[o].wrapping_add_signed(delta);
+    }
+
+    /// Busy-VC-cycles of output port `o` over `[.., until)`.
+    pub fn busy_vc_cycles(&self, o: usize, until: flitsim_netlist::Cycle) -> u64 {
+        self.busy_integral[o]
+            + u64::from(self.busy[o]) * until.0.saturating_sub(self.busy_since[o].0)
+    }
+
+    /// The front flit of input VC `i` if it has arrived by `now`.
+    #[inline]
+    pub fn front_arrived(&self, i: usize, now: flitsim_netlist::Cycle) -> Option<&crate::Flit> {
+        self.buffers
+            .front(i)
+            .filter(|b| b.arrived <= now)
+            .map(|b| &b.flit)
+    }
+}

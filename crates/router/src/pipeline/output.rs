@@ -1,0 +1,68 @@
+//! Stage 5, output of credits to the upstream routers.
+//!
+//! - Reads: the credits SA scheduled (one per flit that left an input FIFO at cycle `c`,
+//!   at most one per input port per cycle because SA moves at most one flit per input
+//!   port per cycle).
+//! - Writes: each credit onto the reverse side of its input channel at `c + cd`
+//!   (`credits_out[in_port]`); the channel adds its latency L, and the upstream router may
+//!   use it in the cycle it arrives.
+//! - Knob: `credit_delay` (cd). It does not appear in the zero-load latency; it lengthens
+//!   the credit round trip `sd + xd + L + cd + L` (+ the downstream stages) that bounds a
+//!   VC's throughput when `buffer_depth` is small.
+
+use crate::flit::Credit;
+use flitsim_netlist::Cycle;
+use std::collections::VecDeque;
+
+/// Credits waiting for their `credit_delay`, per input port.
+#[derive(Clone, Debug)]
+pub struct CreditReturn {
+    queues: Vec<VecDeque<(Cycle, Credit)>>,
+}
+
+impl CreditReturn {
+    /// For `ports` input ports and a delay of `delay` cycles.
+    pub fn new(ports: usize, delay: u64) -> CreditReturn {
+        CreditReturn {
+            queues: (0..ports)
+                .map(|_| VecDeque::with_capacity(delay as usize + 1))
+                .collect(),
+        }
+    }
+
+    /// A credit for input `port`, due on its channel at `due`.
+    #[inline]
+    pub fn push(&mut self, port: usize, due: Cycle, credit: Credit) {
+        debug_assert!(
+            self.queues[port].back().is_none_or(|&(t, _)| t < due),
+            "two credits for input {port} in one cycle"
+        );
+        self.queues[port].push_back((due, credit));
+    }
+
+    /// Writes the credits due at `now` into `out`.
+    pub fn emit(&mut self, now: Cycle, out: &mut [Option<Credit>]) {
+        for (port, q) in self.queues.iter_mut().enumerate() {
+            if let Some(&(t, c)) = q.front() {
+                debug_assert!(t >= now, "credit missed its cycle");
+                if t == now {
+                    q.pop_front();
+                    out[port] = Some(c);
+                }
+            }
+        }
+    }
+
+    /// True when no credit waits.
+    pub fn is_empty(&self) -> bool {
+        self.queues.iter().all(VecDeque::is_empty)
+    }
+
+    /// Credits waiting for input `port`'s VC `vc`.
+    pub fn pending(&self, port: usize, vc: u8) -> u32 {
+        self.queues[port]
+            .iter()
+            .filter(|(_, c)| c.vc.0 == vc)
+            .count() as u32
+    }
+}

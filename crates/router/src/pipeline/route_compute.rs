@@ -1,0 +1,76 @@
+//! Stage 1, route computation (RC).
+//!
+//! - Reads: input VCs in `Routing` whose `ready_at <= now` and whose front flit is a head
+//!   that has arrived.
+//! - Writes: the candidates into the VC state; the VC moves to `VcWait`.
+//! - Visible: VA may act on the VC from `now + routing_delay` (same cycle when 0).
+//! - Knob: `routing_delay` (rd); term `rd` of the per-router head latency.
+//!
+//! RC never contends (one routing unit per VC), so it always decides at the first cycle
+//! the VC is eligible.
+
+use super::RouterState;
+use crate::routing::{RouteCtx, RouteSet, RoutingFunction};
+use flitsim_netlist::{Cycle, InPort, VcId};
+use std::sync::Arc;
+
+/// The RC stage: the routing function and its decisions of this cycle.
+pub struct RouteCompute {
+    routing: Arc<dyn RoutingFunction>,
+    /// (flat input VC, route) decided this cycle; reused.
+    decisions: Vec<(u32, RouteSet)>,
+}
+
+impl std::fmt::Debug for RouteCompute {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RouteCompute")
+            .field("routing", &self.routing.name())
+            .finish()
+    }
+}
+
+impl RouteCompute {
+    /// With routing function `routing`.
+    pub fn new(routing: Arc<dyn RoutingFunction>) -> RouteCompute {
+        RouteCompute {
+            routing,
+            decisions: Vec::new(),
+        }
+    }
+
+    /// The routing function.
+    pub fn routing(&self) -> &dyn RoutingFunction {
+        self.routing.as_ref()
+    }
+
+    /// Routes every eligible head.
+    pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
+        self.decisions.clear();
+        for (i, vc) in s.vcs.iter().enumerate() {
+            if vc.phase != crate::vc_state::VcPhase::Routing || !vc.ready(now) {
+                continue;
+            }
+            let Some(head) = s.front_arrived(i, now) else {
+                continue;
+            };
+            debug_assert!(head.kind.is_head(), "a non-head flit at a Routing VC");
+            let (p, v) = s.layout.in_split(i);
+            let ctx = RouteCtx {
+                router: s.id,
+                in_port: InPort(p as u8),
+                in_vc: VcId(v),
+            };
+            let mut route = RouteSet::new();
+            self.routing.route(&ctx, head.dest, &mut route);
+            self.decisions.push((i as u32, route));
+        }
+    }
+
+    /// Stores the routes; the VCs wait for VA from `now + rd`.
+    pub fn commit(&mut self, now: Cycle, s: &mut RouterState) {
+        let ready = now.plus(s.delays.rd);
+        for (i, route) in &self.decisions {
+            s.vcs[*i as usize].routed(route, ready);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Stage 2, VC allocation (VA).
+//!
+//! - Reads: input VCs in `VcWait` with `ready_at <= now`, their route candidates, and the
+//!   output VCs' owners and credits as of this stage (credits delivered this cycle count).
+//! - Decides: for each waiting VC the selection function picks one candidate among those
+//!   with a free downstream VC ([`OutputVcState::is_free_for`], the single place where the
+//!   switching technique decides "downstream has room"); the VC requests every free VC of
+//!   that candidate; the allocator (input VCs x output VCs) grants at most one output VC
+//!   per input VC and one input VC per output VC.
+//! - Writes: the grant into the VC state (`Active`) and the output VC's owner.
+//! - Visible: SA may act on the VC from `now + vc_alloc_delay` (same cycle when 0).
+//! - Knob: `vc_alloc_delay` (vd); term `vd` of the per-router head latency.
+//!
+//! [`OutputVcState::is_free_for`]: crate::credit::OutputVcState::is_free_for
+
+use super::RouterState;
+use crate::alloc::{new_allocator, Allocator, BitMatrix};
+use crate::routing::selection::{CandidateView, Selection};
+use crate::vc_state::VcPhase;
+use flitsim_netlist::{Cycle, RouterConfig, VcId};
+use rand_pcg::Pcg64Mcg;
+use smallvec::SmallVec;
+
+/// The VA stage: allocator, selection function, the router's RNG stream, scratch.
+#[derive(Debug)]
+pub struct VcAlloc {
+    allocator: Box<dyn Allocator>,
+    selection: Selection,
+    rng: Pcg64Mcg,
+    /// Dimension of each output port (for `x-first`).
+    port_dim: Vec<Option<u8>>,
+    req: BitMatrix,
+    grant: BitMatrix,
+    views: SmallVec<[CandidateView; 4]>,
+}
+
+impl VcAlloc {
+    /// For a router with this layout and configuration.
+    pub fn new(
+        config: &RouterConfig,
+        s: &RouterState,
+        port_dim: Vec<Option<u8>>,
+        rng: Pcg64Mcg,
+    ) -> VcAlloc {
+        let (rows, cols) = (s.layout.total_in_vcs(), s.layout.total_out_vcs());
+        VcAlloc {
+            allocator: new_allocator(config.vc_allocator, config.arbiter, rows, cols),
+            selection: Selection::new(config.selection),
+            rng,
+            port_dim,
+            req: BitMatrix::new(rows, cols),
+            grant: BitMatrix::new(rows, cols),
+            views: SmallVec::new(),
+        }
+    }
+
+    /// Is output VC `ovc` free for a packet of `len` flits?
+    #[inline]
+    fn free(s: &RouterState, ovc: usize, len: u32) -> bool {
+        s.outputs[ovc].is_free_for(s.switching, len)
+    }
+
+    /// Builds requests for every waiting VC and allocates.
+    pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
+        self.req.clear();
+        let mut any = false;
+        for (i, vc) in s.vcs.iter().enumerate() {
+            if vc.phase != VcPhase::VcWait || !vc.ready(now) {
+                continue;
+            }
+            let len = s.buffers.front(i).map_or(1, |b| b.flit.len);
+            self.views.clear();
+            for (k, c) in vc.route.iter().enumerate() {
+                let o = c.port.index();
+                let hi = c.vcs.hi.min(s.layout.out_vcs(o));
+                debug_assert_eq!(hi, c.vcs.hi, "candidate VC range beyond the port's VCs");
+                let (mut free_vcs, mut credits) = (0u32, 0u32);
+                for v in c.vcs.lo..hi {
+                    let ovc = s.layout.ovc(o, v);
+                    if Self::free(s, ovc, len) {
+                        free_vcs += 1;
+                    }
+                    let a = s.outputs[ovc].credits.available().unwrap_or(u32::MAX);
+                    credits = credits.saturating_add(a);
+                }
+                self.views.push(CandidateView {
+                    index: k,
+                    port: c.port.0,
+                    free_vcs,
+                    credits,
+                    dim: self.port_dim.get(o).copied().flatten(),
+                });
+            }
+            let Some(k) = self.selection.select(&self.views, &mut self.rng) else {
+                continue;
+            };
+            let c = vc.route[k];
+            let o = c.port.index();
+            for v in c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o)) {
+                let ovc = s.layout.ovc(o, v);
+                if Self::free(s, ovc, len) {
+                    self.req.set(i, ovc);
+                    any = true;
+                }
+            }
+        }
+        if any {
+            self.allocator.allocate(&self.req, &mut self.grant);
+        } else {
+            self.grant.clear();
+        }
+    }
+
+    /// Hands out the granted output VCs; the VCs may request the switch from `now + vd`.
+    pub fn commit(&mut self, now: Cycle, s: &mut RouterState) {
+        if self.grant.is_empty() {
+            return;
+        }
+        let ready = now.plus(s.delays.vd);
+        for (i, ovc) in self.grant.ones() {
+            let o = usize::from(s.layout.out_port_of[ovc]);
+            let v = (ovc - s.layout.out_base[o] as usize) as u8;
+            debug_assert!(!s.outputs[ovc].is_busy(), "VA granted a busy output VC");
+            s.outputs[ovc].owner = Some(i as u32);
+            s.busy_change(o, 1, now);
+            s.vcs[i].allocated(flitsim_netlist::OutPort(o as u8), VcId(v), ready);
+        }
+        self.allocator.update(&self.grant);
+    }
+
+    /// Would input VC `i` find a free VC among its candidates now? (For `waits`.)
+    pub fn has_free_candidate(s: &RouterState, i: usize) -> bool {
+        let len = s.buffers.front(i).map_or(1, |b| b.flit.len);
+        s.vcs[i].route.iter().any(|c| {
+            let o = c.port.index();
+            (c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o)))
+                .any(|v| Self::free(s, s.layout.ovc(o, v), len))
+        })
+    }
+}

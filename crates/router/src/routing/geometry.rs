@@ -1,0 +1,221 @@
+//! Per-router tables the coordinate-based routing functions share, built once from the
+//! netlist (petgraph is read here, never in the cycle loop).
+
+use super::{describe_topology, kind_name, RoutingMismatch};
+use flitsim_netlist::{Dir, Netlist, RouterId, RoutingKind, Topology};
+
+/// Flat per-router geometry: coordinates, radix, and the port leading along each
+/// (dimension, direction).
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    /// Number of dimensions.
+    pub dims: usize,
+    /// Routers per dimension (2 for every hypercube dimension).
+    pub radix: Vec<u32>,
+    /// True for tori and rings.
+    pub wraps: bool,
+    /// `coord[r * dims + d]`.
+    coord: Vec<u32>,
+    /// `port[(r * dims + d) * 2 + dir]` (dir 0 = Plus, 1 = Minus); `u8::MAX` = none.
+    port: Vec<u8>,
+    /// `travel[r][in_port]`: the (dimension, direction) a packet arriving on that input
+    /// port was travelling, or `None` for the terminal port and unconnected ports.
+    travel: Vec<Vec<Option<(u8, Dir)>>>,
+    /// VCs of each router's terminal port (the ejection candidate's range).
+    terminal_vcs: Vec<u8>,
+    /// `out_vcs[r][out_port]`: VCs of the downstream input port the output drives (0 when
+    /// unconnected; the terminal port's own VC count for port 0).
+    out_vcs: Vec<Vec<u8>>,
+    /// `in_vcs[r][in_port]`: VCs of that input port.
+    in_vcs: Vec<Vec<u8>>,
+}
+
+const NO_PORT: u8 = u8::MAX;
+
+fn dir_index(dir: Dir) -> usize {
+    match dir {
+        Dir::Plus => 0,
+        Dir::Minus => 1,
+    }
+}
+
+impl Geometry {
+    /// Reads the geometry of `netlist` for routing `kind`; fails when a router lacks
+    /// coordinates or a port the routing needs.
+    pub fn new(netlist: &Netlist, kind: RoutingKind) -> Result<Geometry, RoutingMismatch> {
+        let topo = &netlist.topology;
+        let misfit = |why: String| RoutingMismatch::DoesNotFit {
+            routing: kind_name(kind).to_string(),
+            topology: describe_topology(topo),
+            help: why,
+        };
+        let (radix, wraps) = match topo {
+            Topology::Torus { radix } | Topology::Mesh { radix } => (radix.clone(), topo.wraps()),
+            Topology::Ring { n } => (vec![*n], true),
+            Topology::Hypercube { dim } => (vec![2; *dim as usize], false),
+            Topology::Explicit => {
+                return Err(misfit(
+                    "use a torus, mesh, ring or hypercube generator (dor needs coordinates)".into(),
+                ))
+            }
+        };
+        let hypercube = matches!(topo, Topology::Hypercube { .. });
+        let dims = radix.len();
+        let n = netlist.num_routers();
+        let mut coord = Vec::with_capacity(n * dims);
+        let mut port = vec![NO_PORT; n * dims * 2];
+        let mut terminal_vcs = Vec::with_capacity(n);
+        for r in netlist.routers() {
+            let c = r
+                .coord
+                .as_ref()
+                .filter(|c| c.len() == dims)
+                .ok_or_else(|| misfit(format!("router {} needs {dims} coordinates", r.name)))?;
+            for (d, (&x, &k)) in c.iter().zip(&radix).enumerate() {
+                if x >= k {
+                    return Err(misfit(format!(
+                        "router {} coordinate {x} in dimension {d} is outside radix {k}",
+                        r.name
+                    )));
+                }
+            }
+            coord.extend_from_slice(c);
+            terminal_vcs.push(r.ports.first().map_or(r.config.vcs, |p| p.vcs));
+            for d in 0..dims {
+                for dir in [Dir::Plus, Dir::Minus] {
+                    if hypercube && dir == Dir::Minus {
+                        continue;
+                    }
+                    let needed = wraps
+                        || hypercube
+                        || match dir {
+                            Dir::Plus => c[d] + 1 < radix[d],
+                            Dir::Minus => c[d] > 0,
+                        };
+                    match r.port_toward(d as u8, dir) {
+                        Some(p)
+                            if netlist
+                                .out_channel(r.id, flitsim_netlist::OutPort(p))
+                                .is_some() =>
+                        {
+                            port[(r.id.index() * dims + d) * 2 + dir_index(dir)] = p;
+                        }
+                        _ if needed => {
+                            return Err(misfit(format!(
+                                "router {} has no connected port toward dimension {d} {dir:?}",
+                                r.name
+                            )))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let mut travel: Vec<Vec<Option<(u8, Dir)>>> = netlist
+            .routers()
+            .map(|r| vec![None; r.ports.len()])
+            .collect();
+        let mut out_vcs: Vec<Vec<u8>> = netlist
+            .routers()
+            .map(|r| {
+                let mut v = vec![0; r.ports.len()];
+                v[0] = r.ports.first().map_or(r.config.vcs, |p| p.vcs);
+                v
+            })
+            .collect();
+        for ch in netlist.channels() {
+            let down = netlist.router(ch.to);
+            if let Some(slot) = out_vcs[ch.from.index()].get_mut(ch.from_port.index()) {
+                *slot = down.ports.get(ch.to_port.index()).map_or(0, |p| p.vcs);
+            }
+            let up = netlist.router(ch.from);
+            let dir = up.ports.get(ch.from_port.index()).and_then(|p| p.direction);
+            if let Some(slot) = travel[ch.to.index()].get_mut(ch.to_port.index()) {
+                *slot = dir;
+            }
+        }
+        Ok(Geometry {
+            dims,
+            radix,
+            wraps,
+            coord,
+            port,
+            travel,
+            terminal_vcs,
+            out_vcs,
+            in_vcs: netlist
+                .routers()
+                .map(|r| r.ports.iter().map(|p| p.vcs).collect())
+                .collect(),
+        })
+    }
+
+    /// Coordinate of router `r` in dimension `d` (hypercube: bit `d` of the address).
+    #[inline]
+    pub fn coord(&self, r: RouterId, d: usize) -> u32 {
+        self.coord[r.index() * self.dims + d]
+    }
+
+    /// The output port of `r` leading along `d` in direction `dir`.
+    ///
+    /// # Panics
+    /// If there is none (construction checked every port a minimal route needs).
+    #[inline]
+    pub fn port(&self, r: RouterId, d: usize, dir: Dir) -> u8 {
+        let p = self.port[(r.index() * self.dims + d) * 2 + dir_index(dir)];
+        assert!(p != NO_PORT, "router {r} has no port toward {d} {dir:?}");
+        p
+    }
+
+    /// The (dimension, direction) a packet arriving at `r` on `in_port` was travelling.
+    #[inline]
+    pub fn travel(&self, r: RouterId, in_port: u8) -> Option<(u8, Dir)> {
+        self.travel[r.index()]
+            .get(usize::from(in_port))
+            .copied()
+            .flatten()
+    }
+
+    /// VCs of router `r`'s terminal port.
+    #[inline]
+    pub fn terminal_vcs(&self, r: RouterId) -> u8 {
+        self.terminal_vcs[r.index()]
+    }
+
+    /// VCs of the downstream input port that output `port` of `r` drives.
+    #[inline]
+    pub fn out_vcs(&self, r: RouterId, port: u8) -> u8 {
+        self.out_vcs[r.index()][usize::from(port)]
+    }
+
+    /// VCs of input port `in_port` of `r`.
+    #[inline]
+    pub fn in_vcs(&self, r: RouterId, in_port: u8) -> u8 {
+        self.in_vcs[r.index()][usize::from(in_port)]
+    }
+
+    /// Minimal direction and distance from `a` to `b` along a ring of `k` (ties go Plus),
+    /// or along a line when the topology does not wrap. `None` when `a == b`.
+    #[inline]
+    pub fn step(&self, d: usize, a: u32, b: u32) -> Option<Dir> {
+        if a == b {
+            return None;
+        }
+        if !self.wraps {
+            return Some(if b > a { Dir::Plus } else { Dir::Minus });
+        }
+        let k = self.radix[d];
+        let plus = (b + k - a) % k;
+        Some(if plus <= k / 2 { Dir::Plus } else { Dir::Minus })
+    }
+
+    /// Is the hop from coordinate `a` in direction `dir` the wrap-around channel of
+    /// dimension `d` (the dateline: `k-1 -> 0` going Plus, `0 -> k-1` going Minus)?
+    #[inline]
+    pub fn crosses_dateline(&self, d: usize, a: u32, dir: Dir) -> bool {
+        match dir {
+            Dir::Plus => a + 1 == self.radix[d],
+            Dir::Minus => a == 0,
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! Routing functions: which (output port, VC range) pairs a head flit may request.
+//!
+//! A routing function is a pure function of the geometry (precomputed per router at build
+//! time, so petgraph never appears in the cycle loop), the current router, the input port
+//! and VC the head arrived on, and the destination. It returns its candidates in a
+//! [`RouteSet`]; choosing among the free ones is the [`selection`] function's job, done
+//! during VC allocation.
+//!
+//! The registry is closed: [`build`] maps a [`RoutingKind`] and a [`Netlist`] to a boxed
+//! function or a [`RoutingMismatch`]; [`RoutingRegistry`] exposes the same checks to
+//! netlist validation through [`flitsim_netlist::RoutingRequirements`].
+//!
+//! | name            | topology       | file                     | VC classes |
+//! |-----------------|----------------|--------------------------|------------|
+//! | `dor`           | mesh           | `dor_mesh.rs`            | 1          |
+//! | `dor`           | torus, ring    | `dor_torus_dateline.rs`  | 2          |
+//! | `dor`           | hypercube      | `ecube.rs`               | 1          |
+//! | `dor-nodateline`| torus, ring    | `dor_nodateline.rs`      | 1 (deadlock-prone) |
+
+pub mod dor_mesh;
+pub mod dor_nodateline;
+pub mod dor_torus_dateline;
+pub mod ecube;
+mod geometry;
+pub mod selection;
+
+use flitsim_netlist::{
+    InPort, Netlist, OutPort, RouterId, RoutingKind, RoutingProblem, RoutingProblemKind,
+    RoutingRequirements, TerminalId, Topology, VcId, TERMINAL_PORT,
+};
+use smallvec::SmallVec;
+use std::sync::Arc;
+
+pub use geometry::Geometry;
+pub use selection::Selection;
+
+/// A contiguous range of VCs `lo..hi` (half open) of one output port.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct VcRange {
+    /// First VC of the range.
+    pub lo: u8,
+    /// One past the last VC of the range.
+    pub hi: u8,
+}
+
+impl VcRange {
+    /// The range `lo..hi`.
+    pub fn new(lo: u8, hi: u8) -> VcRange {
+        debug_assert!(lo <= hi);
+        VcRange { lo, hi }
+    }
+
+    /// Does the range contain `vc`?
+    pub fn contains(self, vc: VcId) -> bool {
+        self.lo <= vc.0 && vc.0 < self.hi
+    }
+
+    /// The VCs of the range in increasing order.
+    pub fn iter(self) -> impl Iterator<Item = VcId> {
+        (self.lo..self.hi).map(VcId)
+    }
+
+    /// Number of VCs in the range.
+    pub fn len(self) -> usize {
+        usize::from(self.hi - self.lo)
+    }
+
+    /// True when the range holds no VC.
+    pub fn is_empty(self) -> bool {
+        self.hi <= self.lo
+    }
+}
+
+/// One routing candidate: an output port and the downstream VCs the packet may take there.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Candidate {
+    /// Output port.
+    pub port: OutPort,
+    /// Allowed downstream VCs on that port (a VC class).
+    pub vcs: VcRange,
+}
+
+/// The candidates of one route computation, inline for up to four (no allocation on the
+/// cycle path for the routing functions of this crate).
+pub type RouteSet = SmallVec<[Candidate; 4]>;
+
+/// Where a head flit is when it is routed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RouteCtx {
+    /// The router doing the route computation.
+    pub router: RouterId,
+    /// The input port the head arrived on (port 0: injected by the terminal).
+    pub in_port: InPort,
+    /// The input VC the head occupies (its VC class tells dateline routing where it is).
+    pub in_vc: VcId,
+}
+
+/// A routing function (see the module docs). Implementations precompute their per-router
+/// tables at build time and never allocate in [`RoutingFunction::route`].
+pub trait RoutingFunction: Send + Sync {
+    /// The registry name (`dor`, `dor-nodateline`).
+    fn name(&self) -> &'static str;
+
+    /// VC classes the function needs on every router-to-router channel (deadlock
+    /// avoidance); validated against the ports' VC counts by [`build`].
+    fn vc_classes(&self) -> u8;
+
+    /// Candidates for a head at `ctx` bound for `dest`, appended to `out` (cleared first).
+    /// At the destination router the only candidate is the ejection port 0 with all VCs.
+    fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet);
+}
+
+/// Why a routing function cannot run on a netlist.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RoutingMismatch {
+    /// The routing function needs another topology.
+    #[error("routing `{routing}` does not fit {topology}")]
+    DoesNotFit {
+        /// Routing function name.
+        routing: String,
+        /// What the netlist is.
+        topology: String,
+        /// What to do.
+        help: String,
+    },
+    /// A router port has fewer VCs than the routing function's classes.
+    #[error(
+        "routing `{routing}` needs {needed} VCs per port, router {router} port {port} has {have}"
+    )]
+    TooFewVcs {
+        /// Routing function name.
+        routing: String,
+        /// The router with too few VCs.
+        router: RouterId,
+        /// The input port with too few VCs.
+        port: InPort,
+        /// VCs needed.
+        needed: u8,
+        /// VCs present.
+        have: u8,
+    },
+}
+
+/// The registry name of a routing kind (the kebab-case name of netlists and the CLI).
+pub fn kind_name(kind: RoutingKind) -> &'static str {
+    match kind {
+        RoutingKind::Dor => "dor",
+        RoutingKind::DorNoDateline => "dor-nodateline",
+    }
+}
+
+/// A short description of a topology for messages (`torus 8x8`, `hypercube of dimension 6`).
+pub fn describe_topology(t: &Topology) -> String {
+    let join = |r: &[u32]| {
+        r.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join("x")
+    };
+    match t {
+        Topology::Torus { radix } => format!("torus {}", join(radix)),
+        Topology::Mesh { radix } => format!("mesh {}", join(radix)),
+        Topology::Hypercube { dim } => format!("hypercube of dimension {dim}"),
+        Topology::Ring { n } => format!("ring of {n}"),
+        Topology::Explicit => "an explicit netlist without generator geometry".to_string(),
+    }
+}
+
+/// Builds the routing function `kind` for `netlist`, checking that it fits the topology
+/// and that every router-to-router input port has enough VCs for its classes.
+pub fn build(
+    kind: RoutingKind,
+    netlist: &Netlist,
+) -> Result<Arc<dyn RoutingFunction>, RoutingMismatch> {
+    let f = construct(kind, netlist)?;
+    check_vcs(kind, f.vc_classes(), netlist)?;
+    Ok(f)
+}
+
+/// The routing function for `kind` on this topology, without the VC-count check.
+fn construct(
+    kind: RoutingKind,
+    netlist: &Netlist,
+) -> Result<Arc<dyn RoutingFunction>, RoutingMismatch> {
+    Ok(match (kind, &netlist.topology) {
+        (RoutingKind::Dor, Topology::Mesh { .. }) => {
+            Arc::new(dor_mesh::DorMesh::new(Geometry::new(netlist, kind)?))
+        }
+        (RoutingKind::Dor, Topology::Torus { .. } | Topology::Ring { .. }) => Arc::new(
+            dor_torus_dateline::DorTorusDateline::new(Geometry::new(netlist, kind)?),
+        ),
+        (RoutingKind::Dor, Topology::Hypercube { .. }) => {
+            Arc::new(ecube::Ecube::new(Geometry::new(netlist, kind)?))
+        }
+        (RoutingKind::DorNoDateline, Topology::Torus { .. } | Topology::Ring { .. }) => Arc::new(
+            dor_nodateline::DorNoDateline::new(Geometry::new(netlist, kind)?),
+        ),
+        (_, t) => return Err(does_not_fit(kind, t)),
+    })
+}
+
+fn does_not_fit(kind: RoutingKind, t: &Topology) -> RoutingMismatch {
+    let help = match kind {
+        RoutingKind::Dor => {
+            "use a torus, mesh, ring or hypercube generator (dor needs coordinates)"
+        }
+        RoutingKind::DorNoDateline => "dor-nodateline runs on tori and rings only; use `dor`",
+    };
+    RoutingMismatch::DoesNotFit {
+        routing: kind_name(kind).to_string(),
+        topology: describe_topology(t),
+        help: help.to_string(),
+    }
+}
+
+/// First router whose network input ports have fewer VCs
+/// than `classes`.
+fn check_vcs(kind: RoutingKind, classes: u8, netlist: &Netlist) -> Result<(), RoutingMismatch> {
+    for r in netlist.routers() {
+        for (p, port) in r.ports.iter().enumerate().skip(1) {
+            if port.vcs < classes {
+                return Err(RoutingMismatch::TooFewVcs {
+                    routing: kind_name(kind).to_string(),
+                    router: r.id,
+                    port: InPort(p as u8),
+                    needed: classes,
+                    have: port.vcs,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The routing registry as netlist validation sees it: checks every router's configured
+/// routing function against the netlist.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct RoutingRegistry;
+
+impl RoutingRequirements for RoutingRegistry {
+    fn check(&self, netlist: &Netlist) -> Vec<RoutingProblem> {
+        let mut problems = Vec::new();
+        let mut kinds: Vec<RoutingKind> = Vec::new();
+        for r in netlist.routers() {
+            if !kinds.contains(&r.config.routing) {
+                kinds.push(r.config.routing);
+            }
+        }
+        for kind in kinds {
+            let users = |r: &flitsim_netlist::RouterSpec| r.config.routing == kind;
+            let classes = match construct(kind, netlist) {
+                Ok(f) => f.vc_classes(),
+                Err(RoutingMismatch::DoesNotFit {
+                    routing,
+                    topology,
+                    help,
+                }) => {
+                    for r in netlist.routers().filter(|r| users(r)) {
+                        problems.push(RoutingProblem {
+                            router: r.id,
+                            kind: RoutingProblemKind::DoesNotFit {
+                                routing: routing.clone(),
+                                topology: topology.clone(),
+                            },
+                            help: help.clone(),
+                        });
+                    }
+                    continue;
+                }
+                Err(RoutingMismatch::TooFewVcs { .. }) => unreachable!("unchecked build"),
+            };
+            for r in netlist.routers().filter(|r| users(r)) {
+                let have = r.ports.iter().skip(1).map(|p| p.vcs).min();
+                if let Some(have) = have.filter(|&h| h < classes) {
+                    problems.push(RoutingProblem {
+                        router: r.id,
+                        kind: RoutingProblemKind::TooFewVcs {
+                            routing: kind_name(kind).to_string(),
+                            needed: classes,
+                            have,
+                        },
+                        help: format!(
+                            "set vcs >= {classes} ({} uses {classes} VC classes to avoid deadlock)",
+                            kind_name(kind)
+                        ),
+                    });
+                }
+            }
+        }
+        problems
+    }
+}
+
+/// Router-to-router hops `routing` takes from `src` to `dst` at zero load (always taking
+/// the first candidate, which is the selection of an idle network).
+///
+/// # Panics
+/// If the route does not reach `dst` within as many hops as the netlist has routers (a
+/// broken routing function).
+pub fn route_hops(
+    routing: &dyn RoutingFunction,
+    netlist: &Netlist,
+    src: RouterId,
+    dst: RouterId,
+) -> u32 {
+    let dest = TerminalId(dst.0);
+    let mut ctx = RouteCtx {
+        router: src,
+        in_port: InPort(TERMINAL_PORT),
+        in_vc: VcId(0),
+    };
+    let mut set = RouteSet::new();
+    for hops in 0..=netlist.num_routers() as u32 {
+        routing.route(&ctx, dest, &mut set);
+        let c = set[0];
+        if c.port.0 == TERMINAL_PORT {
+            assert_eq!(
+                ctx.router,
+                dst,
+                "routing {} ejected at the wrong router",
+                routing.name()
+            );
+            return hops;
+        }
+        let ch = netlist
+            .out_channel(ctx.router, c.port)
+            .unwrap_or_else(|| panic!("routing {} chose an unconnected port", routing.name()));
+        let ch = netlist.channel(ch);
+        ctx = RouteCtx {
+            router: ch.to,
+            in_port: ch.to_port,
+            in_vc: VcId(c.vcs.lo),
+        };
+    }
+    panic!("routing {} does not reach {dst} from {src}", routing.name());
+}
+
+/// Zero-load router-to-router hops of routing `kind` from `src` to `dst` (for the
+/// zero-load latency formula). Builds the routing function; for many pairs build it once
+/// with [`build`] and call [`route_hops`].
+///
+/// # Panics
+/// If `kind` does not fit the netlist (validate first).
+pub fn hops(kind: RoutingKind, netlist: &Netlist, src: RouterId, dst: RouterId) -> u32 {
+    let f = build(kind, netlist).unwrap_or_else(|e| panic!("hops: {e}"));
+    route_hops(f.as_ref(), netlist, src, dst)
+}
+
+/// The ejection candidate: port 0 with every VC of the router's terminal port.
+pub(crate) fn eject(vcs: u8) -> Candidate {
+    Candidate {
+        port: OutPort(TERMINAL_PORT),
+        vcs: VcRange::new(0, vcs),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testutil;

@@ -1,0 +1,134 @@
+//! The state machine of one input VC: `Idle -> Routing -> VcWait -> Active -> Idle`.
+//!
+//! - `Idle`: no packet. A head arriving at cycle t moves the VC to `Routing`, ready at t.
+//! - `Routing`: route computation (RC) may run at `ready_at`; it stores the candidates and
+//!   moves to `VcWait`, ready at RC cycle + `routing_delay`.
+//! - `VcWait`: VC allocation (VA) may run from `ready_at` on; a grant stores the output
+//!   port and VC and moves to `Active`, ready at VA cycle + `vc_alloc_delay`.
+//! - `Active`: the flit at the front of the FIFO may request the switch from `ready_at` on
+//!   (and not before its own arrival); when the tail wins the switch the VC goes `Idle`.
+//!
+//! `ready_at` is the pipeline delay expressed as a time on the VC (Garnet's
+//! `need_stage(vc, stage, time)`), not as a queue of events.
+
+use crate::routing::RouteSet;
+use flitsim_netlist::{Cycle, OutPort, VcId};
+
+/// Phase of an input VC (see the module docs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum VcPhase {
+    /// No packet.
+    Idle,
+    /// A head waits for (or is in) route computation.
+    Routing,
+    /// Routed; waits for an output VC.
+    VcWait,
+    /// Holds an output VC; flits cross the switch.
+    Active,
+}
+
+/// State of one input VC.
+#[derive(Clone, Debug)]
+pub struct InputVcState {
+    /// Current phase.
+    pub phase: VcPhase,
+    /// First cycle the current phase's stage may act.
+    pub ready_at: Cycle,
+    /// Route candidates (valid in `VcWait`).
+    pub route: RouteSet,
+    /// Output port held (valid in `Active`).
+    pub out_port: OutPort,
+    /// Downstream VC held (valid in `Active`).
+    pub out_vc: VcId,
+}
+
+impl Default for InputVcState {
+    fn default() -> Self {
+        InputVcState {
+            phase: VcPhase::Idle,
+            ready_at: Cycle(0),
+            route: RouteSet::new(),
+            out_port: OutPort(0),
+            out_vc: VcId(0),
+        }
+    }
+}
+
+impl InputVcState {
+    /// A head reached the front of an idle VC; RC may run at `ready`.
+    pub fn head_arrived(&mut self, ready: Cycle) {
+        debug_assert_eq!(self.phase, VcPhase::Idle, "head arrived at a busy VC");
+        self.phase = VcPhase::Routing;
+        self.ready_at = ready;
+    }
+
+    /// RC done: wait for an output VC from `ready` on.
+    pub fn routed(&mut self, route: &RouteSet, ready: Cycle) {
+        debug_assert_eq!(self.phase, VcPhase::Routing);
+        debug_assert!(!route.is_empty(), "routing function gave no candidate");
+        self.phase = VcPhase::VcWait;
+        self.route.clone_from(route);
+        self.ready_at = ready;
+    }
+
+    /// VA granted `(port, vc)`: flits may request the switch from `ready` on.
+    pub fn allocated(&mut self, port: OutPort, vc: VcId, ready: Cycle) {
+        debug_assert_eq!(self.phase, VcPhase::VcWait);
+        self.phase = VcPhase::Active;
+        self.out_port = port;
+        self.out_vc = vc;
+        self.ready_at = ready;
+    }
+
+    /// The tail won the switch: the VC is free.
+    pub fn tail_left(&mut self) {
+        debug_assert_eq!(self.phase, VcPhase::Active);
+        self.phase = VcPhase::Idle;
+        self.route.clear();
+    }
+
+    /// Is the VC's current stage allowed to act at `now`?
+    #[inline]
+    pub fn ready(&self, now: Cycle) -> bool {
+        self.ready_at <= now
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::{Candidate, VcRange};
+
+    #[test]
+    fn walks_idle_routing_vcwait_active_idle() {
+        let mut s = InputVcState::default();
+        assert_eq!(s.phase, VcPhase::Idle);
+        s.head_arrived(Cycle(5));
+        assert_eq!(s.phase, VcPhase::Routing);
+        assert!(s.ready(Cycle(5)) && !s.ready(Cycle(4)));
+        let route: RouteSet = [Candidate {
+            port: OutPort(2),
+            vcs: VcRange::new(0, 2),
+        }]
+        .into_iter()
+        .collect();
+        s.routed(&route, Cycle(6));
+        assert_eq!((s.phase, s.ready_at), (VcPhase::VcWait, Cycle(6)));
+        assert_eq!(s.route, route);
+        s.allocated(OutPort(2), VcId(1), Cycle(7));
+        assert_eq!(s.phase, VcPhase::Active);
+        assert_eq!((s.out_port, s.out_vc), (OutPort(2), VcId(1)));
+        s.tail_left();
+        assert_eq!(s.phase, VcPhase::Idle);
+        assert!(s.route.is_empty());
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "head arrived at a busy VC")]
+    fn a_head_cannot_enter_a_busy_vc() {
+        let mut s = InputVcState::default();
+        s.head_arrived(Cycle(0));
+        s.head_arrived(Cycle(1));
+    }
+}
