@@ -78,6 +78,7 @@ pub enum RoutingKind {
     #[default]
     Dor,
     /// Torus DOR without datelines (one VC class): deadlocks under load; for the watchdog test.
+    #[serde(rename = "dor-nodateline")]
     DorNoDateline,
 }
 

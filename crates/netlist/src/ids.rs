@@ -53,7 +53,9 @@ id_type!(
 );
 
 /// Simulated time in cycles. One cycle moves one flit across one channel.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
 #[serde(transparent)]
 pub struct Cycle(pub u64);
 

@@ -105,7 +105,10 @@ impl RouterSpec {
 
     /// Index of the port with this name.
     pub fn port_index(&self, name: &str) -> Option<u8> {
-        self.ports.iter().position(|p| p.name == name).map(|i| i as u8)
+        self.ports
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as u8)
     }
 
     /// The port leading along `dim` in direction `dir`, if the router has one.
@@ -145,6 +148,12 @@ pub struct Netlist {
     pub topology: Topology,
     /// Routers (nodes) and channels (edges).
     pub graph: DiGraph<RouterSpec, ChannelSpec, u32>,
+    /// The longest packet (flits) the netlist declares it must carry (`max_packet_length`
+    /// key); loading checks VCT/SAF buffer depths against it. `None`: checked only when the
+    /// engine calls [`check_vct_depth`](crate::validate::check_vct_depth).
+    pub max_packet_length: Option<u32>,
+    /// Where the parts were declared, for diagnostics (`None` when built in code).
+    pub source: Option<std::sync::Arc<crate::source::SourceMap>>,
 }
 
 impl Netlist {
@@ -155,6 +164,8 @@ impl Netlist {
             path: None,
             topology,
             graph: DiGraph::default(),
+            max_packet_length: None,
+            source: None,
         }
     }
 
@@ -245,7 +256,10 @@ impl Netlist {
     /// The channel feeding `router`'s input `port`, if any (never for the terminal port).
     pub fn in_channel(&self, router: RouterId, port: InPort) -> Option<ChannelId> {
         self.graph
-            .edges_directed(NodeIndex::new(router.index()), petgraph::Direction::Incoming)
+            .edges_directed(
+                NodeIndex::new(router.index()),
+                petgraph::Direction::Incoming,
+            )
             .map(|e| e.weight())
             .find(|c| c.to_port == port)
             .map(|c| c.id)

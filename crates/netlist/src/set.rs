@@ -1,0 +1,218 @@
+//! `--set key=value`: one parameter overridden on every router, port or channel.
+
+use crate::config::{BufferDepth, RouterConfig};
+use crate::error::NetlistError;
+use crate::format::parse_name;
+use crate::netlist::Netlist;
+use serde::de::DeserializeOwned;
+
+/// The keys [`Netlist::set`] accepts.
+pub const SET_KEYS: &[&str] = &[
+    "vcs",
+    "buffer_depth",
+    "routing_delay",
+    "vc_alloc_delay",
+    "switch_alloc_delay",
+    "crossbar_delay",
+    "credit_delay",
+    "switching",
+    "vc_allocator",
+    "switch_allocator",
+    "arbiter",
+    "routing",
+    "selection",
+    "channel_latency",
+    "terminal_latency",
+    "max_packet_length",
+];
+
+fn bad(key: &str, value: &str, message: impl Into<String>) -> NetlistError {
+    NetlistError::BadSetting {
+        key: key.into(),
+        value: value.into(),
+        message: message.into(),
+    }
+}
+
+fn number(key: &str, value: &str, min: u32) -> Result<u32, NetlistError> {
+    match value.trim().parse::<u32>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(bad(key, value, format!("expected an integer >= {min}"))),
+    }
+}
+
+fn name<T: DeserializeOwned>(key: &str, value: &str) -> Result<T, NetlistError> {
+    parse_name::<T>(value.trim()).map_err(|choices| {
+        bad(
+            key,
+            value,
+            format!("expected one of {}", choices.join(", ")),
+        )
+    })
+}
+
+impl Netlist {
+    /// Applies a `--set key=value` override to every router (and, for `vcs` and
+    /// `buffer_depth`, every port, replacing per-port overrides), to every channel
+    /// (`channel_latency`), every terminal (`terminal_latency`), or to the netlist
+    /// (`max_packet_length`). Keys: [`SET_KEYS`]. An unknown key or a bad value is an
+    /// error naming the key and the accepted values; the netlist is then unchanged.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), NetlistError> {
+        type Edit = Box<dyn Fn(&mut RouterConfig)>;
+        let edit: Edit = match key {
+            "vcs" => {
+                let v = number(key, value, 1)?;
+                let v = u8::try_from(v).map_err(|_| bad(key, value, "expected 1..=255"))?;
+                for id in 0..self.num_routers() {
+                    let r = self.router_mut(crate::RouterId(id as u32));
+                    r.ports.iter_mut().for_each(|p| p.vcs = v);
+                }
+                Box::new(move |c| c.vcs = v)
+            }
+            "buffer_depth" => {
+                let d =
+                    if value.trim() == "unbounded" {
+                        BufferDepth::Unbounded
+                    } else {
+                        BufferDepth::Flits(number(key, value, 1).map_err(|_| {
+                            bad(key, value, "expected an integer >= 1 or `unbounded`")
+                        })?)
+                    };
+                for id in 0..self.num_routers() {
+                    let r = self.router_mut(crate::RouterId(id as u32));
+                    r.ports.iter_mut().for_each(|p| p.buffer_depth = d);
+                }
+                Box::new(move |c| c.buffer_depth = d)
+            }
+            "routing_delay" => {
+                let v = number(key, value, 0)?;
+                Box::new(move |c| c.routing_delay = v)
+            }
+            "vc_alloc_delay" => {
+                let v = number(key, value, 0)?;
+                Box::new(move |c| c.vc_alloc_delay = v)
+            }
+            "switch_alloc_delay" => {
+                let v = number(key, value, 0)?;
+                Box::new(move |c| c.switch_alloc_delay = v)
+            }
+            "crossbar_delay" => {
+                let v = number(key, value, 0)?;
+                Box::new(move |c| c.crossbar_delay = v)
+            }
+            "credit_delay" => {
+                let v = number(key, value, 0)?;
+                Box::new(move |c| c.credit_delay = v)
+            }
+            "switching" => {
+                let v = name(key, value)?;
+                Box::new(move |c| c.switching = v)
+            }
+            "vc_allocator" => {
+                let v = name(key, value)?;
+                Box::new(move |c| c.vc_allocator = v)
+            }
+            "switch_allocator" => {
+                let v = name(key, value)?;
+                Box::new(move |c| c.switch_allocator = v)
+            }
+            "arbiter" => {
+                let v = name(key, value)?;
+                Box::new(move |c| c.arbiter = v)
+            }
+            "routing" => {
+                let v = name(key, value)?;
+                Box::new(move |c| c.routing = v)
+            }
+            "selection" => {
+                let v = name(key, value)?;
+                Box::new(move |c| c.selection = v)
+            }
+            "channel_latency" => {
+                let v = number(key, value, 1)?;
+                self.graph.edge_weights_mut().for_each(|c| c.latency = v);
+                return Ok(());
+            }
+            "terminal_latency" => {
+                let v = number(key, value, 1)?;
+                self.graph
+                    .node_weights_mut()
+                    .for_each(|r| r.terminal_latency = v);
+                return Ok(());
+            }
+            "max_packet_length" => {
+                self.max_packet_length = Some(number(key, value, 1)?);
+                return Ok(());
+            }
+            _ => {
+                return Err(NetlistError::UnknownSetting {
+                    key: key.into(),
+                    choices: SET_KEYS.iter().map(|s| s.to_string()).collect(),
+                })
+            }
+        };
+        self.graph
+            .node_weights_mut()
+            .for_each(|r| edit(&mut r.config));
+        Ok(())
+    }
+
+    /// Applies a `key=value` string (the form `--set` takes).
+    pub fn set_pair(&mut self, pair: &str) -> Result<(), NetlistError> {
+        match pair.split_once('=') {
+            Some((k, v)) => self.set(k.trim(), v),
+            None => Err(bad(pair, "", "expected `key=value`")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{BufferDepth, RoutingKind, Switching};
+    use crate::topology::torus;
+
+    #[test]
+    fn set_changes_every_router_port_and_channel() {
+        let mut n = torus(&[3, 3]);
+        n.set("vcs", "8").unwrap();
+        n.set("buffer_depth", "unbounded").unwrap();
+        n.set("switching", "vct").unwrap();
+        n.set("routing", "dor-nodateline").unwrap();
+        n.set_pair("channel_latency=20").unwrap();
+        n.set("terminal_latency", "3").unwrap();
+        n.set("crossbar_delay", "0").unwrap();
+        for r in n.routers() {
+            assert_eq!(r.config.vcs, 8);
+            assert_eq!(r.config.switching, Switching::Vct);
+            assert_eq!(r.config.routing, RoutingKind::DorNoDateline);
+            assert_eq!(r.config.crossbar_delay, 0);
+            assert_eq!(r.terminal_latency, 3);
+            assert!(r
+                .ports
+                .iter()
+                .all(|p| p.vcs == 8 && p.buffer_depth == BufferDepth::Unbounded));
+        }
+        assert!(n.channels().all(|c| c.latency == 20));
+    }
+
+    #[test]
+    fn bad_settings_name_the_key_and_choices() {
+        let mut n = torus(&[3, 3]);
+        let e = n.set("vc", "2").unwrap_err();
+        assert_eq!(e.code(), "unknown-setting");
+        assert!(e.help().contains("`vcs`"));
+        let e = n.set("routing", "xy").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("expected one of dor, dor-nodateline"),
+            "{e}"
+        );
+        assert!(n.set("vcs", "0").is_err());
+        assert!(n.set("vcs", "256").is_err());
+        assert!(n.set("channel_latency", "0").is_err());
+        assert!(n.set("buffer_depth", "-1").is_err());
+        assert!(n.set_pair("vcs").is_err());
+        // Failed settings leave the netlist as it was.
+        assert!(n.routers().all(|r| r.config.vcs == 4));
+    }
+}

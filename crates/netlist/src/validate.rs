@@ -1,0 +1,189 @@
+//! Checks that need more than the file: the routing function's fit (through the
+//! [`RoutingRequirements`] hook the router crate implements) and buffer depths under
+//! virtual cut-through / store-and-forward (which need the packet length, a property of
+//! the traffic, not of the netlist).
+//!
+//! The structural checks (keys, names, endpoints, ports, latencies, VCs, depths,
+//! connectivity, declared topology) run while loading: see [`crate::format`].
+
+use crate::config::{BufferDepth, Switching};
+use crate::error::{Diagnostics, Location, NetlistError};
+use crate::ids::{InPort, RouterId};
+use crate::netlist::Netlist;
+use crate::routing_check::{RoutingProblemKind, RoutingRequirements};
+use crate::source::Locator;
+use std::collections::BTreeMap;
+
+/// `""` or `" and N other routers"`.
+fn others(n: usize, what: &str) -> String {
+    match n {
+        0 => String::new(),
+        1 => format!(" and 1 other {what}"),
+        n => format!(" and {n} other {what}s"),
+    }
+}
+
+/// Asks `req` whether each router's routing function fits the netlist; each problem is
+/// located at the `routing` key in force for that router (the router's own, else the
+/// `[defaults]` one). Routers with the same problem at the same key give one error.
+pub fn check_routing(netlist: &Netlist, req: &dyn RoutingRequirements) -> Result<(), Diagnostics> {
+    let loc = Locator::new(netlist);
+    // (location, problem) -> routers, in first-seen order of routers.
+    let mut groups: BTreeMap<(Location, String), (Vec<RouterId>, RoutingProblemKind, String)> =
+        BTreeMap::new();
+    for p in req.check(netlist) {
+        if p.router.index() >= netlist.num_routers() {
+            continue;
+        }
+        let at = loc.param(p.router, None, "routing");
+        let key = (at, format!("{:?}", p.kind));
+        groups
+            .entry(key)
+            .or_insert_with(|| (Vec::new(), p.kind.clone(), p.help.clone()))
+            .0
+            .push(p.router);
+    }
+    let mut errors = Vec::new();
+    for ((at, _), (mut routers, kind, help)) in groups {
+        routers.sort();
+        let first = netlist.router(routers[0]).name.clone();
+        let others = others(routers.len() - 1, "router");
+        errors.push(match kind {
+            RoutingProblemKind::DoesNotFit { routing, topology } => {
+                NetlistError::RoutingDoesNotFit {
+                    at,
+                    routing,
+                    topology,
+                    router: first,
+                    others,
+                    help,
+                }
+            }
+            RoutingProblemKind::TooFewVcs {
+                routing,
+                needed,
+                have,
+            } => NetlistError::TooFewVcs {
+                at,
+                routing,
+                needed,
+                have,
+                router: first,
+                others,
+                help,
+            },
+            RoutingProblemKind::DependencyCycle { routing, channels } => {
+                NetlistError::RoutingDependencyCycle {
+                    at,
+                    routing,
+                    channels,
+                    help,
+                }
+            }
+        });
+    }
+    Diagnostics::new(errors).into_result()
+}
+
+/// Under virtual cut-through and store-and-forward a VC must hold a whole packet: every
+/// network input port (one fed by a channel) of a `vct` or `saf` router needs
+/// `buffer_depth >= max_packet_length` (or `"unbounded"`). The engine calls this with the
+/// longest packet its traffic generates; loading calls it when the netlist sets
+/// `max_packet_length`. Ports whose depth comes from the same key give one error.
+pub fn check_vct_depth(netlist: &Netlist, max_packet_length: u32) -> Result<(), Diagnostics> {
+    let loc = Locator::new(netlist);
+    let mut groups: BTreeMap<Location, (Vec<String>, u32, Switching)> = BTreeMap::new();
+    for r in netlist.routers() {
+        if !matches!(r.config.switching, Switching::Vct | Switching::Saf) {
+            continue;
+        }
+        for (i, p) in r.ports.iter().enumerate().skip(1) {
+            let BufferDepth::Flits(depth) = p.buffer_depth else {
+                continue;
+            };
+            if depth >= max_packet_length || netlist.in_channel(r.id, InPort(i as u8)).is_none() {
+                continue;
+            }
+            let at = loc.param(r.id, Some(i), "buffer_depth");
+            let g = groups
+                .entry(at)
+                .or_insert_with(|| (Vec::new(), depth, r.config.switching));
+            g.0.push(format!("{}.{}", r.name, p.name));
+        }
+    }
+    let errors = groups
+        .into_iter()
+        .map(
+            |(at, (ports, depth, switching))| NetlistError::VctBufferTooShallow {
+                at,
+                endpoint: format!("{}{}", ports[0], others(ports.len() - 1, "port")),
+                depth,
+                packet_length: max_packet_length,
+                switching: match switching {
+                    Switching::Saf => "saf",
+                    _ => "vct",
+                }
+                .into(),
+            },
+        )
+        .collect();
+    Diagnostics::new(errors).into_result()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing_check::{NoRoutingCheck, RoutingProblem};
+    use std::path::Path;
+
+    struct PickyRouting;
+    impl RoutingRequirements for PickyRouting {
+        fn check(&self, n: &Netlist) -> Vec<RoutingProblem> {
+            n.routers()
+                .map(|r| RoutingProblem {
+                    router: r.id,
+                    kind: RoutingProblemKind::TooFewVcs {
+                        routing: "dor".into(),
+                        needed: 2,
+                        have: r.config.vcs,
+                    },
+                    help: "set vcs >= 2".into(),
+                })
+                .collect()
+        }
+    }
+
+    const SRC: &str = "[topology]\nkind = \"torus\"\nradix = [3, 3]\n[defaults]\nvcs = 1\nrouting = \"dor\"\nswitching = \"vct\"\nbuffer_depth = 4\n";
+
+    #[test]
+    fn routing_problems_are_grouped_at_the_routing_key() {
+        let n = crate::parse_str(SRC, Path::new("t.toml")).unwrap();
+        assert!(check_routing(&n, &NoRoutingCheck).is_ok());
+        let d = check_routing(&n, &PickyRouting).unwrap_err();
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            d.to_string(),
+            "t.toml:6:11: error[too-few-vcs]: routing function `dor` needs 2 VCs per port but has 1 at router r0 and 8 other routers\nhelp: set vcs >= 2"
+        );
+    }
+
+    #[test]
+    fn vct_depth_is_checked_against_the_packet_length() {
+        let n = crate::parse_str(SRC, Path::new("t.toml")).unwrap();
+        assert!(check_vct_depth(&n, 4).is_ok());
+        let d = check_vct_depth(&n, 5).unwrap_err();
+        assert_eq!(d.len(), 1);
+        let s = d.to_string();
+        assert!(s.starts_with("t.toml:8:16: error[vct-buffer-too-shallow]: port r0.east and 35 other ports: buffer depth 4 is below the packet length 5"), "{s}");
+        // Declared in the file: loading checks it.
+        let e = crate::parse_str(
+            &format!("max_packet_length = 8\n{SRC}"),
+            Path::new("t.toml"),
+        )
+        .unwrap_err();
+        assert_eq!(e.errors[0].code(), "vct-buffer-too-shallow");
+        // Wormhole routers are not concerned.
+        let w = crate::topology::torus(&[3, 3]);
+        assert!(check_vct_depth(&w, 100).is_ok());
+    }
+}
