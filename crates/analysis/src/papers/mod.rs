@@ -1,5 +1,6 @@
 //! The papers' models, one file per paper (`pNNN_author.rs`).
 
 pub mod p000_quaglia;
+pub mod p001_safaei;
 pub mod p002_patooghy;
 pub mod p004_vct;
