@@ -12,12 +12,19 @@ struct Cli {
 enum Command {
     /// Print the predictions of an analytical model (`flitsim model markov --lambda 0.02 --service 40 --vcs 3`).
     Model(flitsim::cli::model::ModelArgs),
+    /// Simulate a netlist under traffic and report latency, throughput and Little's law
+    /// (`flitsim run netlists/torus-8x8.toml --rate 0.005 --length 12 --json`).
+    Run(flitsim::cli::args::RunArgs),
+    /// Check, expand or draw a netlist (`flitsim netlist check netlists/torus-8x8.toml --json`).
+    Netlist(flitsim::cli::netlist::NetlistArgs),
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Model(args) => flitsim::cli::model::run(&args),
+        Command::Run(args) => flitsim::cli::run::run(&args),
+        Command::Netlist(args) => flitsim::cli::netlist::run(&args),
     };
     match result {
         Ok(code) => code,

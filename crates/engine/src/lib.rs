@@ -1,2 +1,46 @@
-//! flitsim-engine: network assembly, channels, terminals, traffic, the cycle loop, statistics.
+//! flitsim-engine: network assembly, channels, terminals, traffic, the cycle loop,
+//! statistics and the deadlock watchdog.
+//!
+//! ```text
+//!  Terminal t_i --injection channel (Lt)--> [router r_i] --channel (L)--> [router r_j] ...
+//!      ^  source queue, Bernoulli(rate)          |  ^                       |
+//!      |                                         v  | credits (L)           v
+//!      +<------------- ejection channel (Lt) ----+  +-----------------------+
+//! ```
+//!
+//! Every component talks to others only through [`Channel`]s of latency >= 1, so one
+//! cycle is two phases (compute, then write; see `cycle.rs`) and the stepping order never
+//! matters. Key types: [`Simulation`] (assemble + step + report), [`SimConfig`],
+//! [`RunReport`] (what `flitsim run --json` prints), [`SimError`] (watchdog stops),
+//! [`ConfigError`].
+//!
+//! ```no_run
+//! use flitsim_engine::{SimConfig, Simulation};
+//! # fn demo(netlist: &flitsim_netlist::Netlist) -> Result<(), flitsim_engine::ConfigError> {
+//! let config = SimConfig { rate: 0.01, length: 4, ..SimConfig::default() };
+//! let report = Simulation::new(netlist, &config)?.run();
+//! println!("mean latency {:?} cycles", report.latency.mean);
+//! # Ok(()) }
+//! ```
 #![warn(missing_docs)]
+
+mod assemble;
+pub mod channel;
+mod conservation;
+mod cycle;
+pub mod error;
+pub mod rng;
+mod sim;
+pub mod stats;
+pub mod terminal;
+pub mod traffic;
+mod watchdog;
+pub mod zero_load;
+
+pub use channel::Channel;
+pub use error::{ConfigError, SimError, WaitingVc};
+pub use sim::{run, SimConfig, Simulation};
+pub use stats::{RunReport, TerminalStats, Window};
+pub use terminal::Delivery;
+pub use traffic::TrafficKind;
+pub use zero_load::{zero_load_latency_pair, zero_load_latency_uniform, zero_load_route};

@@ -1,0 +1,109 @@
+//! Conservation checks, run after every cycle in debug builds (STYLE.md B.4.10).
+//!
+//! - Flits: injected = in router FIFOs and crossbar pipelines + on channels + consumed.
+//! - Credits, for every VC of every bounded channel (router-to-router and injection):
+//!   credits held upstream + flits in the upstream crossbar bound for the VC + flits of
+//!   the VC on the channel + flits in the downstream FIFO + credits pending inside the
+//!   downstream router (its `credit_delay`) + credits of the VC on the reverse side =
+//!   FIFO depth. The terminal upstream of an injection channel holds `depth - outstanding`.
+//! - Ejection channels (unbounded): flits the router counts as outstanding = in its
+//!   crossbar + on the channel + credits on the way back (the terminal returns credits at once).
+//!
+//! Cost: O(routers + channel slots + VCs) per cycle.
+
+use crate::assemble::Network;
+use flitsim_netlist::{Cycle, InPort, OutPort, VcId, TERMINAL_PORT};
+
+/// Panics with the cycle and what is off when a conservation law is broken.
+pub(crate) fn check(now: Cycle, net: &Network, injected: u64, consumed: u64) {
+    let in_routers: u64 = net.routers.iter().map(|r| r.router.buffered_flits()).sum();
+    let in_channels: u64 = net
+        .channels
+        .iter()
+        .map(|c| u64::from(c.flits_in_flight()))
+        .sum();
+    assert_eq!(
+        injected,
+        in_routers + in_channels + consumed,
+        "flit conservation broken after cycle {now}: injected {injected} != {in_routers} in routers + {in_channels} in channels + {consumed} consumed"
+    );
+    let mut flits = vec![0u32; 256];
+    let mut credits = vec![0u32; 256];
+    for (ch, (channel, ends)) in net.channels.iter().zip(&net.ends).enumerate() {
+        flits.iter_mut().for_each(|x| *x = 0);
+        credits.iter_mut().for_each(|x| *x = 0);
+        for f in channel.flits() {
+            flits[f.vc.index()] += 1;
+        }
+        for c in channel.credits() {
+            credits[c.vc.index()] += 1;
+        }
+        match (ends.from, ends.to) {
+            (Some((r, out)), Some((d, inp))) => {
+                let up = &net.routers[r.index()].router;
+                let down = &net.routers[d.index()].router;
+                let spec_vcs = net.routers[d.index()].in_vcs[inp.index()];
+                for v in 0..spec_vcs {
+                    let vc = VcId(v);
+                    let Some(held) = up.credits(out, vc) else {
+                        continue;
+                    };
+                    let depth = net.routers[d.index()].in_depth[inp.index()];
+                    let total = held
+                        + up.in_crossbar(out, vc)
+                        + flits[usize::from(v)]
+                        + down.buffer_len(inp, vc)
+                        + down.pending_credits(inp, vc)
+                        + credits[usize::from(v)];
+                    assert_eq!(
+                        Some(total),
+                        depth,
+                        "credit conservation broken after cycle {now} on channel {ch} vc{v} ({} -> {}): held {held} + crossbar {} + on channel {} + FIFO {} + pending {} + returning {}",
+                        net.names.routers[r.index()],
+                        net.names.routers[d.index()],
+                        up.in_crossbar(out, vc),
+                        flits[usize::from(v)],
+                        down.buffer_len(inp, vc),
+                        down.pending_credits(inp, vc),
+                        credits[usize::from(v)],
+                    );
+                }
+            }
+            (None, Some((d, inp))) => {
+                debug_assert_eq!(inp, InPort(TERMINAL_PORT));
+                let t = &net.terminals[d.index()].terminal;
+                let down = &net.routers[d.index()].router;
+                for v in 0..t.vcs() {
+                    let vc = VcId(v as u8);
+                    let total = flits[v]
+                        + down.buffer_len(inp, vc)
+                        + down.pending_credits(inp, vc)
+                        + credits[v];
+                    assert_eq!(
+                        t.outstanding(vc),
+                        total,
+                        "injection credit conservation broken after cycle {now} at terminal {} vc{v}",
+                        t.id()
+                    );
+                }
+            }
+            (Some((r, out)), None) => {
+                debug_assert_eq!(out, OutPort(TERMINAL_PORT));
+                let up = &net.routers[r.index()].router;
+                let vcs = net.routers[r.index()].ejection_vcs;
+                for v in 0..vcs {
+                    let vc = VcId(v);
+                    let total =
+                        up.in_crossbar(out, vc) + flits[usize::from(v)] + credits[usize::from(v)];
+                    assert_eq!(
+                        up.outstanding(out, vc),
+                        total,
+                        "ejection credit conservation broken after cycle {now} at {} vc{v}",
+                        net.names.routers[r.index()]
+                    );
+                }
+            }
+            (None, None) => unreachable!("a channel without ends"),
+        }
+    }
+}

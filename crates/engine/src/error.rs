@@ -1,0 +1,118 @@
+//! Errors: `ConfigError` (the run cannot start: bad flags or a routing that does not fit)
+//! and `SimError` (the outcome of a run that had to stop).
+//!
+//! Messages start lowercase, carry no trailing period, use netlist names and say what to do.
+
+use flitsim_netlist::{Cycle, InPort, RouterId, VcId};
+use serde::Serialize;
+use std::fmt;
+
+/// The simulation cannot be set up with this configuration. Nothing has been simulated.
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+pub enum ConfigError {
+    /// The injection rate is not a probability.
+    #[error("rate {rate} is not in [0, 1] (packets per terminal per cycle)\nhelp: pass --rate between 0 and 1, e.g. --rate 0.01")]
+    RateOutOfRange {
+        /// The rate given.
+        rate: f64,
+    },
+    /// Packets need at least one flit.
+    #[error("packet length 0 is not allowed\nhelp: pass --length 1 or more (flits per packet)")]
+    ZeroLength,
+    /// Unknown traffic pattern name.
+    #[error("unknown traffic pattern `{name}`\nhelp: choose one of: {choices}")]
+    UnknownTraffic {
+        /// The name given.
+        name: String,
+        /// The known names.
+        choices: String,
+    },
+    /// The traffic pattern needs more terminals than the netlist has.
+    #[error("traffic `{traffic}` needs at least {needed} terminals, the netlist has {have}\nhelp: use a larger netlist")]
+    TooFewTerminals {
+        /// Pattern name.
+        traffic: String,
+        /// Terminals needed.
+        needed: usize,
+        /// Terminals present.
+        have: usize,
+    },
+    /// The routing function cannot run on this netlist.
+    #[error("routing `{routing}` does not fit netlist `{netlist}`: {reason}\nhelp: {help}")]
+    Routing {
+        /// Routing function name.
+        routing: String,
+        /// Netlist name.
+        netlist: String,
+        /// What is wrong.
+        reason: String,
+        /// What to do.
+        help: String,
+    },
+}
+
+/// One waiting input VC in a deadlock report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WaitingVc {
+    /// The router holding the VC.
+    pub router: RouterId,
+    /// Its input port.
+    pub port: InPort,
+    /// The VC.
+    pub vc: VcId,
+    /// `r3.east vc1`: router name, port name, VC.
+    pub name: String,
+}
+
+impl fmt::Display for WaitingVc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+/// Why a simulation stopped before its end. Fatal for the run: the network state is kept
+/// for inspection but the statistics are incomplete.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum SimError {
+    /// Flits were in the network and none moved for the watchdog's number of cycles.
+    /// `waiting` is a cycle of input VCs, each waiting for the next (the last waits for the
+    /// first).
+    #[error("deadlock at cycle {cycle}: {}\nhelp: use a deadlock-free routing (e.g. `--routing dor` with datelines on a torus)", render_cycle(waiting))]
+    Deadlock {
+        /// The cycle the watchdog fired.
+        cycle: Cycle,
+        /// The waiting VCs, each waiting for the next.
+        waiting: Vec<WaitingVc>,
+    },
+    /// Flits were in the network and none moved for the watchdog's number of cycles, but
+    /// the wait-for graph has no cycle. `waiting` lists every waiting input VC.
+    #[error("no flit moved for {idle} cycles before cycle {cycle}, but no cycle of waiting VCs was found; waiting: {}\nhelp: raise --watchdog if the network is merely slow", render_list(waiting))]
+    Stalled {
+        /// The cycle the watchdog fired.
+        cycle: Cycle,
+        /// Cycles without movement.
+        idle: u64,
+        /// Every waiting input VC.
+        waiting: Vec<WaitingVc>,
+    },
+}
+
+fn render_list(waiting: &[WaitingVc]) -> String {
+    if waiting.is_empty() {
+        return "none".to_string();
+    }
+    waiting
+        .iter()
+        .map(|w| w.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn render_cycle(waiting: &[WaitingVc]) -> String {
+    let Some(first) = waiting.first() else {
+        return String::new();
+    };
+    let mut s: Vec<String> = waiting.iter().map(|w| w.name.clone()).collect();
+    s.push(first.name.clone());
+    s.join(" -> ")
+}

@@ -1,0 +1,312 @@
+//! The simulation: an assembled network, the clock, the measurement window, the watchdog.
+
+use crate::assemble::{self, Network};
+use crate::conservation;
+use crate::cycle;
+use crate::error::{ConfigError, SimError};
+use crate::stats::report::ReportInputs;
+use crate::stats::{RunReport, TerminalStats, Window};
+use crate::terminal::{Delivery, TerminalConfig};
+use crate::traffic::{self, TrafficKind};
+use crate::watchdog::{self, Watchdog};
+use crate::zero_load;
+use flitsim_netlist::{Cycle, Netlist, TerminalId};
+use serde::Serialize;
+
+/// How to run: traffic, phases, seed, watchdog. Router and channel parameters come from
+/// the netlist (apply overrides with `Netlist::set` first).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SimConfig {
+    /// Packets generated per terminal per cycle (Bernoulli probability), in `[0, 1]`.
+    /// Default 0.01.
+    pub rate: f64,
+    /// Flits per packet (>= 1). Default 1.
+    pub length: u32,
+    /// Destination pattern. Default uniform.
+    pub traffic: TrafficKind,
+    /// Warm-up cycles before the measurement window. Default 1000.
+    pub warmup: u64,
+    /// Measurement window length in cycles. Default 10000.
+    pub cycles: u64,
+    /// At most this many cycles after the window to deliver the measured packets.
+    /// Default 10000.
+    pub drain: u64,
+    /// Run seed: every component's random stream derives from it. Default 1.
+    pub seed: u64,
+    /// Cycles without any flit moving (while flits are in the network) before the run
+    /// stops with a deadlock report; 0 disables the watchdog. Default 2000.
+    pub watchdog: u64,
+    /// Keep a record of every delivered packet (`Simulation::take_deliveries`). Default off.
+    pub record_deliveries: bool,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            rate: 0.01,
+            length: 1,
+            traffic: TrafficKind::Uniform,
+            warmup: 1000,
+            cycles: 10_000,
+            drain: 10_000,
+            seed: 1,
+            watchdog: 2000,
+            record_deliveries: false,
+        }
+    }
+}
+
+impl SimConfig {
+    /// Checks the values that are not the netlist's business.
+    ///
+    /// # Errors
+    /// `RateOutOfRange` or `ZeroLength`.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(0.0..=1.0).contains(&self.rate) {
+            return Err(ConfigError::RateOutOfRange { rate: self.rate });
+        }
+        if self.length == 0 {
+            return Err(ConfigError::ZeroLength);
+        }
+        Ok(())
+    }
+
+    /// The measurement window `[warmup, warmup + cycles)`.
+    pub fn window(&self) -> Window {
+        Window {
+            start: Cycle(self.warmup),
+            end: Cycle(self.warmup + self.cycles),
+        }
+    }
+}
+
+/// A network being simulated.
+pub struct Simulation {
+    net: Network,
+    config: SimConfig,
+    window: Window,
+    now: Cycle,
+    watchdog: Watchdog,
+    flits_injected: u64,
+    flits_consumed: u64,
+    router_steps: u64,
+    zero_load_latency: f64,
+    error: Option<SimError>,
+}
+
+impl Simulation {
+    /// Assembles `netlist` for a run configured by `config`.
+    ///
+    /// # Errors
+    /// A bad configuration or a routing function that does not fit the netlist.
+    pub fn new(netlist: &Netlist, config: &SimConfig) -> Result<Simulation, ConfigError> {
+        config.validate()?;
+        let pattern = traffic::build(config.traffic, netlist.num_terminals())?;
+        let tc = TerminalConfig {
+            rate: config.rate,
+            length: config.length,
+            window: config.window(),
+            record_deliveries: config.record_deliveries,
+        };
+        let net = assemble::assemble(netlist, &tc, &pattern, config.seed)?;
+        let routings = assemble::routing_functions(netlist)?;
+        let zero_load_latency = match routings
+            .get(&(netlist.router(flitsim_netlist::RouterId(0)).config.routing as u8))
+        {
+            Some(f) => zero_load::zero_load_latency_uniform(netlist, f.as_ref(), config.length),
+            None => 0.0,
+        };
+        Ok(Simulation {
+            net,
+            config: config.clone(),
+            window: config.window(),
+            now: Cycle(0),
+            watchdog: Watchdog::new(config.watchdog),
+            flits_injected: 0,
+            flits_consumed: 0,
+            router_steps: 0,
+            zero_load_latency,
+            error: None,
+        })
+    }
+
+    /// The next cycle to be simulated.
+    pub fn now(&self) -> Cycle {
+        self.now
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SimConfig {
+        &self.config
+    }
+
+    /// Simulates one cycle.
+    ///
+    /// # Errors
+    /// `SimError::Deadlock`/`Stalled` when the watchdog fires (then every later call
+    /// returns the same error without simulating).
+    pub fn step(&mut self) -> Result<(), SimError> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        let now = self.now;
+        let all = 0..self.net.routers.len();
+        let act = cycle::compute(now, all.clone(), &mut self.net);
+        cycle::write(now, all, &mut self.net);
+        self.flits_injected += act.injected;
+        self.flits_consumed += act.consumed;
+        self.router_steps += act.stepped;
+        self.now = now.plus(1);
+        if cfg!(debug_assertions) {
+            conservation::check(now, &self.net, self.flits_injected, self.flits_consumed);
+        }
+        if self
+            .watchdog
+            .observe(now, act.moved(), self.flits_in_network())
+        {
+            let e = watchdog::diagnose(now, self.watchdog.idle(now), &self.net);
+            self.error = Some(e.clone());
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Simulates `cycles` cycles.
+    ///
+    /// # Errors
+    /// As [`Simulation::step`].
+    pub fn run_for(&mut self, cycles: u64) -> Result<(), SimError> {
+        for _ in 0..cycles {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Simulates until no packet is queued or in the network, at most `max` cycles.
+    /// Returns whether the network became idle.
+    ///
+    /// # Errors
+    /// As [`Simulation::step`].
+    pub fn run_until_idle(&mut self, max: u64) -> Result<bool, SimError> {
+        for _ in 0..max {
+            if self.is_idle() {
+                return Ok(true);
+            }
+            self.step()?;
+        }
+        Ok(self.is_idle())
+    }
+
+    /// Warm-up, measurement window, then drain of the measured packets (bounded by
+    /// `config.drain`). A watchdog stop ends the run early; the report then carries it in
+    /// `deadlock`.
+    pub fn run(&mut self) -> RunReport {
+        let _ = self.run_phases();
+        self.report()
+    }
+
+    fn run_phases(&mut self) -> Result<(), SimError> {
+        while self.now < self.window.end {
+            self.step()?;
+        }
+        let limit = self.window.end.0 + self.config.drain;
+        while self.now.0 < limit && !self.measured_drained() {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    fn measured_drained(&self) -> bool {
+        let s = self.stats();
+        s.measured_generated == s.measured_delivered
+    }
+
+    /// Puts a packet from `src` to `dest` of `len` flits into `src`'s source queue, as
+    /// generated at the current cycle (scripted traffic, tests).
+    pub fn enqueue(&mut self, src: TerminalId, dest: TerminalId, len: u32) {
+        self.net.terminals[src.index()]
+            .terminal
+            .enqueue(self.now, dest, len);
+    }
+
+    /// Flits injected but not yet consumed (in channels and routers).
+    pub fn flits_in_network(&self) -> u64 {
+        self.flits_injected - self.flits_consumed
+    }
+
+    /// No flit in the network and no packet waiting in any source queue.
+    pub fn is_idle(&self) -> bool {
+        self.flits_in_network() == 0
+            && self
+                .net
+                .terminals
+                .iter()
+                .all(|t| t.terminal.source_queue_len() == 0)
+    }
+
+    /// Terminal counters merged in id order.
+    pub fn stats(&self) -> TerminalStats {
+        let mut s = TerminalStats::default();
+        for t in &self.net.terminals {
+            s.merge(t.terminal.stats());
+        }
+        s
+    }
+
+    /// Delivered packets recorded since the last call (needs `record_deliveries`), in
+    /// terminal id order, then consumption order.
+    pub fn take_deliveries(&mut self) -> Vec<Delivery> {
+        self.net
+            .terminals
+            .iter_mut()
+            .flat_map(|t| t.terminal.take_deliveries())
+            .collect()
+    }
+
+    /// Router steps actually executed (quiescent routers are skipped).
+    pub fn router_steps(&self) -> u64 {
+        self.router_steps
+    }
+
+    /// Number of routers.
+    pub fn num_routers(&self) -> usize {
+        self.net.routers.len()
+    }
+
+    /// The watchdog's error, if it fired.
+    pub fn error(&self) -> Option<&SimError> {
+        self.error.as_ref()
+    }
+
+    /// Mean zero-load latency of this netlist, routing and length under the traffic pattern.
+    pub fn zero_load_latency(&self) -> f64 {
+        self.zero_load_latency
+    }
+
+    /// The report of the run so far.
+    pub fn report(&self) -> RunReport {
+        let drain = self.now.0.saturating_sub(self.window.end.0);
+        RunReport::new(
+            &self.stats(),
+            &ReportInputs {
+                rate: self.config.rate,
+                length: self.config.length,
+                terminals: self.net.terminals.len(),
+                window: self.window,
+                drain,
+                total: self.now.0,
+                zero_load_latency: self.zero_load_latency,
+                error: self.error.as_ref(),
+            },
+        )
+    }
+}
+
+/// Assembles `netlist` and runs warm-up, window and drain.
+///
+/// # Errors
+/// A bad configuration (nothing simulated). A deadlock is not an error here: it is in the
+/// report's `deadlock` field.
+pub fn run(netlist: &Netlist, config: &SimConfig) -> Result<RunReport, ConfigError> {
+    Ok(Simulation::new(netlist, config)?.run())
+}

@@ -1,0 +1,211 @@
+//! The report of a run: what `flitsim run --json` prints (besides `config`). Field names
+//! are stable: scripts depend on them (see README "flitsim run: JSON fields").
+
+use super::{TerminalStats, Window};
+use crate::error::SimError;
+use serde::Serialize;
+
+/// Packet latency (generation -> tail consumed), cycles, over measured delivered packets.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Latency {
+    /// Mean; `null` when no measured packet was delivered.
+    pub mean: Option<f64>,
+    /// Maximum; `null` when no measured packet was delivered.
+    pub max: Option<u64>,
+    /// Half-width of the 95% confidence interval of the mean; `null` until batch means exist.
+    pub ci95: Option<f64>,
+}
+
+/// A mean over measured delivered packets; `null` when there are none.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Mean {
+    /// The mean.
+    pub mean: Option<f64>,
+}
+
+/// Offered load (the configured generation rate).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Offered {
+    /// Packets per terminal per cycle (`--rate`).
+    pub packets_per_terminal_cycle: f64,
+    /// Flits per terminal per cycle (rate x length).
+    pub flits_per_terminal_cycle: f64,
+    /// Flits of packets actually generated in the window, per terminal per cycle.
+    pub measured_flits_per_terminal_cycle: f64,
+}
+
+/// Accepted throughput: what the terminals consumed during the window.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Accepted {
+    /// Packets (tails) consumed per terminal per cycle.
+    pub packets_per_terminal_cycle: f64,
+    /// Flits consumed per terminal per cycle.
+    pub flits_per_terminal_cycle: f64,
+}
+
+/// Counts of measured packets (generated during the window).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Packets {
+    /// Measured packets generated.
+    pub generated: u64,
+    /// Measured packets delivered by the end of the run (after the drain).
+    pub delivered: u64,
+    /// Measured packets still in the system at the end (source queue or network).
+    pub in_flight_end: u64,
+}
+
+/// Little's law check over the window: N = lambda x T.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Little {
+    /// Time-average number of packets in the system (generated, not yet consumed; source
+    /// queues included), whole network.
+    pub measured: f64,
+    /// Accepted packet rate of the whole network (packets per cycle) x mean packet latency;
+    /// `null` without latency.
+    pub predicted: Option<f64>,
+    /// (measured - predicted) / predicted; `null` without a prediction.
+    pub relative_error: Option<f64>,
+}
+
+/// How many cycles each phase took.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CycleCounts {
+    /// Warm-up cycles (not measured).
+    pub warmup: u64,
+    /// Measurement window length.
+    pub measured: u64,
+    /// Cycles simulated after the window to drain measured packets.
+    pub drain: u64,
+    /// Total cycles simulated.
+    pub total: u64,
+}
+
+/// A deadlock (or stall) found by the watchdog, as reported in JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DeadlockReport {
+    /// `deadlock` (a cycle of waiting VCs) or `stalled` (no cycle found).
+    pub kind: &'static str,
+    /// The cycle the watchdog fired.
+    pub cycle: u64,
+    /// `r3.east vc1` names: each waits for the next, the last for the first (deadlock),
+    /// or every waiting VC (stalled).
+    pub waiting: Vec<String>,
+    /// The rendered message.
+    pub message: String,
+}
+
+impl From<&SimError> for DeadlockReport {
+    fn from(e: &SimError) -> Self {
+        let (kind, cycle, waiting) = match e {
+            SimError::Deadlock { cycle, waiting } => ("deadlock", cycle, waiting),
+            SimError::Stalled { cycle, waiting, .. } => ("stalled", cycle, waiting),
+        };
+        DeadlockReport {
+            kind,
+            cycle: cycle.0,
+            waiting: waiting.iter().map(|w| w.name.clone()).collect(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// Everything a run measured.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunReport {
+    /// Packet latency.
+    pub latency: Latency,
+    /// Network latency (head injected -> tail consumed), cycles.
+    pub network_latency: Mean,
+    /// Source-queue time (generated -> head injected), cycles.
+    pub source_queue_time: Mean,
+    /// Router-to-router hops per packet.
+    pub hops: Mean,
+    /// Offered load.
+    pub offered: Offered,
+    /// Accepted throughput.
+    pub accepted: Accepted,
+    /// Measured packet counts.
+    pub packets: Packets,
+    /// Little's law check.
+    pub little: Little,
+    /// Zero-load latency from the documented formula (cycles), averaged over the traffic's
+    /// source/destination pairs, computed without simulating.
+    pub zero_load_latency: f64,
+    /// Phase lengths.
+    pub cycles: CycleCounts,
+    /// `null`, or the watchdog's report.
+    pub deadlock: Option<DeadlockReport>,
+}
+
+/// Inputs of the report that are not terminal counters.
+pub(crate) struct ReportInputs<'a> {
+    pub rate: f64,
+    pub length: u32,
+    pub terminals: usize,
+    pub window: Window,
+    pub drain: u64,
+    pub total: u64,
+    pub zero_load_latency: f64,
+    pub error: Option<&'a SimError>,
+}
+
+fn ratio(num: u64, den: u64) -> Option<f64> {
+    (den > 0).then(|| num as f64 / den as f64)
+}
+
+impl RunReport {
+    /// Builds the report from the merged counters (the only place floats appear).
+    pub(crate) fn new(s: &TerminalStats, i: &ReportInputs<'_>) -> RunReport {
+        let w = i.window.len();
+        let tw = w * i.terminals as u64;
+        let per_tc = |n: u64| ratio(n, tw).unwrap_or(0.0);
+        let n = s.measured_delivered;
+        let mean_latency = ratio(s.latency_sum, n);
+        let measured = ratio(s.generated_area - s.consumed_area, w).unwrap_or(0.0);
+        let predicted =
+            mean_latency.map(|t| ratio(s.window_packets_consumed, w).unwrap_or(0.0) * t);
+        RunReport {
+            latency: Latency {
+                mean: mean_latency,
+                max: (n > 0).then_some(s.latency_max),
+                ci95: None,
+            },
+            network_latency: Mean {
+                mean: ratio(s.network_latency_sum, n),
+            },
+            source_queue_time: Mean {
+                mean: ratio(s.source_queue_sum, n),
+            },
+            hops: Mean {
+                mean: ratio(s.hops_sum, n),
+            },
+            offered: Offered {
+                packets_per_terminal_cycle: i.rate,
+                flits_per_terminal_cycle: i.rate * f64::from(i.length),
+                measured_flits_per_terminal_cycle: per_tc(s.window_flits_generated),
+            },
+            accepted: Accepted {
+                packets_per_terminal_cycle: per_tc(s.window_packets_consumed),
+                flits_per_terminal_cycle: per_tc(s.window_flits_consumed),
+            },
+            packets: Packets {
+                generated: s.measured_generated,
+                delivered: s.measured_delivered,
+                in_flight_end: s.measured_generated - s.measured_delivered,
+            },
+            little: Little {
+                measured,
+                predicted,
+                relative_error: predicted.filter(|p| *p > 0.0).map(|p| (measured - p) / p),
+            },
+            zero_load_latency: i.zero_load_latency,
+            cycles: CycleCounts {
+                warmup: i.window.start.0,
+                measured: w,
+                drain: i.drain,
+                total: i.total,
+            },
+            deadlock: i.error.map(DeadlockReport::from),
+        }
+    }
+}

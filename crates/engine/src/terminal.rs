@@ -1,0 +1,416 @@
+//! A terminal: generates packets into an infinite source queue, injects them one flit per
+//! cycle onto its injection channel (into router input port 0), and consumes every flit
+//! its ejection channel delivers.
+//!
+//! Timing (CONTRACT.md, "Terminals"): a packet generated at cycle `g` may put its head
+//! on the injection channel at `g` itself if a VC is free. Packets leave the source queue
+//! in FIFO order, one at a time; a packet takes the lowest-index injection VC whose
+//! credits are all home and that no packet owns, and keeps it until its tail is sent.
+//! Ejection never blocks: each arriving flit is consumed the cycle it arrives and its
+//! credit is sent back at once (`credit_delay` 0 on the terminal side).
+//!
+//! Within one step the order is: credits in, flit consumed, generation, injection. Only
+//! the terminal's own random stream is drawn from.
+
+use crate::rng::{Bernoulli, ComponentRng};
+use crate::stats::{TerminalStats, Window};
+use crate::traffic::TrafficPattern;
+use flitsim_netlist::{BufferDepth, Cycle, TerminalId, VcId};
+use flitsim_router::{Credit, Flit, FlitKind, PacketId};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// A packet waiting in the source queue.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct QueuedPacket {
+    seq: u32,
+    dest: TerminalId,
+    len: u32,
+    created: Cycle,
+}
+
+/// The packet currently being injected.
+#[derive(Copy, Clone, Debug)]
+struct Injecting {
+    packet: QueuedPacket,
+    vc: VcId,
+    next_index: u32,
+    injected: Cycle,
+}
+
+/// The terminal's view of one VC of router input port 0.
+#[derive(Copy, Clone, Debug)]
+struct InjectionVc {
+    /// Flits sent whose credit has not come back.
+    outstanding: u32,
+    /// FIFO depth downstream; `None` = unbounded.
+    depth: Option<u32>,
+    /// A packet is being injected on it.
+    owned: bool,
+}
+
+/// A packet whose tail was consumed (recorded only when asked for: tests and traces).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    /// The packet.
+    pub packet: PacketId,
+    /// Its destination (the consuming terminal).
+    pub dest: TerminalId,
+    /// Length in flits.
+    pub len: u32,
+    /// Cycle generated.
+    pub created: Cycle,
+    /// Cycle its head was written onto the injection channel.
+    pub injected: Cycle,
+    /// Cycle its tail was consumed.
+    pub consumed: Cycle,
+    /// Router-to-router channels its tail crossed.
+    pub hops: u16,
+}
+
+impl Delivery {
+    /// Packet latency: tail consumed - generated.
+    pub fn latency(&self) -> u64 {
+        self.consumed.0 - self.created.0
+    }
+}
+
+/// How a terminal generates traffic.
+#[derive(Clone, Debug)]
+pub struct TerminalConfig {
+    /// Probability of generating a packet in a cycle (packets per terminal per cycle).
+    pub rate: f64,
+    /// Packet length in flits (>= 1).
+    pub length: u32,
+    /// The measurement window.
+    pub window: Window,
+    /// Keep a `Delivery` record of every consumed packet.
+    pub record_deliveries: bool,
+}
+
+/// One terminal (traffic endpoint).
+#[derive(Debug)]
+pub struct Terminal {
+    id: TerminalId,
+    rng: ComponentRng,
+    pattern: Arc<dyn TrafficPattern>,
+    generate: Bernoulli,
+    length: u32,
+    window: Window,
+    queue: VecDeque<QueuedPacket>,
+    next_seq: u32,
+    vcs: Vec<InjectionVc>,
+    current: Option<Injecting>,
+    stats: TerminalStats,
+    deliveries: Option<Vec<Delivery>>,
+}
+
+impl Terminal {
+    /// Terminal `id` injecting into a router input port with `vcs` VCs of `depth` flits.
+    pub fn new(
+        id: TerminalId,
+        config: &TerminalConfig,
+        pattern: Arc<dyn TrafficPattern>,
+        rng: ComponentRng,
+        vcs: u8,
+        depth: BufferDepth,
+    ) -> Terminal {
+        Terminal {
+            id,
+            rng,
+            pattern,
+            generate: Bernoulli::new(config.rate),
+            length: config.length,
+            window: config.window,
+            queue: VecDeque::new(),
+            next_seq: 0,
+            vcs: vec![
+                InjectionVc {
+                    outstanding: 0,
+                    depth: depth.flits(),
+                    owned: false,
+                };
+                usize::from(vcs)
+            ],
+            current: None,
+            stats: TerminalStats::default(),
+            deliveries: config.record_deliveries.then(Vec::new),
+        }
+    }
+
+    /// This terminal's id.
+    pub fn id(&self) -> TerminalId {
+        self.id
+    }
+
+    /// Puts a packet of `len` flits to `dest` into the source queue as generated at `now`
+    /// (outside the random process: tests and scripted traffic). Call it before the step
+    /// of cycle `now`.
+    pub fn enqueue(&mut self, now: Cycle, dest: TerminalId, len: u32) {
+        assert!(len >= 1, "packet length must be >= 1");
+        self.push_packet(now, dest, len);
+    }
+
+    fn push_packet(&mut self, now: Cycle, dest: TerminalId, len: u32) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.queue.push_back(QueuedPacket {
+            seq,
+            dest,
+            len,
+            created: now,
+        });
+        self.stats.packets_generated += 1;
+        if self.window.contains(now) {
+            self.stats.measured_generated += 1;
+            self.stats.window_flits_generated += u64::from(len);
+        }
+    }
+
+    /// One cycle. `flit_in` is what the ejection channel delivers at `now`, `credit_in`
+    /// what the injection channel's reverse side delivers. Returns the flit to write onto
+    /// the injection channel and the credit to write onto the ejection channel's reverse side.
+    pub fn step(
+        &mut self,
+        now: Cycle,
+        flit_in: Option<Flit>,
+        credit_in: Option<Credit>,
+    ) -> (Option<Flit>, Option<Credit>) {
+        if let Some(c) = credit_in {
+            let vc = &mut self.vcs[c.vc.index()];
+            assert!(
+                vc.outstanding > 0,
+                "terminal {} received a credit for {} with none outstanding at cycle {now}",
+                self.id,
+                c.vc
+            );
+            vc.outstanding -= 1;
+        }
+        let credit_out = flit_in.map(|f| {
+            self.consume(now, &f);
+            Credit { vc: f.vc }
+        });
+        if self.generate.sample(&mut self.rng) {
+            let dest = self.pattern.destination(self.id, &mut self.rng);
+            self.push_packet(now, dest, self.length);
+        }
+        let flit_out = self.inject(now);
+        if self.window.contains(now) {
+            self.stats.generated_area += self.stats.packets_generated;
+            self.stats.consumed_area += self.stats.packets_consumed;
+        }
+        (flit_out, credit_out)
+    }
+
+    fn consume(&mut self, now: Cycle, f: &Flit) {
+        debug_assert_eq!(
+            f.dest, self.id,
+            "flit of packet {} for {} ejected at terminal {}",
+            f.packet, f.dest, self.id
+        );
+        self.stats.flits_consumed += 1;
+        let in_window = self.window.contains(now);
+        if in_window {
+            self.stats.window_flits_consumed += 1;
+        }
+        if !f.kind.is_tail() {
+            return;
+        }
+        self.stats.packets_consumed += 1;
+        if in_window {
+            self.stats.window_packets_consumed += 1;
+        }
+        if self.window.contains(f.created) {
+            let latency = now.0 - f.created.0;
+            self.stats.measured_delivered += 1;
+            self.stats.latency_sum += latency;
+            self.stats.latency_max = self.stats.latency_max.max(latency);
+            self.stats.network_latency_sum += now.0 - f.injected.0;
+            self.stats.source_queue_sum += f.injected.0 - f.created.0;
+            self.stats.hops_sum += u64::from(f.hops);
+        }
+        if let Some(log) = &mut self.deliveries {
+            log.push(Delivery {
+                packet: f.packet,
+                dest: f.dest,
+                len: f.len,
+                created: f.created,
+                injected: f.injected,
+                consumed: now,
+                hops: f.hops,
+            });
+        }
+    }
+
+    fn inject(&mut self, now: Cycle) -> Option<Flit> {
+        if self.current.is_none() {
+            let packet = *self.queue.front()?;
+            let vc = self
+                .vcs
+                .iter()
+                .position(|v| !v.owned && v.outstanding == 0)?;
+            self.queue.pop_front();
+            self.vcs[vc].owned = true;
+            self.current = Some(Injecting {
+                packet,
+                vc: VcId(vc as u8),
+                next_index: 0,
+                injected: now,
+            });
+        }
+        let cur = self.current.as_mut()?;
+        let vc = &mut self.vcs[cur.vc.index()];
+        if vc.depth.is_some_and(|d| vc.outstanding >= d) {
+            return None;
+        }
+        vc.outstanding += 1;
+        let p = cur.packet;
+        let flit = Flit {
+            packet: PacketId {
+                source: self.id,
+                seq: p.seq,
+            },
+            index: cur.next_index,
+            len: p.len,
+            kind: FlitKind::of(cur.next_index, p.len),
+            vc: cur.vc,
+            dest: p.dest,
+            created: p.created,
+            injected: cur.injected,
+            hops: 0,
+        };
+        cur.next_index += 1;
+        if cur.next_index == p.len {
+            vc.owned = false;
+            self.current = None;
+        }
+        self.stats.flits_injected += 1;
+        Some(flit)
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> &TerminalStats {
+        &self.stats
+    }
+
+    /// Packets in the source queue, including the one being injected.
+    pub fn source_queue_len(&self) -> usize {
+        self.queue.len() + usize::from(self.current.is_some())
+    }
+
+    /// Flits sent on injection VC `vc` whose credits have not come back.
+    pub fn outstanding(&self, vc: VcId) -> u32 {
+        self.vcs[vc.index()].outstanding
+    }
+
+    /// Number of injection VCs.
+    pub fn vcs(&self) -> usize {
+        self.vcs.len()
+    }
+
+    /// Consumed packets recorded so far (empty unless `record_deliveries`), emptied.
+    pub fn take_deliveries(&mut self) -> Vec<Delivery> {
+        self.deliveries
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{stream, ComponentKind};
+    use crate::traffic::Uniform;
+
+    fn terminal(rate: f64, vcs: u8, depth: u32) -> Terminal {
+        let cfg = TerminalConfig {
+            rate,
+            length: 3,
+            window: Window {
+                start: Cycle(0),
+                end: Cycle(1000),
+            },
+            record_deliveries: true,
+        };
+        Terminal::new(
+            TerminalId(0),
+            &cfg,
+            Arc::new(Uniform::new(4).unwrap()),
+            stream(1, ComponentKind::Terminal, 0),
+            vcs,
+            BufferDepth::Flits(depth),
+        )
+    }
+
+    #[test]
+    fn head_goes_in_the_generation_cycle_then_one_flit_per_cycle() {
+        let mut t = terminal(0.0, 2, 8);
+        t.enqueue(Cycle(5), TerminalId(2), 3);
+        let mut sent = Vec::new();
+        for c in 5..10 {
+            if let (Some(f), _) = t.step(Cycle(c), None, None) {
+                sent.push((c, f.index, f.kind, f.vc));
+            }
+        }
+        assert_eq!(
+            sent,
+            vec![
+                (5, 0, FlitKind::Head, VcId(0)),
+                (6, 1, FlitKind::Body, VcId(0)),
+                (7, 2, FlitKind::Tail, VcId(0)),
+            ]
+        );
+    }
+
+    #[test]
+    fn credits_limit_injection_and_a_vc_is_reused_only_when_all_credits_are_home() {
+        let mut t = terminal(0.0, 2, 2);
+        t.enqueue(Cycle(0), TerminalId(1), 3);
+        t.enqueue(Cycle(0), TerminalId(1), 1);
+        t.enqueue(Cycle(0), TerminalId(1), 1);
+        let mut out = Vec::new();
+        for c in 0..4 {
+            out.push(t.step(Cycle(c), None, None).0.map(|f| (f.packet.seq, f.vc)));
+        }
+        // Two flits of packet 0 on vc0, then no credit for the third: packet 0 blocks the queue.
+        assert_eq!(
+            out,
+            vec![Some((0, VcId(0))), Some((0, VcId(0))), None, None]
+        );
+        let c = Some(Credit { vc: VcId(0) });
+        assert_eq!(t.step(Cycle(4), None, c).0.map(|f| f.index), Some(2));
+        // Packet 1 takes vc1 (vc0 still has 2 credits out), packet 2 must wait for vc0.
+        assert_eq!(t.step(Cycle(5), None, None).0.map(|f| f.vc), Some(VcId(1)));
+        assert!(t.step(Cycle(6), None, None).0.is_none());
+        assert!(t.step(Cycle(7), None, c).0.is_none());
+        assert_eq!(t.step(Cycle(8), None, c).0.map(|f| f.vc), Some(VcId(0)));
+    }
+
+    #[test]
+    fn consumption_returns_a_credit_and_records_latency() {
+        let mut t = terminal(0.0, 1, 4);
+        let f = Flit {
+            packet: PacketId {
+                source: TerminalId(3),
+                seq: 0,
+            },
+            index: 0,
+            len: 1,
+            kind: FlitKind::HeadTail,
+            vc: VcId(2),
+            dest: TerminalId(0),
+            created: Cycle(10),
+            injected: Cycle(12),
+            hops: 2,
+        };
+        let (_, credit) = t.step(Cycle(20), Some(f), None);
+        assert_eq!(credit, Some(Credit { vc: VcId(2) }));
+        let s = t.stats();
+        assert_eq!(
+            (s.latency_sum, s.network_latency_sum, s.source_queue_sum),
+            (10, 8, 2)
+        );
+        assert_eq!(t.take_deliveries()[0].latency(), 10);
+    }
+}

@@ -1,0 +1,169 @@
+//! Deadlock watchdog: if flits are in the network and none has moved (no flit written onto
+//! any channel, none consumed) for `limit` cycles, the run stops and reports which input
+//! VCs wait for which.
+//!
+//! The diagnosis is off the hot path: it asks every router for its waiting input VCs
+//! (`Router::waits`), maps each wait through the channel map to the downstream input VCs
+//! it waits for, and looks for a cycle in that wait-for graph (petgraph's Tarjan SCC). The
+//! cycle is reported deterministically: the strongly connected component with the smallest
+//! VC first, walked from its smallest VC, always to the smallest successor inside the
+//! component, and rotated to start at its smallest VC.
+
+use crate::assemble::{Network, NO_CHANNEL};
+use crate::error::{SimError, WaitingVc};
+use flitsim_netlist::{Cycle, InPort, RouterId, VcId, TERMINAL_PORT};
+use petgraph::algo::tarjan_scc;
+use petgraph::graphmap::DiGraphMap;
+use std::collections::BTreeSet;
+
+/// An input VC: (router, input port, VC), ordered by id.
+type VcNode = (u32, u8, u8);
+
+/// Counts cycles without movement.
+#[derive(Clone, Debug)]
+pub(crate) struct Watchdog {
+    limit: u64,
+    last_move: Cycle,
+}
+
+impl Watchdog {
+    /// A watchdog firing after `limit` cycles without movement (0 = never).
+    pub fn new(limit: u64) -> Watchdog {
+        Watchdog {
+            limit,
+            last_move: Cycle(0),
+        }
+    }
+
+    /// Records cycle `now`; true when the watchdog fires.
+    pub fn observe(&mut self, now: Cycle, moved: bool, flits_in_network: u64) -> bool {
+        if moved || flits_in_network == 0 {
+            self.last_move = now;
+            return false;
+        }
+        self.limit > 0 && now.0 - self.last_move.0 >= self.limit
+    }
+
+    /// Cycles since the last movement.
+    pub fn idle(&self, now: Cycle) -> u64 {
+        now.0 - self.last_move.0
+    }
+}
+
+/// Builds the wait-for graph of `net` and reports its first cycle (or every waiting VC).
+pub(crate) fn diagnose(now: Cycle, idle: u64, net: &Network) -> SimError {
+    let mut graph: DiGraphMap<VcNode, ()> = DiGraphMap::new();
+    let mut waiting: BTreeSet<VcNode> = BTreeSet::new();
+    for (r, node) in net.routers.iter().enumerate() {
+        for w in node.router.waits() {
+            let from: VcNode = (r as u32, w.in_port.0, w.vc.0);
+            waiting.insert(from);
+            graph.add_node(from);
+            if w.out_port.0 == TERMINAL_PORT {
+                continue;
+            }
+            let ch = node.out_channels[w.out_port.index()];
+            if ch == NO_CHANNEL {
+                continue;
+            }
+            let Some((to_r, to_p)) = net.ends[ch as usize].to else {
+                continue;
+            };
+            for vc in &w.out_vcs {
+                graph.add_edge(from, (to_r.0, to_p.0, vc.0), ());
+            }
+        }
+    }
+    let name = |n: VcNode| WaitingVc {
+        router: RouterId(n.0),
+        port: InPort(n.1),
+        vc: VcId(n.2),
+        name: net.names.vc(RouterId(n.0), InPort(n.1), VcId(n.2)),
+    };
+    match find_cycle(&graph) {
+        Some(cycle) => SimError::Deadlock {
+            cycle: now,
+            waiting: cycle.into_iter().map(name).collect(),
+        },
+        None => SimError::Stalled {
+            cycle: now,
+            idle,
+            waiting: waiting.into_iter().map(name).collect(),
+        },
+    }
+}
+
+/// The deterministic cycle described in the module docs, if the graph has one.
+fn find_cycle(graph: &DiGraphMap<VcNode, ()>) -> Option<Vec<VcNode>> {
+    let comps: Vec<BTreeSet<VcNode>> = tarjan_scc(graph)
+        .into_iter()
+        .map(|c| c.into_iter().collect::<BTreeSet<_>>())
+        .filter(|c| c.len() > 1 || c.iter().any(|&n| graph.contains_edge(n, n)))
+        .collect();
+    let comp = comps
+        .into_iter()
+        .min_by_key(|c| *c.first().expect("non-empty component"))?;
+    let start = *comp.first()?;
+    let mut path = vec![start];
+    let mut cur = start;
+    loop {
+        let next = graph
+            .neighbors(cur)
+            .filter(|n| comp.contains(n))
+            .min()
+            .expect("a node of a strongly connected component has a successor inside it");
+        if let Some(pos) = path.iter().position(|&n| n == next) {
+            let mut cycle = path.split_off(pos);
+            let min_at = cycle
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, n)| **n)
+                .map(|(i, _)| i)
+                .unwrap_or(0);
+            cycle.rotate_left(min_at);
+            return Some(cycle);
+        }
+        path.push(next);
+        cur = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_smallest_cycle_deterministically() {
+        let mut g: DiGraphMap<VcNode, ()> = DiGraphMap::new();
+        // a tail into a cycle 3 -> 4 -> 5 -> 3, and a second cycle 7 <-> 8.
+        let n = |i: u32| (i, 1u8, 0u8);
+        g.add_edge(n(1), n(3), ());
+        g.add_edge(n(3), n(4), ());
+        g.add_edge(n(4), n(5), ());
+        g.add_edge(n(5), n(3), ());
+        g.add_edge(n(8), n(7), ());
+        g.add_edge(n(7), n(8), ());
+        assert_eq!(find_cycle(&g), Some(vec![n(3), n(4), n(5)]));
+    }
+
+    #[test]
+    fn no_cycle_in_a_chain() {
+        let mut g: DiGraphMap<VcNode, ()> = DiGraphMap::new();
+        g.add_edge((0, 1, 0), (1, 1, 0), ());
+        g.add_edge((1, 1, 0), (2, 1, 0), ());
+        assert_eq!(find_cycle(&g), None);
+    }
+
+    #[test]
+    fn fires_only_after_the_limit_with_flits_in_the_network() {
+        let mut w = Watchdog::new(3);
+        assert!(!w.observe(Cycle(0), true, 5));
+        assert!(!w.observe(Cycle(1), false, 5));
+        assert!(!w.observe(Cycle(2), false, 5));
+        assert!(w.observe(Cycle(3), false, 5));
+        let mut w = Watchdog::new(3);
+        for t in 0..10 {
+            assert!(!w.observe(Cycle(t), false, 0));
+        }
+    }
+}

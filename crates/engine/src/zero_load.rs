@@ -1,0 +1,148 @@
+//! Zero-load latency from the timing contract, computed without simulating.
+//!
+//! For a packet of `M` flits whose zero-load route visits routers `r_0 .. r_H` over
+//! router-to-router channels `c_1 .. c_H`:
+//!
+//! ```text
+//! T0 = Lt(r_0) + sum_i (rd + vd + sd + xd)(r_i) + sum_j L(c_j) + Lt(r_H) + (M - 1)
+//! ```
+//!
+//! `Lt` is a router's terminal latency (injection and ejection channel), `rd`, `vd`, `sd`,
+//! `xd` the routing, VC allocation, switch allocation and crossbar delays of each router on
+//! the path, `L` the channel latencies. With uniform delays this is CONTRACT.md's
+//! `T0 = 2 Lt + (H + 1)(rd + vd + sd + xd) + H L + (M - 1)`: the head is written onto the
+//! injection channel in its generation cycle, spends `rd + vd + sd + xd` in each router,
+//! and the tail follows `M - 1` cycles behind it; `credit_delay` does not appear because an
+//! idle network has credits everywhere.
+//!
+//! The route is the one the routing function gives an idle network: from input port 0,
+//! VC 0, always the first candidate and the lowest VC of its range.
+
+use flitsim_netlist::{InPort, Netlist, RouterId, TerminalId, VcId, TERMINAL_PORT};
+use flitsim_router::routing::{RouteCtx, RouteSet, RoutingFunction};
+
+/// The zero-load route from `src` to `dst`: routers visited and channel latencies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ZeroLoadRoute {
+    /// Routers visited, source first, destination last.
+    pub routers: Vec<RouterId>,
+    /// Latency of each router-to-router channel crossed, in order.
+    pub channel_latencies: Vec<u32>,
+}
+
+impl ZeroLoadRoute {
+    /// Router-to-router hops.
+    pub fn hops(&self) -> u32 {
+        self.channel_latencies.len() as u32
+    }
+}
+
+/// The route `routing` takes from terminal `src` to terminal `dst` in an idle network.
+///
+/// # Panics
+/// If the routing function does not reach `dst` within as many hops as there are routers,
+/// or picks an unconnected port (a broken routing function; `build` validated it).
+pub fn zero_load_route(
+    netlist: &Netlist,
+    routing: &dyn RoutingFunction,
+    src: TerminalId,
+    dst: TerminalId,
+) -> ZeroLoadRoute {
+    let target = netlist.terminal_router(dst);
+    let mut ctx = RouteCtx {
+        router: netlist.terminal_router(src),
+        in_port: InPort(TERMINAL_PORT),
+        in_vc: VcId(0),
+    };
+    let mut route = ZeroLoadRoute {
+        routers: vec![ctx.router],
+        channel_latencies: Vec::new(),
+    };
+    let mut set = RouteSet::new();
+    for _ in 0..=netlist.num_routers() {
+        routing.route(&ctx, dst, &mut set);
+        let c = *set.first().unwrap_or_else(|| {
+            panic!(
+                "routing {} gave no candidate at {}",
+                routing.name(),
+                ctx.router
+            )
+        });
+        if c.port.0 == TERMINAL_PORT {
+            assert_eq!(
+                ctx.router,
+                target,
+                "routing {} ejected at the wrong router",
+                routing.name()
+            );
+            return route;
+        }
+        let ch = netlist.out_channel(ctx.router, c.port).unwrap_or_else(|| {
+            panic!(
+                "routing {} chose unconnected port {} of {}",
+                routing.name(),
+                c.port,
+                ctx.router
+            )
+        });
+        let ch = netlist.channel(ch);
+        route.routers.push(ch.to);
+        route.channel_latencies.push(ch.latency);
+        ctx = RouteCtx {
+            router: ch.to,
+            in_port: ch.to_port,
+            in_vc: VcId(c.vcs.lo),
+        };
+    }
+    panic!("routing {} does not reach {dst} from {src}", routing.name());
+}
+
+/// Zero-load latency (cycles) of one packet of `length` flits from `src` to `dst`.
+pub fn zero_load_latency_pair(
+    netlist: &Netlist,
+    routing: &dyn RoutingFunction,
+    src: TerminalId,
+    dst: TerminalId,
+    length: u32,
+) -> u64 {
+    let route = zero_load_route(netlist, routing, src, dst);
+    let lt = |r: RouterId| u64::from(netlist.router(r).terminal_latency);
+    let first = route.routers[0];
+    let last = *route
+        .routers
+        .last()
+        .expect("a route visits at least one router");
+    let pipeline: u64 = route
+        .routers
+        .iter()
+        .map(|&r| {
+            let c = &netlist.router(r).config;
+            u64::from(c.routing_delay + c.vc_alloc_delay + c.switch_alloc_delay + c.crossbar_delay)
+        })
+        .sum();
+    let channels: u64 = route.channel_latencies.iter().map(|&l| u64::from(l)).sum();
+    lt(first) + pipeline + channels + lt(last) + u64::from(length) - 1
+}
+
+/// Mean zero-load latency over uniform traffic (every ordered pair of distinct terminals
+/// equally likely), in cycles. `NaN`-free: with fewer than 2 terminals it is 0.
+pub fn zero_load_latency_uniform(
+    netlist: &Netlist,
+    routing: &dyn RoutingFunction,
+    length: u32,
+) -> f64 {
+    let n = netlist.num_terminals() as u32;
+    let mut sum = 0u64;
+    let mut pairs = 0u64;
+    for s in 0..n {
+        for d in (0..n).filter(|&d| d != s) {
+            sum += zero_load_latency_pair(netlist, routing, TerminalId(s), TerminalId(d), length);
+            pairs += 1;
+        }
+    }
+    if pairs == 0 {
+        0.0
+    } else {
+        sum as f64 / pairs as f64
+    }
+}

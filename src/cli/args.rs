@@ -1,0 +1,109 @@
+//! Flags shared by the subcommands that simulate (`run`, and later `sweep`, `trace`,
+//! `buffers`, `check`): which netlist, what to override in it, and how to drive it.
+
+use anyhow::{anyhow, Context};
+use clap::Args;
+use flitsim_engine::{SimConfig, TrafficKind};
+use flitsim_netlist::Netlist;
+use std::path::PathBuf;
+
+/// The simulation flags.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Netlist file (TOML): a generator (`torus`, `mesh`, `hypercube`, `ring`) or explicit routers and channels.
+    pub netlist: PathBuf,
+
+    /// Routing function for every router (`dor`, `dor-nodateline`, ...); overrides the netlist.
+    #[arg(long, value_name = "R")]
+    pub routing: Option<String>,
+
+    /// Destination pattern (`uniform`: uniform over the other terminals).
+    #[arg(long, value_name = "P", default_value = "uniform")]
+    pub traffic: String,
+
+    /// Offered load: packets generated per terminal per cycle (Bernoulli), in [0, 1].
+    #[arg(
+        long,
+        value_name = "L",
+        default_value_t = 0.01,
+        allow_negative_numbers = true
+    )]
+    pub rate: f64,
+
+    /// Packet length in flits (>= 1).
+    #[arg(long, value_name = "M", default_value_t = 1)]
+    pub length: u32,
+
+    /// Warm-up cycles before measurement starts.
+    #[arg(long, value_name = "C", default_value_t = 1000)]
+    pub warmup: u64,
+
+    /// Measurement window in cycles: packets generated in it are measured.
+    #[arg(long, value_name = "C", default_value_t = 10_000)]
+    pub cycles: u64,
+
+    /// At most this many cycles after the window to deliver the measured packets.
+    #[arg(long, value_name = "C", default_value_t = 10_000)]
+    pub drain: u64,
+
+    /// Seed of every component's random stream (same seed, same results).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+
+    /// Stop with a deadlock report when flits are in the network and none moves for C cycles (0: never).
+    #[arg(long, value_name = "C", default_value_t = 2000)]
+    pub watchdog: u64,
+
+    /// Override a router or channel parameter of the netlist, e.g. `--set vcs=8 --set channel_latency=2`.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+
+    /// Print one JSON object (fields documented in the README) instead of a summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl RunArgs {
+    /// Loads the netlist and applies `--set` overrides, then `--routing`.
+    ///
+    /// # Errors
+    /// The netlist's diagnostics, or a bad override naming the flag.
+    pub fn load_netlist(&self) -> anyhow::Result<Netlist> {
+        let mut netlist = flitsim_netlist::load(&self.netlist).map_err(|d| anyhow!("{d}"))?;
+        for kv in &self.set {
+            let (key, value) = kv.split_once('=').ok_or_else(|| {
+                anyhow!("--set {kv}: expected key=value\nhelp: for example --set vcs=8")
+            })?;
+            netlist
+                .set(key.trim(), value.trim())
+                .with_context(|| format!("--set {kv}"))?;
+        }
+        if let Some(routing) = &self.routing {
+            netlist
+                .set("routing", routing)
+                .with_context(|| format!("--routing {routing}"))?;
+        }
+        Ok(netlist)
+    }
+
+    /// The engine configuration these flags describe (validated).
+    ///
+    /// # Errors
+    /// An out-of-range rate, a zero length or an unknown traffic pattern.
+    pub fn sim_config(&self) -> anyhow::Result<SimConfig> {
+        let traffic: TrafficKind = self.traffic.parse()?;
+        let config = SimConfig {
+            rate: self.rate,
+            length: self.length,
+            traffic,
+            warmup: self.warmup,
+            cycles: self.cycles,
+            drain: self.drain,
+            seed: self.seed,
+            watchdog: self.watchdog,
+            record_deliveries: false,
+        };
+        config.validate()?;
+        Ok(config)
+    }
+}

@@ -1,0 +1,183 @@
+//! `flitsim run`: one simulation of a netlist; a readable summary or one JSON object.
+//!
+//! Exit status: 0 on success, 1 on a bad netlist or flag (nothing simulated), 3 when the
+//! deadlock watchdog stopped the run (the report is on stderr and in the JSON).
+
+use super::args::RunArgs;
+use flitsim_engine::{RunReport, SimConfig, Simulation};
+use flitsim_netlist::{BufferDepth, Netlist, RouterConfig};
+use flitsim_router::routing::describe_topology;
+use serde_json::{json, Value};
+use std::process::ExitCode;
+
+/// Exit status of a run the watchdog stopped.
+pub const EXIT_DEADLOCK: u8 = 3;
+
+/// Runs `flitsim run`.
+///
+/// # Errors
+/// A netlist that does not load, a bad flag, or a routing function that does not fit.
+pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+    let netlist = args.load_netlist()?;
+    let config = args.sim_config()?;
+    let mut sim = Simulation::new(&netlist, &config)?;
+    let report = sim.run();
+    let config_json = effective_config(&netlist, &config, args);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json_report(config_json, &report)?)?
+        );
+    } else {
+        print!("{}", summary(&netlist, &config, &report));
+    }
+    if let Some(e) = sim.error() {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(EXIT_DEADLOCK));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The JSON object `--json` prints: `config` plus every field of the report.
+pub fn json_report(config: Value, report: &RunReport) -> anyhow::Result<Value> {
+    let mut v = serde_json::to_value(report)?;
+    let obj = v
+        .as_object_mut()
+        .ok_or_else(|| anyhow::anyhow!("report is not a JSON object"))?;
+    obj.insert("config".into(), config);
+    Ok(v)
+}
+
+fn depth_json(d: BufferDepth) -> Value {
+    match d {
+        BufferDepth::Flits(n) => json!(n),
+        BufferDepth::Unbounded => json!("unbounded"),
+    }
+}
+
+fn router_json(c: &RouterConfig) -> anyhow::Result<Value> {
+    let mut v = serde_json::to_value(c)?;
+    if let Some(o) = v.as_object_mut() {
+        o.insert("buffer_depth".into(), depth_json(c.buffer_depth));
+    }
+    Ok(v)
+}
+
+fn min_max(it: impl Iterator<Item = u32>) -> Value {
+    let v: Vec<u32> = it.collect();
+    json!({ "min": v.iter().min(), "max": v.iter().max() })
+}
+
+/// The effective configuration: the netlist after overrides, and the run flags.
+pub fn effective_config(netlist: &Netlist, config: &SimConfig, args: &RunArgs) -> Value {
+    let first = netlist.routers().next();
+    let router = first.map(|r| router_json(&r.config).unwrap_or(Value::Null));
+    let identical = first.is_none_or(|f| {
+        netlist.routers().all(|r| {
+            r.config == f.config
+                && r.ports
+                    .iter()
+                    .zip(&f.ports)
+                    .all(|(a, b)| a.vcs == b.vcs && a.buffer_depth == b.buffer_depth)
+        })
+    });
+    let routing = first.map(|r| flitsim_router::routing::kind_name(r.config.routing));
+    json!({
+        "netlist": netlist.name,
+        "path": netlist.path.as_ref().map(|p| p.display().to_string()),
+        "topology": describe_topology(&netlist.topology),
+        "routers": netlist.num_routers(),
+        "terminals": netlist.num_terminals(),
+        "channels": netlist.num_channels(),
+        "routing": routing,
+        "traffic": config.traffic.to_string(),
+        "rate": config.rate,
+        "length": config.length,
+        "warmup": config.warmup,
+        "cycles": config.cycles,
+        "drain": config.drain,
+        "seed": config.seed,
+        "watchdog": config.watchdog,
+        "set": args.set,
+        "router": router,
+        "routers_identical": identical,
+        "channel_latency": min_max(netlist.channels().map(|c| c.latency)),
+        "terminal_latency": min_max(netlist.routers().map(|r| r.terminal_latency)),
+    })
+}
+
+fn opt(x: Option<f64>, digits: usize) -> String {
+    x.map_or_else(|| "n/a".to_string(), |v| format!("{v:.digits$}"))
+}
+
+/// The readable summary printed without `--json`.
+pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let routing = netlist.routers().next().map_or("-", |r| {
+        flitsim_router::routing::kind_name(r.config.routing)
+    });
+    let _ = writeln!(
+        s,
+        "netlist {} ({}, {} routers), routing {}, traffic {}",
+        netlist.name,
+        describe_topology(&netlist.topology),
+        netlist.num_routers(),
+        routing,
+        config.traffic
+    );
+    let _ = writeln!(
+        s,
+        "offered   {:.4} packets/terminal/cycle = {:.4} flits/terminal/cycle ({} flits per packet), seed {}",
+        r.offered.packets_per_terminal_cycle, r.offered.flits_per_terminal_cycle, config.length, config.seed
+    );
+    let _ = writeln!(
+        s,
+        "cycles    warm-up {}, measured {}, drain {} (total {})",
+        r.cycles.warmup, r.cycles.measured, r.cycles.drain, r.cycles.total
+    );
+    let _ = writeln!(
+        s,
+        "accepted  {:.4} flits/terminal/cycle ({:.5} packets/terminal/cycle)",
+        r.accepted.flits_per_terminal_cycle, r.accepted.packets_per_terminal_cycle
+    );
+    let _ = writeln!(
+        s,
+        "packets   generated {}, delivered {}, in flight at end {}",
+        r.packets.generated, r.packets.delivered, r.packets.in_flight_end
+    );
+    let _ = writeln!(
+        s,
+        "latency   mean {} cycles (zero-load {:.2}), max {}",
+        opt(r.latency.mean, 2),
+        r.zero_load_latency,
+        r.latency
+            .max
+            .map_or_else(|| "n/a".to_string(), |m| m.to_string())
+    );
+    let _ = writeln!(
+        s,
+        "          network {}, source queue {}, hops {}",
+        opt(r.network_latency.mean, 2),
+        opt(r.source_queue_time.mean, 2),
+        opt(r.hops.mean, 3)
+    );
+    let _ = writeln!(
+        s,
+        "little    measured {:.3} packets in system, predicted {} (error {})",
+        r.little.measured,
+        opt(r.little.predicted, 3),
+        r.little
+            .relative_error
+            .map_or_else(|| "n/a".to_string(), |e| format!("{:+.2}%", e * 100.0))
+    );
+    if let Some(d) = &r.deadlock {
+        let _ = writeln!(
+            s,
+            "deadlock  at cycle {}: {}",
+            d.cycle,
+            d.waiting.join(" -> ")
+        );
+    }
+    s
+}
