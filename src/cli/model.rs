@@ -13,6 +13,7 @@ use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 
 use flitsim_analysis::markov::{multiplexing_degree, vc_occupancy};
+use flitsim_analysis::papers::{p001_safaei, p002_patooghy, p004_vct};
 use flitsim_analysis::queueing::{mg1_wait, ServiceVariance};
 
 /// Arguments of `flitsim model`.
@@ -34,6 +35,66 @@ pub enum ModelCommand {
     Markov(MarkovArgs),
     /// M/G/1 (Pollaczek-Khinchine) mean waiting time.
     Mg1(Mg1Args),
+    /// Paper 001: Duato-Nbc on a k x k torus (eqs 1-21).
+    Safaei(SafaeiArgs),
+    /// Paper 002: P-cube on an n-cube (eqs 1-25).
+    Patooghy(PatooghyArgs),
+    /// Paper 004: virtual cut-through on a torus, destinations at distance l.
+    Vct(VctArgs),
+}
+
+/// Arguments of `flitsim model safaei`.
+#[derive(Debug, Args)]
+pub struct SafaeiArgs {
+    /// Torus radix k (k x k nodes).
+    #[arg(long, default_value_t = 8)]
+    pub k: u32,
+    /// Fully adaptive VCs per channel (V1).
+    #[arg(long, default_value_t = 5)]
+    pub v1: u32,
+    /// Escape (negative-hop) VCs per channel (V2); V2 >= k/2 + 1 for even k.
+    #[arg(long, default_value_t = 5)]
+    pub v2: u32,
+    /// Packet length M in flits.
+    #[arg(long, default_value_t = 32)]
+    pub length: u32,
+    /// Use the exact mean distance instead of Agarwal's k/2 (eqs 2-3).
+    #[arg(long)]
+    pub exact_distance: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub rates: RateArgs,
+}
+
+/// Arguments of `flitsim model patooghy`.
+#[derive(Debug, Args)]
+pub struct PatooghyArgs {
+    /// Cube dimension n (2^n nodes).
+    #[arg(long, default_value_t = 6)]
+    pub n: u32,
+    /// VCs per channel.
+    #[arg(long, default_value_t = 3)]
+    pub vcs: usize,
+    /// Packet length M in flits.
+    #[arg(long, default_value_t = 32)]
+    pub length: u32,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub rates: RateArgs,
+}
+
+/// Arguments of `flitsim model vct`.
+#[derive(Debug, Args)]
+pub struct VctArgs {
+    /// Distance l (hops) from every source to its destination.
+    #[arg(long, default_value_t = 2)]
+    pub distance: u32,
+    /// Packet length m in flits.
+    #[arg(long, default_value_t = 10)]
+    pub length: u32,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub rates: RateArgs,
 }
 
 /// Arguments of `flitsim model markov`.
@@ -186,6 +247,9 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
     match &args.model {
         ModelCommand::Markov(a) => markov(a, args.json),
         ModelCommand::Mg1(a) => mg1(a, args.json),
+        ModelCommand::Safaei(a) => safaei(a, args.json),
+        ModelCommand::Patooghy(a) => patooghy(a, args.json),
+        ModelCommand::Vct(a) => vct(a, args.json),
     }
 }
 
@@ -246,4 +310,152 @@ pub fn merge(mut base: Value, extra: Value) -> Value {
         b.extend(e);
     }
     base
+}
+
+fn safaei(a: &SafaeiArgs, json_out: bool) -> anyhow::Result<ExitCode> {
+    let (rates, single) = a.rates.resolve("0.001:0.02:0.001")?;
+    let mut rows = Vec::new();
+    for rate in rates {
+        let cfg = p001_safaei::SafaeiConfig {
+            k: a.k,
+            v1: a.v1,
+            v2: a.v2,
+            length: a.length,
+            rate,
+            distance: if a.exact_distance {
+                p001_safaei::MeanDistance::Exact
+            } else {
+                p001_safaei::MeanDistance::Agarwal
+            },
+        };
+        let base = json!({"rate": rate, "k": a.k, "v1": a.v1, "v2": a.v2, "length": a.length});
+        rows.push(match p001_safaei::solve(cfg)? {
+            p001_safaei::SafaeiOutcome::Solved(s) => merge(
+                base,
+                json!({
+                    "saturated": false, "latency": s.latency,
+                    "network_latency": s.network_latency, "source_wait": s.source_wait,
+                    "multiplexing": s.multiplexing, "channel_rate": s.channel_rate,
+                    "channel_service": s.channel_service, "channel_wait": s.channel_wait,
+                    "p": s.p,
+                }),
+            ),
+            p001_safaei::SafaeiOutcome::Saturated { reason } => {
+                merge(base, json!({"saturated": true, "reason": reason}))
+            }
+        });
+    }
+    emit(
+        json_out,
+        "safaei",
+        single,
+        &[
+            "rate",
+            "latency",
+            "network_latency",
+            "source_wait",
+            "multiplexing",
+            "channel_service",
+        ],
+        &rows,
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn patooghy(a: &PatooghyArgs, json_out: bool) -> anyhow::Result<ExitCode> {
+    if !(1..=12).contains(&a.n) || a.vcs == 0 || a.length == 0 {
+        bail!("patooghy needs 1 <= --n <= 12, --vcs >= 1 and --length >= 1");
+    }
+    let (rates, single) = a.rates.resolve("0.001:0.01:0.001")?;
+    let mut rows = Vec::new();
+    for rate in rates {
+        let cfg = p002_patooghy::PcubeConfig {
+            n: a.n,
+            vcs: a.vcs,
+            length: a.length,
+            rate,
+        };
+        let base = json!({"rate": rate, "n": a.n, "vcs": a.vcs, "length": a.length});
+        rows.push(match p002_patooghy::solve(cfg) {
+            p002_patooghy::PcubeOutcome::Solved(s) => {
+                let channels: Vec<Value> = s
+                    .channels
+                    .iter()
+                    .map(|c| {
+                        json!({
+                            "sign": format!("{:?}", c.sign).to_lowercase(), "zeros": c.zeros,
+                            "rate": c.rate, "service": c.service, "p": c.p,
+                            "multiplexing": c.multiplexing, "wait": c.wait,
+                        })
+                    })
+                    .collect();
+                merge(
+                    base,
+                    json!({
+                        "saturated": false, "latency": s.latency,
+                        "network_latency": s.network_latency, "source_wait": s.source_wait,
+                        "multiplexing": s.multiplexing, "eject_wait": s.eject_wait,
+                        "channels": channels,
+                    }),
+                )
+            }
+            p002_patooghy::PcubeOutcome::Saturated { reason } => {
+                merge(base, json!({"saturated": true, "reason": reason}))
+            }
+        });
+    }
+    emit(
+        json_out,
+        "patooghy",
+        single,
+        &[
+            "rate",
+            "latency",
+            "network_latency",
+            "source_wait",
+            "multiplexing",
+        ],
+        &rows,
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn vct(a: &VctArgs, json_out: bool) -> anyhow::Result<ExitCode> {
+    if a.distance == 0 || a.length == 0 {
+        bail!("vct needs --distance >= 1 and --length >= 1");
+    }
+    let (l, m) = (a.distance, a.length);
+    let cr = p004_vct::critical_rate(l, m);
+    let default = format!("0:{}:{}", cr * 0.95, cr / 20.0);
+    let (rates, single) = a.rates.resolve(&default)?;
+    let rows: Vec<Value> = rates
+        .into_iter()
+        .map(|rate| {
+            let rho = p004_vct::utilisation(rate, l, m);
+            let base = json!({
+                "rate": rate, "distance": l, "length": m, "utilisation": rho,
+                "base_latency": p004_vct::base_latency(l, m),
+                "critical_rate": cr,
+                "empirical_saturation_rate": p004_vct::empirical_saturation_rate(m),
+            });
+            match (
+                p004_vct::latency(rate, l, m),
+                p004_vct::buffer_size(rho, l, m),
+            ) {
+                (Ok(t), Ok(b)) => merge(
+                    base,
+                    json!({"saturated": false, "latency": t, "buffer_size": b}),
+                ),
+                _ => merge(base, json!({"saturated": true})),
+            }
+        })
+        .collect();
+    emit(
+        json_out,
+        "vct",
+        single,
+        &["rate", "utilisation", "latency", "buffer_size"],
+        &rows,
+    );
+    Ok(ExitCode::SUCCESS)
 }
