@@ -352,7 +352,6 @@ impl Router {
             let (p, v) = s.layout.in_split(i);
             self.stats.max_occupancy[p][usize::from(v)] = s.buffers.len(i) as u32;
         }
-        s.buffers.reset_max_occupancy();
         for o in 0..s.layout.out_ports() {
             s.busy_integral[o] = 0;
             s.busy_since[o] = now;
@@ -416,3 +415,6 @@ impl Router {
         self.rc.routing().name()
     }
 }
+
+#[cfg(test)]
+mod tests;

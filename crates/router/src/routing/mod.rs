@@ -356,3 +356,109 @@ pub(crate) fn eject(vcs: u8) -> Candidate {
 
 #[cfg(test)]
 pub(crate) mod testutil;
+
+#[cfg(test)]
+mod tests {
+    use super::testutil::*;
+    use super::*;
+
+    #[test]
+    fn registry_reports_too_few_vcs_per_router() {
+        let n = torus(&[3, 3], 1);
+        let problems = RoutingRegistry.check(&n);
+        assert_eq!(problems.len(), 9);
+        for (i, p) in problems.iter().enumerate() {
+            assert_eq!(p.router, RouterId(i as u32));
+            assert_eq!(
+                p.kind,
+                RoutingProblemKind::TooFewVcs {
+                    routing: "dor".into(),
+                    needed: 2,
+                    have: 1
+                }
+            );
+            assert!(p.help.contains("vcs >= 2"));
+        }
+        assert!(RoutingRegistry.check(&torus(&[3, 3], 2)).is_empty());
+        assert!(RoutingRegistry.check(&mesh(&[3, 3], 1)).is_empty());
+        assert!(RoutingRegistry.check(&hypercube(3, 1)).is_empty());
+    }
+
+    #[test]
+    fn registry_reports_misfits() {
+        let mut n = mesh(&[2, 2], 2);
+        for r in 0..4 {
+            n.router_mut(RouterId(r)).config.routing = RoutingKind::DorNoDateline;
+        }
+        let problems = RoutingRegistry.check(&n);
+        assert_eq!(problems.len(), 4);
+        assert!(matches!(
+            &problems[0].kind,
+            RoutingProblemKind::DoesNotFit { routing, topology }
+                if routing == "dor-nodateline" && topology == "mesh 2x2"
+        ));
+        let mut e = torus(&[3], 2);
+        e.topology = Topology::Explicit;
+        assert!(matches!(
+            build(RoutingKind::Dor, &e),
+            Err(RoutingMismatch::DoesNotFit { .. })
+        ));
+        assert_eq!(RoutingRegistry.check(&e).len(), 3);
+    }
+
+    #[test]
+    fn hops_follow_the_topologies_distance_formulas() {
+        // Torus: sum over dimensions of min(|d|, k - |d|); mesh: sum of |d|.
+        let radix = [5u32, 4];
+        let t = torus(&radix, 2);
+        let m = mesh(&radix, 1);
+        let coord = |i: u32| [i % 5, i / 5];
+        for s in 0..20u32 {
+            for d in 0..20u32 {
+                let (a, b) = (coord(s), coord(d));
+                let ring: u32 = (0..2)
+                    .map(|k| {
+                        let x = a[k].abs_diff(b[k]);
+                        x.min(radix[k] - x)
+                    })
+                    .sum();
+                let line: u32 = (0..2).map(|k| a[k].abs_diff(b[k])).sum();
+                assert_eq!(hops(RoutingKind::Dor, &t, RouterId(s), RouterId(d)), ring);
+                assert_eq!(hops(RoutingKind::Dor, &m, RouterId(s), RouterId(d)), line);
+            }
+        }
+    }
+
+    #[test]
+    fn dateline_classes_switch_at_the_wrap_and_reset_between_dimensions() {
+        // 4x4 torus, 4 VCs: class 0 = VCs 0..2, class 1 = VCs 2..4. From (3,0) to (1,1):
+        // x goes Plus over the wrap 3 -> 0 (class 1), 0 -> 1 (stays class 1), then y
+        // starts again in class 0.
+        let n = torus(&[4, 4], 4);
+        let f = build(RoutingKind::Dor, &n).unwrap();
+        let dest = TerminalId(1 + 4);
+        let mut ctx = RouteCtx {
+            router: RouterId(3),
+            in_port: InPort(0),
+            in_vc: VcId(0),
+        };
+        let mut set = RouteSet::new();
+        let mut classes = Vec::new();
+        loop {
+            f.route(&ctx, dest, &mut set);
+            let c = set[0];
+            if c.port.0 == TERMINAL_PORT {
+                break;
+            }
+            classes.push((c.vcs.lo, c.vcs.hi));
+            let ch = n.channel(n.out_channel(ctx.router, c.port).unwrap());
+            ctx = RouteCtx {
+                router: ch.to,
+                in_port: ch.to_port,
+                in_vc: VcId(c.vcs.hi - 1),
+            };
+        }
+        assert_eq!(ctx.router, RouterId(5));
+        assert_eq!(classes, vec![(2, 4), (2, 4), (0, 2)]);
+    }
+}
