@@ -350,7 +350,7 @@ pub static PAPER_TABLES: [PaperTable; 4] = [
 
 /// Evaluate the model (see the module docs).
 pub fn predict(cfg: &QuagliaConfig) -> Result<QuagliaPrediction, QuagliaError> {
-    if cfg.k < 4 || cfg.k % 4 != 0 || cfg.k > 256 {
+    if !(4..=256).contains(&cfg.k) || cfg.k % 4 != 0 {
         return Err(QuagliaError::UnsupportedRadix { k: cfg.k });
     }
     if cfg.length == 0 {
