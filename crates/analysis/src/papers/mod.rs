@@ -3,4 +3,5 @@
 pub mod p000_quaglia;
 pub mod p001_safaei;
 pub mod p002_patooghy;
+pub mod p003_hu_kleinrock;
 pub mod p004_vct;
