@@ -13,7 +13,9 @@ use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 
 use flitsim_analysis::markov::{multiplexing_degree, vc_occupancy};
-use flitsim_analysis::papers::{p001_safaei, p002_patooghy, p004_vct};
+use flitsim_analysis::papers::{
+    p000_quaglia, p001_safaei, p002_patooghy, p003_hu_kleinrock, p004_vct,
+};
 use flitsim_analysis::queueing::{mg1_wait, ServiceVariance};
 
 /// Arguments of `flitsim model`.
@@ -41,6 +43,28 @@ pub enum ModelCommand {
     Patooghy(PatooghyArgs),
     /// Paper 004: virtual cut-through on a torus, destinations at distance l.
     Vct(VctArgs),
+    /// Paper 000: minimal fully adaptive wormhole on a k x k torus, no VCs (eqs 1-46).
+    Quaglia(QuagliaArgs),
+    /// Paper 003: one channel with timeout reset (eqs 9-15) feeding a host queue with
+    /// retries (eqs 16-20); exponential packet lengths, no downstream blocking.
+    HuKleinrock(HuKleinrockArgs),
+}
+
+/// Arguments of `flitsim model hu-kleinrock`.
+#[derive(Debug, Args)]
+pub struct HuKleinrockArgs {
+    /// Mean packet length in flits (exponentially distributed).
+    #[arg(long, default_value_t = 100.0)]
+    pub length: f64,
+    /// Timeout threshold in cycles.
+    #[arg(long, default_value_t = 20.0)]
+    pub timeout: f64,
+    /// Propagation delay of the path in cycles (eq 20).
+    #[arg(long, default_value_t = 1.0)]
+    pub propagation: f64,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub rates: RateArgs,
 }
 
 /// Arguments of `flitsim model safaei`.
@@ -92,6 +116,24 @@ pub struct VctArgs {
     /// Packet length m in flits.
     #[arg(long, default_value_t = 10)]
     pub length: u32,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub rates: RateArgs,
+}
+
+/// Arguments of `flitsim model quaglia`.
+#[derive(Debug, Args)]
+pub struct QuagliaArgs {
+    /// Torus radix k (k x k nodes), a multiple of 4.
+    #[arg(long, default_value_t = 8)]
+    pub k: u32,
+    /// Packet length M in flits.
+    #[arg(long, default_value_t = 12)]
+    pub length: u32,
+    /// Evaluate the equations as printed (with typographic fixes) instead of the reading
+    /// that reproduces the paper's Tables 1-2.
+    #[arg(long)]
+    pub printed: bool,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub rates: RateArgs,
@@ -250,6 +292,8 @@ pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
         ModelCommand::Safaei(a) => safaei(a, args.json),
         ModelCommand::Patooghy(a) => patooghy(a, args.json),
         ModelCommand::Vct(a) => vct(a, args.json),
+        ModelCommand::Quaglia(a) => quaglia(a, args.json),
+        ModelCommand::HuKleinrock(a) => hu_kleinrock(a, args.json),
     }
 }
 
@@ -455,6 +499,109 @@ fn vct(a: &VctArgs, json_out: bool) -> anyhow::Result<ExitCode> {
         "vct",
         single,
         &["rate", "utilisation", "latency", "buffer_size"],
+        &rows,
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn quaglia(a: &QuagliaArgs, json_out: bool) -> anyhow::Result<ExitCode> {
+    let (rates, single) = a.rates.resolve("0.001:0.011:0.001")?;
+    let reading = if a.printed {
+        p000_quaglia::Reading::Printed
+    } else {
+        p000_quaglia::Reading::Tables
+    };
+    let mut rows = Vec::new();
+    for rate in rates {
+        let cfg = p000_quaglia::QuagliaConfig {
+            k: a.k,
+            lambda: rate,
+            length: a.length,
+            reading,
+        };
+        let base = json!({"rate": rate, "k": a.k, "length": a.length});
+        rows.push(match p000_quaglia::predict(&cfg) {
+            Ok(p) => merge(
+                base,
+                json!({
+                    "saturated": false, "latency": p.latency,
+                    "zero_load_latency": p.zero_load_latency,
+                    "adaptive_latency": p.adaptive_latency,
+                    "x_only_latency": p.x_only_latency, "y_only_latency": p.y_only_latency,
+                    "wait_we": p.waits.west_east, "wait_ne": p.waits.north_east,
+                    "wait_ns": p.waits.north_south, "wait_ws": p.waits.west_south,
+                    "p_x": p.p_x, "p_y": p.p_y, "iterations": p.iterations,
+                }),
+            ),
+            Err(e) if e.is_saturated() => {
+                merge(base, json!({"saturated": true, "reason": e.to_string()}))
+            }
+            Err(e) => bail!("{e}"),
+        });
+    }
+    emit(
+        json_out,
+        "quaglia",
+        single,
+        &[
+            "rate", "latency", "wait_we", "wait_ne", "wait_ns", "wait_ws", "p_x",
+        ],
+        &rows,
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn hu_kleinrock(a: &HuKleinrockArgs, json_out: bool) -> anyhow::Result<ExitCode> {
+    if !(a.length > 0.0 && a.timeout > 0.0 && a.propagation >= 0.0) {
+        bail!("hu-kleinrock needs --length > 0, --timeout > 0 and --propagation >= 0");
+    }
+    let (b1, b2) = (a.length, 2.0 * a.length * a.length);
+    let default = format!("{}:{}:{}", 0.5 / b1 / 10.0, 0.5 / b1, 0.5 / b1 / 10.0);
+    let (rates, single) = a.rates.resolve(&default)?;
+    let mut rows = Vec::new();
+    for rate in rates {
+        // Retries raise the channel rate to rate / P_S (eq 4); iterate P_T to a fixed point.
+        let mut p_t = 0.0;
+        let mut w = p003_hu_kleinrock::channel_wait(rate, b1, b2, a.timeout);
+        for _ in 0..10_000 {
+            let t = p003_hu_kleinrock::traffic(
+                rate,
+                &[p003_hu_kleinrock::Path {
+                    channels: vec![0],
+                    share: 1.0,
+                }],
+                &[p_t],
+            );
+            w = p003_hu_kleinrock::channel_wait(t.channel_rate[0], b1, b2, a.timeout);
+            let done = (w.p_timeout - p_t).abs() < 1e-13;
+            p_t = w.p_timeout;
+            if done {
+                break;
+            }
+        }
+        let base = json!({
+            "rate": rate, "length": a.length, "timeout": a.timeout,
+            "p_timeout": w.p_timeout, "channel_wait": w.mean_wait, "phi0": w.phi0,
+            "channel_rate": rate / (1.0 - w.p_timeout),
+        });
+        rows.push(
+            match p003_hu_kleinrock::host_queue(rate, 1.0 - w.p_timeout, b1, b2, a.propagation) {
+                Ok(h) => merge(
+                    base,
+                    json!({"saturated": false, "host_wait": h.wait, "latency": h.latency}),
+                ),
+                Err(flitsim_analysis::queueing::QueueError::Saturated { .. }) => {
+                    merge(base, json!({"saturated": true}))
+                }
+                Err(e) => bail!("{e}"),
+            },
+        );
+    }
+    emit(
+        json_out,
+        "hu-kleinrock",
+        single,
+        &["rate", "p_timeout", "channel_wait", "host_wait", "latency"],
         &rows,
     );
     Ok(ExitCode::SUCCESS)
