@@ -1,1 +1,7 @@
 //! The one integration-test binary: each module is a topic.
+mod zero_load;
+mod conservation;
+mod deadlock;
+mod little;
+mod run_cli;
+mod determinism;

@@ -1,0 +1,189 @@
+//! `flitsim run` through the binary: the JSON field set (scripts depend on it), the
+//! summary, and clear errors (never a panic) for bad flags.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Writes a generator netlist into the test scratch directory and returns its path.
+pub fn netlist_file(name: &str, body: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("run_cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, format!("name = \"{name}\"\n{body}")).unwrap();
+    path
+}
+
+pub fn torus_4x4() -> PathBuf {
+    netlist_file(
+        "torus-4x4",
+        "[topology]\nkind = \"torus\"\nradix = [4, 4]\n",
+    )
+}
+
+pub fn mesh_4x4() -> PathBuf {
+    netlist_file("mesh-4x4", "[topology]\nkind = \"mesh\"\nradix = [4, 4]\n")
+}
+
+pub fn flitsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .args(args)
+        .output()
+        .expect("run flitsim")
+}
+
+/// Every leaf path of a JSON value (`latency.mean`), sorted.
+fn leaf_paths(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                let p = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                leaf_paths(x, &p, out);
+            }
+        }
+        _ => out.push(prefix.to_string()),
+    }
+}
+
+#[test]
+fn json_has_the_documented_fields() {
+    let net = torus_4x4();
+    let out = flitsim(&[
+        "run",
+        net.to_str().unwrap(),
+        "--rate",
+        "0.01",
+        "--length",
+        "4",
+        "--warmup",
+        "200",
+        "--cycles",
+        "2000",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    for f in [
+        "/latency/mean",
+        "/network_latency/mean",
+        "/source_queue_time/mean",
+        "/hops/mean",
+        "/offered/packets_per_terminal_cycle",
+        "/offered/flits_per_terminal_cycle",
+        "/accepted/flits_per_terminal_cycle",
+        "/packets/generated",
+        "/packets/delivered",
+        "/packets/in_flight_end",
+        "/little/measured",
+        "/little/predicted",
+        "/zero_load_latency",
+    ] {
+        assert!(
+            v.pointer(f).is_some_and(|x| !x.is_null()),
+            "{f} missing or null"
+        );
+    }
+    assert!(v["latency"]["ci95"].is_null());
+    assert!(v["deadlock"].is_null());
+    assert_eq!(v["config"]["rate"], 0.01);
+    assert_eq!(v["config"]["length"], 4);
+    assert_eq!(v["config"]["routing"], "dor");
+    assert_eq!(v["offered"]["flits_per_terminal_cycle"], 0.04);
+    // Light load: everything generated is delivered, latency above the zero-load bound.
+    assert_eq!(v["packets"]["in_flight_end"], 0);
+    assert!(v["latency"]["mean"].as_f64().unwrap() >= v["zero_load_latency"].as_f64().unwrap());
+    let mut paths = Vec::new();
+    leaf_paths(&v, "", &mut paths);
+    insta::assert_snapshot!("run_json_fields", paths.join("\n"));
+}
+
+#[test]
+fn flags_override_the_netlist_and_are_echoed() {
+    let net = torus_4x4();
+    let out = flitsim(&[
+        "run",
+        net.to_str().unwrap(),
+        "--cycles",
+        "500",
+        "--warmup",
+        "100",
+        "--json",
+        "--set",
+        "vcs=6",
+        "--set",
+        "channel_latency=3",
+        "--routing",
+        "dor-nodateline",
+    ]);
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["config"]["router"]["vcs"], 6);
+    assert_eq!(v["config"]["channel_latency"]["max"], 3);
+    assert_eq!(v["config"]["routing"], "dor-nodateline");
+    assert_eq!(v["config"]["set"][0], "vcs=6");
+}
+
+#[test]
+fn summary_without_json() {
+    let net = torus_4x4();
+    let out = flitsim(&[
+        "run",
+        net.to_str().unwrap(),
+        "--cycles",
+        "500",
+        "--warmup",
+        "100",
+    ]);
+    assert!(out.status.success());
+    let s = String::from_utf8(out.stdout).unwrap();
+    for word in ["latency", "accepted", "little", "zero-load", "torus 4x4"] {
+        assert!(s.contains(word), "summary lacks `{word}`:\n{s}");
+    }
+}
+
+/// Runs with bad flags: non-zero exit, a message naming the problem, no panic.
+fn rejects(extra: &[&str], expected: &str, net: &std::path::Path) {
+    let mut args = vec!["run", net.to_str().unwrap(), "--cycles", "100"];
+    args.extend_from_slice(extra);
+    let out = flitsim(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{extra:?} was accepted");
+    assert!(!stderr.contains("panicked"), "{extra:?} panicked: {stderr}");
+    assert!(
+        stderr.to_lowercase().contains(&expected.to_lowercase()),
+        "{extra:?}: stderr does not mention `{expected}`:\n{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "{extra:?} printed a result");
+}
+
+#[test]
+fn bad_flags_give_clear_errors() {
+    let t = torus_4x4();
+    rejects(&["--rate", "-0.1"], "rate -0.1 is not in [0, 1]", &t);
+    rejects(&["--rate", "1.5"], "rate 1.5 is not in [0, 1]", &t);
+    rejects(&["--length", "0"], "packet length 0", &t);
+    rejects(&["--routing", "no-such-routing"], "no-such-routing", &t);
+    rejects(
+        &["--routing", "dor-nodateline"],
+        "dor-nodateline",
+        &mesh_4x4(),
+    );
+    rejects(&["--set", "vcs"], "key=value", &t);
+    rejects(&["--set", "bogus=1"], "bogus", &t);
+    rejects(&["--set", "vcs=x"], "vcs", &t);
+    rejects(&["--set", "vcs=1"], "vcs", &t); // dateline DOR needs 2 VC classes
+    rejects(&["--traffic", "nope"], "nope", &t);
+    rejects(&[], "", &PathBuf::from("/nonexistent/netlist.toml"));
+}

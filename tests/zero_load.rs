@@ -1,0 +1,257 @@
+//! Zero-load latency: single packets injected into an idle network arrive exactly when
+//! CONTRACT.md's formula says, for many source/destination pairs, delay settings and
+//! packet lengths:
+//!
+//!   T0 = 2 Lt + (H + 1)(rd + vd + sd + xd) + H L + (M - 1)
+//!
+//! The expected values come from that formula with H computed here from the coordinates
+//! (torus: shortest way around each ring; mesh: Manhattan; hypercube: Hamming distance),
+//! never from the simulator or the routing code.
+
+use flitsim::engine::{zero_load_latency_pair, zero_load_latency_uniform, SimConfig, Simulation};
+use flitsim::netlist::topology::{hypercube, mesh, torus};
+use flitsim::netlist::{Netlist, TerminalId, Topology};
+
+/// Router-to-router hops of a minimal route between the routers of `s` and `d`.
+fn distance(n: &Netlist, s: usize, d: usize) -> u64 {
+    let a = n.routers().nth(s).unwrap().coord.clone().unwrap();
+    let b = n.routers().nth(d).unwrap().coord.clone().unwrap();
+    let per_dim = |i: usize| -> u64 {
+        let x = u64::from(a[i].abs_diff(b[i]));
+        match &n.topology {
+            Topology::Torus { radix } => x.min(u64::from(radix[i]) - x),
+            Topology::Ring { n } => x.min(u64::from(*n) - x),
+            _ => x,
+        }
+    };
+    (0..a.len()).map(per_dim).sum()
+}
+
+/// The delays of one test case (uniform over the network).
+#[derive(Clone, Copy, Debug)]
+struct Delays {
+    rd: u64,
+    vd: u64,
+    sd: u64,
+    xd: u64,
+    cd: u64,
+    l: u64,
+    lt: u64,
+}
+
+const DEFAULT: Delays = Delays {
+    rd: 1,
+    vd: 1,
+    sd: 1,
+    xd: 1,
+    cd: 1,
+    l: 1,
+    lt: 1,
+};
+
+fn formula(d: Delays, h: u64, m: u64) -> u64 {
+    2 * d.lt + (h + 1) * (d.rd + d.vd + d.sd + d.xd) + h * d.l + (m - 1)
+}
+
+/// Applies the delays (and a buffer deep enough to cover the credit round trip, which
+/// the formula assumes) to `n`.
+fn configure(mut n: Netlist, d: Delays) -> Netlist {
+    let loop_len = d.sd + d.xd + 2 * d.l + d.cd + 1;
+    let depth = loop_len.max(8);
+    for (k, v) in [
+        ("routing_delay", d.rd),
+        ("vc_alloc_delay", d.vd),
+        ("switch_alloc_delay", d.sd),
+        ("crossbar_delay", d.xd),
+        ("credit_delay", d.cd),
+        ("channel_latency", d.l),
+        ("terminal_latency", d.lt),
+        ("buffer_depth", depth),
+    ] {
+        n.set(k, &v.to_string()).unwrap();
+    }
+    n
+}
+
+/// Sends one packet per (pair, length) into an idle network and checks its latency.
+/// Returns how many packets were checked.
+fn check(n: Netlist, d: Delays, pairs: &[(usize, usize)], lengths: &[u32]) -> usize {
+    let n = configure(n, d);
+    let config = SimConfig {
+        rate: 0.0,
+        record_deliveries: true,
+        watchdog: 0,
+        ..SimConfig::default()
+    };
+    let mut sim = Simulation::new(&n, &config).unwrap();
+    let mut checked = 0;
+    for (i, &(s, t)) in pairs.iter().enumerate() {
+        let m = lengths[i % lengths.len()];
+        sim.enqueue(TerminalId(s as u32), TerminalId(t as u32), m);
+        assert!(
+            sim.run_until_idle(10_000).unwrap(),
+            "packet {s}->{t} not delivered"
+        );
+        // Let every credit come home before the next packet (an idle network).
+        sim.run_for(2 * (d.cd + d.l + d.lt) + 10).unwrap();
+        let got = sim.take_deliveries();
+        assert_eq!(got.len(), 1);
+        let h = distance(&n, s, t);
+        let expected = formula(d, h, u64::from(m));
+        assert_eq!(
+            got[0].latency(),
+            expected,
+            "{s}->{t}, {h} hops, {m} flits, {d:?}: latency {} != formula {expected}",
+            got[0].latency()
+        );
+        assert_eq!(u64::from(got[0].hops), h, "{s}->{t}: hops");
+        checked += 1;
+    }
+    checked
+}
+
+fn all_pairs(n: usize) -> Vec<(usize, usize)> {
+    (0..n)
+        .flat_map(|s| (0..n).filter(move |&t| t != s).map(move |t| (s, t)))
+        .collect()
+}
+
+/// Every `step`-th pair: a deterministic sample spread over all distances.
+fn some_pairs(n: usize, step: usize) -> Vec<(usize, usize)> {
+    all_pairs(n).into_iter().step_by(step).collect()
+}
+
+#[test]
+fn default_router_all_pairs_of_a_4x4_torus() {
+    let lengths: Vec<u32> = (1..=20).collect();
+    assert_eq!(
+        check(torus(&[4, 4]), DEFAULT, &all_pairs(16), &lengths),
+        240
+    );
+}
+
+#[test]
+fn paper000_router_one_cycle_per_hop() {
+    // rd = vd = sd = xd = 0, L = Lt = 1: T0 = H + M + 1.
+    let d = Delays {
+        rd: 0,
+        vd: 0,
+        sd: 0,
+        xd: 0,
+        ..DEFAULT
+    };
+    assert_eq!(formula(d, 3, 5), 3 + 5 + 1);
+    for cd in [0, 1] {
+        check(
+            torus(&[8, 8]),
+            Delays { cd, ..d },
+            &some_pairs(64, 37),
+            &[1, 2, 7, 20],
+        );
+    }
+    check(torus(&[4, 4]), d, &all_pairs(16), &[1, 5, 16]);
+}
+
+#[test]
+fn paper004_router_header_two_cycles_per_router() {
+    // rd = 1, vd = 0, sd = 1, xd = 0, L = Lt = 1: T0 = 3(H + 1) + M.
+    let d = Delays {
+        rd: 1,
+        vd: 0,
+        sd: 1,
+        xd: 0,
+        ..DEFAULT
+    };
+    assert_eq!(formula(d, 4, 12), 3 * (4 + 1) + 12);
+    check(torus(&[8, 8]), d, &some_pairs(64, 29), &[1, 3, 12, 20]);
+}
+
+#[test]
+fn longer_channels_and_terminal_channels() {
+    for (l, lt) in [(2, 1), (3, 2), (5, 4)] {
+        let d = Delays { l, lt, ..DEFAULT };
+        check(torus(&[4, 4]), d, &some_pairs(16, 7), &[1, 4, 9, 20]);
+    }
+}
+
+#[test]
+fn credit_delay_does_not_change_zero_load_latency() {
+    for cd in [0, 2, 5] {
+        let d = Delays { cd, ..DEFAULT };
+        check(torus(&[4, 4]), d, &some_pairs(16, 5), &[1, 8, 20]);
+    }
+}
+
+#[test]
+fn uneven_stage_delays() {
+    for (rd, vd, sd, xd) in [(2, 0, 0, 1), (0, 3, 1, 0), (1, 1, 2, 2), (0, 0, 1, 0)] {
+        let d = Delays {
+            rd,
+            vd,
+            sd,
+            xd,
+            ..DEFAULT
+        };
+        check(torus(&[4, 4]), d, &some_pairs(16, 11), &[1, 6, 13]);
+    }
+}
+
+#[test]
+fn mesh_and_hypercube() {
+    let lengths: Vec<u32> = (1..=20).step_by(3).collect();
+    check(mesh(&[4, 4]), DEFAULT, &all_pairs(16), &lengths);
+    check(hypercube(4), DEFAULT, &all_pairs(16), &lengths);
+    let d = Delays {
+        rd: 0,
+        vd: 0,
+        sd: 0,
+        xd: 0,
+        ..DEFAULT
+    };
+    check(mesh(&[5, 3]), d, &all_pairs(15), &lengths);
+}
+
+#[test]
+fn the_reported_zero_load_latency_is_the_formula_averaged_over_uniform_pairs() {
+    let n = torus(&[4, 4]);
+    let mut sum = 0;
+    for (s, t) in all_pairs(16) {
+        sum += formula(DEFAULT, distance(&n, s, t), 12);
+    }
+    let expected = sum as f64 / 240.0;
+    let routing = flitsim::router::routing::build(flitsim::netlist::RoutingKind::Dor, &n).unwrap();
+    let got = zero_load_latency_uniform(&n, routing.as_ref(), 12);
+    assert!((got - expected).abs() < 1e-9, "{got} != {expected}");
+    let sim = Simulation::new(
+        &n,
+        &SimConfig {
+            length: 12,
+            ..SimConfig::default()
+        },
+    )
+    .unwrap();
+    assert!((sim.zero_load_latency() - expected).abs() < 1e-9);
+    // and per pair, with heterogeneous settings
+    let n = configure(
+        torus(&[4, 4]),
+        Delays {
+            l: 3,
+            lt: 2,
+            ..DEFAULT
+        },
+    );
+    let routing = flitsim::router::routing::build(flitsim::netlist::RoutingKind::Dor, &n).unwrap();
+    let got = zero_load_latency_pair(&n, routing.as_ref(), TerminalId(0), TerminalId(10), 5);
+    assert_eq!(
+        got,
+        formula(
+            Delays {
+                l: 3,
+                lt: 2,
+                ..DEFAULT
+            },
+            distance(&n, 0, 10),
+            5
+        )
+    );
+}
