@@ -403,3 +403,363 @@ fn output_first_allocation_and_matrix_arbiters_meet_the_same_timing() {
         assert_eq!(t, vec![2, 3, 4, 5], "{alloc:?} {arb:?} {sel:?}");
     }
 }
+
+/// A tiny network (routers from a generated ring or torus, channels as delay lines, a
+/// terminal that injects one packet flit by flit and consumes at once) to check the
+/// zero-load formula across routers:
+/// `T0 = 2*Lt + (H+1)*(rd+vd+sd+xd) + H*L + (M-1)`.
+fn zero_load_latency(
+    mut net: flitsim_netlist::Netlist,
+    delays: [u32; 5],
+    l: u32,
+    lt: u32,
+    src: u32,
+    dst: u32,
+    len: u32,
+) -> u64 {
+    let [rd, vd, sd, xd, cd] = delays;
+    for r in 0..net.num_routers() as u32 {
+        let spec = net.router_mut(RouterId(r));
+        spec.terminal_latency = lt;
+        spec.config.routing_delay = rd;
+        spec.config.vc_alloc_delay = vd;
+        spec.config.switch_alloc_delay = sd;
+        spec.config.crossbar_delay = xd;
+        spec.config.credit_delay = cd;
+    }
+    for ch in net.graph.edge_weights_mut() {
+        ch.latency = l;
+    }
+    let routing = routing::build(flitsim_netlist::RoutingKind::Dor, &net).unwrap();
+    let mut routers: Vec<Router> = net
+        .routers()
+        .map(|spec| {
+            let outputs = (0..spec.ports.len())
+                .map(|o| match net.out_channel(spec.id, OutPort(o as u8)) {
+                    _ if o == 0 => OutputPortSpec {
+                        downstream_vcs: spec.config.vcs,
+                        downstream_depth: BufferDepth::Unbounded,
+                    },
+                    Some(c) => {
+                        let c = net.channel(c);
+                        let p = &net.router(c.to).ports[c.to_port.index()];
+                        OutputPortSpec {
+                            downstream_vcs: p.vcs,
+                            downstream_depth: p.buffer_depth,
+                        }
+                    }
+                    None => OutputPortSpec {
+                        downstream_vcs: 0,
+                        downstream_depth: BufferDepth::Flits(1),
+                    },
+                })
+                .collect();
+            Router::new(spec, outputs, routing.clone(), 0)
+        })
+        .collect();
+    // In-flight items: (due cycle, router, port, flit or credit).
+    let mut flits: Vec<(u64, usize, usize, Flit)> = Vec::new();
+    let mut credits: Vec<(u64, usize, usize, Credit)> = Vec::new();
+    let g = 5u64;
+    for i in 0..len {
+        let mut f = flit(0, i, len, dst, 0);
+        f.created = Cycle(g);
+        flits.push((g + u64::from(i) + u64::from(lt), src as usize, 0, f));
+    }
+    for now in 0..1000u64 {
+        for (r, router) in routers.iter_mut().enumerate() {
+            let n = router.stats().flits_sent.len();
+            let mut fi = vec![None; n];
+            let mut ci = vec![None; n];
+            flits.retain(|&(t, rr, p, f)| {
+                let hit = t == now && rr == r;
+                if hit {
+                    fi[p] = Some(f);
+                }
+                !hit
+            });
+            credits.retain(|&(t, rr, o, c)| {
+                let hit = t == now && rr == r;
+                if hit {
+                    ci[o] = Some(c);
+                }
+                !hit
+            });
+            let (mut fo, mut co) = (vec![None; n], vec![None; n]);
+            router.step(
+                Cycle(now),
+                &mut RouterIo {
+                    flits_in: &fi,
+                    credits_in: &ci,
+                    flits_out: &mut fo,
+                    credits_out: &mut co,
+                },
+            );
+            for (o, f) in fo.into_iter().enumerate() {
+                let Some(f) = f else { continue };
+                if o == 0 {
+                    assert_eq!(r as u32, dst);
+                    if f.kind.is_tail() {
+                        return now + u64::from(lt) - g;
+                    }
+                    continue;
+                }
+                let c = net.channel(
+                    net.out_channel(RouterId(r as u32), OutPort(o as u8))
+                        .unwrap(),
+                );
+                flits.push((
+                    now + u64::from(c.latency),
+                    c.to.index(),
+                    c.to_port.index(),
+                    f,
+                ));
+            }
+            for (p, c) in co.into_iter().enumerate() {
+                let Some(c) = c else { continue };
+                if p == 0 {
+                    continue; // the source terminal's VC is never reused here
+                }
+                let ch = net.channel(net.in_channel(RouterId(r as u32), InPort(p as u8)).unwrap());
+                credits.push((
+                    now + u64::from(ch.latency),
+                    ch.from.index(),
+                    ch.from_port.index(),
+                    c,
+                ));
+            }
+        }
+    }
+    panic!("packet not delivered");
+}
+
+#[test]
+fn zero_load_latency_matches_the_formula_through_several_routers() {
+    use flitsim_netlist::topology;
+    for delays @ [rd, vd, sd, xd, _] in DELAYS {
+        for (l, lt) in [(1u32, 1u32), (3, 2)] {
+            for (net, src, dst, h) in [
+                (topology::ring(8), 0, 3, 3),
+                (topology::ring(8), 1, 6, 3), // 1 -> 0 -> 7 -> 6 over the dateline
+                (topology::torus(&[4, 4]), 0, 10, 4),
+                (topology::torus(&[4, 4]), 5, 5, 0),
+            ] {
+                for len in [1u32, 4] {
+                    let t0 = 2 * u64::from(lt)
+                        + (h + 1) * u64::from(rd + vd + sd + xd)
+                        + h * u64::from(l)
+                        + u64::from(len - 1);
+                    let got = zero_load_latency(net.clone(), delays, l, lt, src, dst, len);
+                    assert_eq!(
+                        got, t0,
+                        "delays {delays:?} L={l} Lt={lt} {src}->{dst} M={len}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Uniform random traffic on a mini network until every packet is delivered: returns the
+/// cycle the last tail was consumed, or `None` when nothing moved for 2000 cycles with
+/// packets in the network (deadlock). `vcs` VCs of `depth` flits everywhere, L = Lt = 1,
+/// default delays. Checks per-VC credit conservation on every channel each cycle.
+fn run_to_drain(
+    mut net: flitsim_netlist::Netlist,
+    kind: flitsim_netlist::RoutingKind,
+    vcs: u8,
+    depth: u32,
+    packets: u32,
+    len: u32,
+) -> Option<u64> {
+    for r in 0..net.num_routers() as u32 {
+        let spec = net.router_mut(RouterId(r));
+        spec.config.vcs = vcs;
+        for p in spec.ports.iter_mut() {
+            p.vcs = vcs;
+            p.buffer_depth = BufferDepth::Flits(depth);
+        }
+    }
+    let routing = routing::build(kind, &net).unwrap();
+    let nr = net.num_routers();
+    let mut routers: Vec<Router> = net
+        .routers()
+        .map(|spec| {
+            let outputs = (0..spec.ports.len())
+                .map(|o| OutputPortSpec {
+                    downstream_vcs: if o == 0
+                        || net.out_channel(spec.id, OutPort(o as u8)).is_some()
+                    {
+                        vcs
+                    } else {
+                        0
+                    },
+                    downstream_depth: if o == 0 {
+                        BufferDepth::Unbounded
+                    } else {
+                        BufferDepth::Flits(depth)
+                    },
+                })
+                .collect();
+            Router::new(spec, outputs, routing.clone(), u64::from(spec.id.0))
+        })
+        .collect();
+    // Terminal state: packets left to send, current (vc, next flit, dest), credits out.
+    let mut lcg = 0x2545_f491_4f6c_dd1du64;
+    let mut rand = move |n: u32| {
+        lcg = lcg
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((lcg >> 33) % u64::from(n)) as u32
+    };
+    let mut left = vec![packets; nr];
+    let mut current: Vec<Option<(u8, u32, u32, u32)>> = vec![None; nr];
+    let mut term_out = vec![vec![0u32; usize::from(vcs)]; nr];
+    let mut seq = vec![0u32; nr];
+    let mut delivered = 0u32;
+    let mut flits: Vec<(u64, usize, usize, Flit)> = Vec::new();
+    let mut credits: Vec<(u64, usize, usize, Credit)> = Vec::new();
+    let mut last_move = 0u64;
+    for now in 0..200_000u64 {
+        // Terminals inject (arrives at the router next cycle).
+        for t in 0..nr {
+            if current[t].is_none() && left[t] > 0 {
+                if let Some(v) = (0..vcs).find(|&v| term_out[t][usize::from(v)] == 0) {
+                    let mut d = rand(nr as u32 - 1);
+                    if d >= t as u32 {
+                        d += 1;
+                    }
+                    left[t] -= 1;
+                    current[t] = Some((v, 0, d, seq[t]));
+                    seq[t] += 1;
+                }
+            }
+            if let Some((v, i, d, s)) = current[t] {
+                if term_out[t][usize::from(v)] < depth {
+                    let mut f = flit(s, i, len, d, v);
+                    f.packet.source = TerminalId(t as u32);
+                    flits.push((now + 1, t, 0, f));
+                    term_out[t][usize::from(v)] += 1;
+                    current[t] = (i + 1 < len).then_some((v, i + 1, d, s));
+                    last_move = now;
+                }
+            }
+        }
+        for (r, router) in routers.iter_mut().enumerate() {
+            let n = router.stats().flits_sent.len();
+            let (mut fi, mut ci) = (vec![None; n], vec![None; n]);
+            flits.retain(|&(t, rr, p, f)| {
+                let hit = t == now && rr == r;
+                if hit {
+                    assert!(fi[p].is_none());
+                    fi[p] = Some(f);
+                }
+                !hit
+            });
+            credits.retain(|&(t, rr, o, c)| {
+                let hit = t == now && rr == r;
+                if hit {
+                    assert!(ci[o].is_none());
+                    ci[o] = Some(c);
+                }
+                !hit
+            });
+            let (mut fo, mut co) = (vec![None; n], vec![None; n]);
+            router.step(
+                Cycle(now),
+                &mut RouterIo {
+                    flits_in: &fi,
+                    credits_in: &ci,
+                    flits_out: &mut fo,
+                    credits_out: &mut co,
+                },
+            );
+            for (o, f) in fo.into_iter().enumerate() {
+                let Some(f) = f else { continue };
+                last_move = now;
+                if o == 0 {
+                    assert_eq!(f.dest.0 as usize, r, "delivered to the wrong terminal");
+                    credits.push((now + 2, r, 0, Credit { vc: f.vc }));
+                    delivered += u32::from(f.kind.is_tail());
+                    continue;
+                }
+                let c = net.channel(
+                    net.out_channel(RouterId(r as u32), OutPort(o as u8))
+                        .unwrap(),
+                );
+                flits.push((now + 1, c.to.index(), c.to_port.index(), f));
+            }
+            for (p, c) in co.into_iter().enumerate() {
+                let Some(c) = c else { continue };
+                if p == 0 {
+                    term_out[r][usize::from(c.vc.0)] -= 1;
+                    continue;
+                }
+                let ch = net.channel(net.in_channel(RouterId(r as u32), InPort(p as u8)).unwrap());
+                credits.push((now + 1, ch.from.index(), ch.from_port.index(), c));
+            }
+        }
+        // Credit conservation per network channel and VC: upstream outstanding = flits on
+        // the channel + downstream FIFO + downstream pending credits + credits on the way
+        // back (the crossbar's flits already hold their credit).
+        for ch in net.channels() {
+            for v in 0..vcs {
+                let vc = VcId(v);
+                let up = &routers[ch.from.index()];
+                let down = &routers[ch.to.index()];
+                let on_wire = flits
+                    .iter()
+                    .filter(|f| f.1 == ch.to.index() && f.2 == ch.to_port.index() && f.3.vc == vc)
+                    .count() as u32;
+                let back = credits
+                    .iter()
+                    .filter(|c| {
+                        c.1 == ch.from.index() && c.2 == ch.from_port.index() && c.3.vc == vc
+                    })
+                    .count() as u32;
+                assert_eq!(
+                    up.outstanding(ch.from_port, vc),
+                    up.in_crossbar(ch.from_port, vc)
+                        + on_wire
+                        + down.buffer_len(ch.to_port, vc)
+                        + down.pending_credits(ch.to_port, vc)
+                        + back,
+                    "credit conservation on {} vc {v} at {now}",
+                    ch.id
+                );
+            }
+        }
+        if delivered == packets * nr as u32 {
+            assert!(routers.iter().all(Router::is_quiescent));
+            return Some(now);
+        }
+        if now - last_move > 2000 {
+            let waits: usize = routers.iter().map(|r| r.waits().len()).sum();
+            assert!(waits > 0, "stalled without waiting VCs");
+            return None;
+        }
+    }
+    panic!("neither drained nor stalled");
+}
+
+#[test]
+fn dateline_dor_drains_a_saturated_torus_mesh_and_hypercube() {
+    use flitsim_netlist::{topology, RoutingKind};
+    for net in [
+        topology::torus(&[4, 4]),
+        topology::ring(6),
+        topology::mesh(&[4, 4]),
+        topology::hypercube(4),
+    ] {
+        let name = net.name.clone();
+        let done = run_to_drain(net, RoutingKind::Dor, 2, 2, 30, 8);
+        assert!(done.is_some(), "{name} deadlocked");
+    }
+}
+
+#[test]
+fn dor_without_datelines_deadlocks_a_saturated_ring() {
+    use flitsim_netlist::{topology, RoutingKind};
+    let done = run_to_drain(topology::ring(6), RoutingKind::DorNoDateline, 1, 2, 30, 8);
+    assert_eq!(done, None);
+}

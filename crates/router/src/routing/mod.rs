@@ -462,3 +462,36 @@ mod tests {
         assert_eq!(classes, vec![(2, 4), (2, 4), (0, 2)]);
     }
 }
+
+/// The same checks on the netlist crate's own generators (their port naming and
+/// coordinates, not just this crate's test netlists).
+#[cfg(test)]
+mod generator_tests {
+    use super::testutil::*;
+    use super::*;
+    use flitsim_netlist::topology;
+
+    #[test]
+    fn dor_is_minimal_and_acyclic_on_generated_netlists() {
+        for n in [
+            topology::torus(&[4, 4]),
+            topology::torus(&[3, 5]),
+            topology::ring(6),
+            topology::mesh(&[4, 3]),
+            topology::hypercube(4),
+        ] {
+            let f = build(RoutingKind::Dor, &n).unwrap_or_else(|e| panic!("{}: {e}", n.name));
+            assert_minimal(f.as_ref(), &n);
+            assert!(!dependency_graph_is_cyclic(f.as_ref(), &n), "{}", n.name);
+        }
+    }
+
+    #[test]
+    fn dor_nodateline_is_cyclic_on_generated_tori() {
+        for n in [topology::torus(&[4, 4]), topology::ring(5)] {
+            let f = build(RoutingKind::DorNoDateline, &n).unwrap();
+            assert_minimal(f.as_ref(), &n);
+            assert!(dependency_graph_is_cyclic(f.as_ref(), &n), "{}", n.name);
+        }
+    }
+}
