@@ -584,6 +584,11 @@ fn hu_kleinrock(a: &HuKleinrockArgs, json_out: bool) -> anyhow::Result<ExitCode>
             "p_timeout": w.p_timeout, "channel_wait": w.mean_wait, "phi0": w.phi0,
             "channel_rate": rate / (1.0 - w.p_timeout),
         });
+        if !(w.p_timeout.is_finite() && w.p_timeout < 1.0) {
+            // Every try times out: no throughput, the host queue grows without bound.
+            rows.push(merge(base, json!({"saturated": true})));
+            continue;
+        }
         rows.push(
             match p003_hu_kleinrock::host_queue(rate, 1.0 - w.p_timeout, b1, b2, a.propagation) {
                 Ok(h) => merge(
