@@ -5,3 +5,5 @@ mod deadlock;
 mod little;
 mod run_cli;
 mod determinism;
+mod netlist_cli;
+mod netlist_errors;

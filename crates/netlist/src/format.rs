@@ -68,6 +68,7 @@ pub fn parse_str(src: &str, path: &Path) -> Result<Netlist, Diagnostics> {
         map: SourceMap::new(path, src),
         errors: Vec::new(),
         mentioned: BTreeSet::new(),
+        unreadable_channel: false,
     };
     let netlist = l.load(src, path);
     match netlist {
@@ -273,6 +274,9 @@ struct Loader {
     errors: Vec<NetlistError>,
     /// Ports named by some channel entry (even one with other errors).
     mentioned: BTreeSet<(RouterId, u8)>,
+    /// Some channel entry could not be read (bad endpoint syntax, missing key, ...): then
+    /// it is unknown which ports it meant, and dangling ports are not reported.
+    unreadable_channel: bool,
 }
 
 /// A router as parsed, before channels.
@@ -934,6 +938,7 @@ impl Loader {
             .split_once('.')
             .filter(|(r, p)| !r.is_empty() && !p.is_empty())
         else {
+            self.unreadable_channel = true;
             self.errors.push(NetlistError::BadEndpoint {
                 at,
                 text: s.clone(),
@@ -981,9 +986,11 @@ impl Loader {
         let mut used: HashMap<(RouterId, u8, bool), Span> = HashMap::new();
         for entry in entries {
             let Some(t) = self.known(entry, fields, "[[channel]]") else {
+                self.unreadable_channel = true;
                 continue;
             };
             let Some(c) = self.de::<RawChannel>(&t, "channel", "[[channel]]") else {
+                self.unreadable_channel = true;
                 continue;
             };
             let from = self.endpoint(n, &c.from);
@@ -1025,6 +1032,9 @@ impl Loader {
 
     /// Network ports that no channel entry names.
     fn dangling_ports(&mut self, n: &Netlist) {
+        if self.unreadable_channel {
+            return;
+        }
         for r in n.routers() {
             for (i, p) in r.ports.iter().enumerate().skip(1) {
                 if !self.mentioned.contains(&(r.id, i as u8)) {
