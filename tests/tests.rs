@@ -7,3 +7,4 @@ mod run_cli;
 mod determinism;
 mod netlist_cli;
 mod netlist_errors;
+mod model_cli;
