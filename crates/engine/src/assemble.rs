@@ -83,6 +83,8 @@ pub(crate) struct Network {
     pub channels: Vec<Channel>,
     pub ends: Vec<ChannelEnds>,
     pub names: Names,
+    /// The routing function of router 0 (zero-load latency).
+    pub routing: Option<Arc<dyn RoutingFunction>>,
 }
 
 /// Builds the routing functions the netlist's routers use (one per distinct kind).
@@ -232,11 +234,16 @@ pub(crate) fn assemble(
             .ports
             .push(spec.ports.iter().map(|p| p.name.clone()).collect());
     }
+    let routing = netlist
+        .routers()
+        .next()
+        .map(|r| Arc::clone(&routings[&(r.config.routing as u8)]));
     Ok(Network {
         routers,
         terminals,
         channels,
         ends,
         names,
+        routing,
     })
 }

@@ -109,13 +109,9 @@ impl Simulation {
             record_deliveries: config.record_deliveries,
         };
         let net = assemble::assemble(netlist, &tc, &pattern, config.seed)?;
-        let routings = assemble::routing_functions(netlist)?;
-        let zero_load_latency = match routings
-            .get(&(netlist.router(flitsim_netlist::RouterId(0)).config.routing as u8))
-        {
-            Some(f) => zero_load::zero_load_latency_uniform(netlist, f.as_ref(), config.length),
-            None => 0.0,
-        };
+        let zero_load_latency = net.routing.as_ref().map_or(0.0, |f| {
+            zero_load::zero_load_latency_uniform(netlist, f.as_ref(), config.length)
+        });
         Ok(Simulation {
             net,
             config: config.clone(),
