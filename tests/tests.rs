@@ -7,4 +7,5 @@ mod run_cli;
 mod determinism;
 mod netlist_cli;
 mod netlist_errors;
+mod model_quaglia;
 mod model_cli;
