@@ -1432,4 +1432,29 @@ latency = 3
         );
         assert_eq!(codes(&src.replace("n = 2", "n = 3")), ["topology-mismatch"]);
     }
+
+    #[test]
+    fn truncated_and_mangled_files_never_panic() {
+        let full = include_str!("../../../netlists/hetero-torus-4x4.toml");
+        let mut cuts = 0;
+        for end in (0..full.len())
+            .step_by(53)
+            .filter(|&e| full.is_char_boundary(e))
+        {
+            let _ = parse(&full[..end]);
+            cuts += 1;
+        }
+        assert!(cuts > 100);
+        for (from, to) in [
+            ("\"r5\"", "\"r4\""),
+            ("latency = 1", "latency = -1"),
+            ("direction = \"d0+\"", "direction = \"d0\""),
+            ("\n[[channel]]\n", "\n[channel]\n"),
+            ("ports = [", "ports = 3 #"),
+            ("coord = [1, 1]", "coord = [1, 1, 1]"),
+        ] {
+            let r = parse(&full.replacen(from, to, 1));
+            assert!(r.is_err(), "{from} -> {to} should be rejected");
+        }
+    }
 }
