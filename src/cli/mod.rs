@@ -1,6 +1,6 @@
 //! One module per subcommand; `src/main.rs` only parses arguments and calls these.
 
-pub mod model;
 pub mod args;
-pub mod run;
+pub mod model;
 pub mod netlist;
+pub mod run;
