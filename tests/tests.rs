@@ -8,4 +8,5 @@ mod model_quaglia;
 mod netlist_cli;
 mod netlist_errors;
 mod run_cli;
+mod traffic;
 mod zero_load;

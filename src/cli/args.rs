@@ -3,7 +3,7 @@
 
 use anyhow::{anyhow, Context};
 use clap::Args;
-use flitsim_engine::{SimConfig, TrafficKind};
+use flitsim_engine::{LengthDist, SimConfig, TrafficKind};
 use flitsim_netlist::Netlist;
 use std::path::PathBuf;
 
@@ -17,7 +17,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "R")]
     pub routing: Option<String>,
 
-    /// Destination pattern (`uniform`: uniform over the other terminals).
+    /// Destination pattern: `uniform` (over the other terminals), `uniform-all`,
+    /// `fixed-distance:L`, `hotspot:T[,T...]:FRACTION`, `transpose`, `bit-complement`,
+    /// `bit-reversal`, `shuffle`, `tornado`, `neighbor`, `permutation`, `trace:FILE`.
     #[arg(long, value_name = "P", default_value = "uniform")]
     pub traffic: String,
 
@@ -30,9 +32,14 @@ pub struct RunArgs {
     )]
     pub rate: f64,
 
-    /// Packet length in flits (>= 1).
-    #[arg(long, value_name = "M", default_value_t = 1)]
-    pub length: u32,
+    /// Packet length in flits: `M` (>= 1), `exp:MEAN` (exponential, rounded, at least 1)
+    /// or `mix:M1,M2,P1` (M1 flits with probability P1, else M2).
+    #[arg(long, value_name = "M", default_value = "1")]
+    pub length: String,
+
+    /// Switching technique for every router (`wormhole`, `vct`, `saf`); overrides the netlist.
+    #[arg(long, value_name = "S")]
+    pub switching: Option<String>,
 
     /// Warm-up cycles before measurement starts.
     #[arg(long, value_name = "C", default_value_t = 1000)]
@@ -42,9 +49,15 @@ pub struct RunArgs {
     #[arg(long, value_name = "C", default_value_t = 10_000)]
     pub cycles: u64,
 
-    /// At most this many cycles after the window to deliver the measured packets.
+    /// At most this many cycles after the window to deliver the measured packets (with
+    /// `--drain`: every packet).
     #[arg(long, value_name = "C", default_value_t = 10_000)]
-    pub drain: u64,
+    pub drain_cycles: u64,
+
+    /// After the window stop generating and run until every generated packet is
+    /// delivered (at most `--drain-cycles` cycles; the report says if the limit was hit).
+    #[arg(long)]
+    pub drain: bool,
 
     /// Seed of every component's random stream (same seed, same results).
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -78,6 +91,11 @@ impl RunArgs {
                 .set(key.trim(), value.trim())
                 .with_context(|| format!("--set {kv}"))?;
         }
+        if let Some(switching) = &self.switching {
+            netlist
+                .set("switching", switching)
+                .with_context(|| format!("--switching {switching}"))?;
+        }
         if let Some(routing) = &self.routing {
             netlist
                 .set("routing", routing)
@@ -92,13 +110,16 @@ impl RunArgs {
     /// An out-of-range rate, a zero length or an unknown traffic pattern.
     pub fn sim_config(&self) -> anyhow::Result<SimConfig> {
         let traffic: TrafficKind = self.traffic.parse()?;
+        let lengths: LengthDist = self.length.parse()?;
         let config = SimConfig {
             rate: self.rate,
-            length: self.length,
+            length: lengths.max().unwrap_or(1),
+            length_dist: Some(lengths),
             traffic,
             warmup: self.warmup,
             cycles: self.cycles,
-            drain: self.drain,
+            drain: self.drain_cycles,
+            drain_all: self.drain,
             seed: self.seed,
             watchdog: self.watchdog,
             record_deliveries: false,

@@ -92,7 +92,7 @@ pub fn effective_config(netlist: &Netlist, config: &SimConfig, args: &RunArgs) -
         "routing": routing,
         "traffic": config.traffic.to_string(),
         "rate": config.rate,
-        "length": config.length,
+        "length": config.lengths(),
         "warmup": config.warmup,
         "cycles": config.cycles,
         "drain": config.drain,
@@ -129,7 +129,7 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
     let _ = writeln!(
         s,
         "offered   {:.4} packets/terminal/cycle = {:.4} flits/terminal/cycle ({} flits per packet), seed {}",
-        r.offered.packets_per_terminal_cycle, r.offered.flits_per_terminal_cycle, config.length, config.seed
+        r.offered.packets_per_terminal_cycle, r.offered.flits_per_terminal_cycle, config.lengths(), config.seed
     );
     let _ = writeln!(
         s,

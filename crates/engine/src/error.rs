@@ -37,6 +37,32 @@ pub enum ConfigError {
         /// Terminals present.
         have: usize,
     },
+    /// A malformed `--length`.
+    #[error("bad packet length `{spec}`: {reason}\nhelp: pass --length M, exp:MEAN or mix:M1,M2,P1 (e.g. --length 4, exp:100, mix:1,5,0.5)")]
+    BadLength {
+        /// The length spec given.
+        spec: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A traffic pattern that does not fit this netlist (or has bad parameters).
+    #[error("traffic `{traffic}` cannot run on netlist `{netlist}`: {reason}\nhelp: {help}")]
+    TrafficDoesNotFit {
+        /// The pattern as given.
+        traffic: String,
+        /// Netlist name.
+        netlist: String,
+        /// What is wrong.
+        reason: String,
+        /// What to do.
+        help: String,
+    },
+    /// A malformed trace file (`trace:FILE`).
+    #[error(transparent)]
+    TraceFile(#[from] crate::traffic::TraceFileError),
+    /// Virtual cut-through or store-and-forward with buffers shallower than a packet.
+    #[error("{0}")]
+    SwitchingDepth(String),
     /// The routing function cannot run on this netlist.
     #[error("routing `{routing}` does not fit netlist `{netlist}`: {reason}\nhelp: {help}")]
     Routing {

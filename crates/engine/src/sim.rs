@@ -4,6 +4,7 @@ use crate::assemble::{self, Network};
 use crate::conservation;
 use crate::cycle;
 use crate::error::{ConfigError, SimError};
+use crate::length::LengthDist;
 use crate::stats::report::ReportInputs;
 use crate::stats::{RunReport, TerminalStats, Window};
 use crate::terminal::{Delivery, TerminalConfig};
@@ -20,17 +21,24 @@ pub struct SimConfig {
     /// Packets generated per terminal per cycle (Bernoulli probability), in `[0, 1]`.
     /// Default 0.01.
     pub rate: f64,
-    /// Flits per packet (>= 1). Default 1.
+    /// Flits per packet (>= 1) when `length_dist` is `None`. Default 1.
     pub length: u32,
+    /// Packet length distribution (`--length M|exp:MEAN|mix:M1,M2,P1`); `None` means the
+    /// fixed `length`. Default `None`.
+    pub length_dist: Option<LengthDist>,
     /// Destination pattern. Default uniform.
     pub traffic: TrafficKind,
     /// Warm-up cycles before the measurement window. Default 1000.
     pub warmup: u64,
     /// Measurement window length in cycles. Default 10000.
     pub cycles: u64,
-    /// At most this many cycles after the window to deliver the measured packets.
-    /// Default 10000.
+    /// At most this many cycles after the window to deliver the measured packets (or,
+    /// with `drain_all`, every packet). Default 10000.
     pub drain: u64,
+    /// `--drain`: after the window stop generating and run until every generated packet
+    /// has been delivered, at most `drain` cycles (the report says whether the limit was
+    /// hit). Default off: traffic continues during the drain of the measured packets.
+    pub drain_all: bool,
     /// Run seed: every component's random stream derives from it. Default 1.
     pub seed: u64,
     /// Cycles without any flit moving (while flits are in the network) before the run
@@ -45,10 +53,12 @@ impl Default for SimConfig {
         SimConfig {
             rate: 0.01,
             length: 1,
+            length_dist: None,
             traffic: TrafficKind::Uniform,
             warmup: 1000,
             cycles: 10_000,
             drain: 10_000,
+            drain_all: false,
             seed: 1,
             watchdog: 2000,
             record_deliveries: false,
@@ -68,7 +78,12 @@ impl SimConfig {
         if self.length == 0 {
             return Err(ConfigError::ZeroLength);
         }
-        Ok(())
+        self.lengths().validate()
+    }
+
+    /// The packet length distribution: `length_dist`, or the fixed `length`.
+    pub fn lengths(&self) -> LengthDist {
+        self.length_dist.unwrap_or(LengthDist::Fixed(self.length))
     }
 
     /// The measurement window `[warmup, warmup + cycles)`.
@@ -92,6 +107,7 @@ pub struct Simulation {
     router_steps: u64,
     zero_load_latency: f64,
     error: Option<SimError>,
+    drain_limit_hit: bool,
 }
 
 impl Simulation {
@@ -101,16 +117,35 @@ impl Simulation {
     /// A bad configuration or a routing function that does not fit the netlist.
     pub fn new(netlist: &Netlist, config: &SimConfig) -> Result<Simulation, ConfigError> {
         config.validate()?;
-        let pattern = traffic::build(config.traffic, netlist.num_terminals())?;
+        let lengths = config.lengths();
+        crate::switching::check_depth(netlist, &lengths)?;
+        let pattern = traffic::build(&config.traffic, netlist, config.seed)?;
+        let trace = match config.traffic.trace_file() {
+            Some(path) => Some(traffic::trace::load(path, netlist.num_terminals())?),
+            None => None,
+        };
         let tc = TerminalConfig {
             rate: config.rate,
-            length: config.length,
+            length: lengths,
             window: config.window(),
+            stop_generating: config.drain_all.then(|| config.window().end),
             record_deliveries: config.record_deliveries,
         };
-        let net = assemble::assemble(netlist, &tc, &pattern, config.seed)?;
+        let mut net = assemble::assemble(netlist, &tc, &pattern, config.seed)?;
+        if let Some(events) = trace {
+            let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.terminals.len()];
+            for e in events {
+                per[e.source.index()].push(e);
+            }
+            for (t, ev) in net.terminals.iter_mut().zip(per) {
+                t.terminal.set_schedule(ev);
+            }
+        }
         let zero_load_latency = net.routing.as_ref().map_or(0.0, |f| {
-            zero_load::zero_load_latency_uniform(netlist, f.as_ref(), config.length)
+            // T0 is affine in the length: evaluate at 1 and 2 flits, extend to the mean.
+            let t1 = zero_load::zero_load_latency_uniform(netlist, f.as_ref(), 1);
+            let t2 = zero_load::zero_load_latency_uniform(netlist, f.as_ref(), 2);
+            t1 + (t2 - t1) * (lengths.mean() - 1.0)
         });
         Ok(Simulation {
             net,
@@ -123,6 +158,7 @@ impl Simulation {
             router_steps: 0,
             zero_load_latency,
             error: None,
+            drain_limit_hit: false,
         })
     }
 
@@ -206,10 +242,23 @@ impl Simulation {
             self.step()?;
         }
         let limit = self.window.end.0 + self.config.drain;
+        if self.config.drain_all {
+            while self.now.0 < limit && !self.is_idle() {
+                self.step()?;
+            }
+            self.drain_limit_hit = !self.is_idle();
+            return Ok(());
+        }
         while self.now.0 < limit && !self.measured_drained() {
             self.step()?;
         }
         Ok(())
+    }
+
+    /// With `drain_all`: did the drain stop at its cycle limit with packets still
+    /// undelivered?
+    pub fn drain_limit_hit(&self) -> bool {
+        self.drain_limit_hit
     }
 
     fn measured_drained(&self) -> bool {
@@ -237,7 +286,7 @@ impl Simulation {
                 .net
                 .terminals
                 .iter()
-                .all(|t| t.terminal.source_queue_len() == 0)
+                .all(|t| t.terminal.source_queue_len() == 0 && t.terminal.scheduled() == 0)
     }
 
     /// Terminal counters merged in id order.
@@ -286,7 +335,7 @@ impl Simulation {
             &self.stats(),
             &ReportInputs {
                 rate: self.config.rate,
-                length: self.config.length,
+                length: self.config.lengths().mean(),
                 terminals: self.net.terminals.len(),
                 window: self.window,
                 drain,

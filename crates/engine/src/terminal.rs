@@ -12,9 +12,10 @@
 //! Within one step the order is: credits in, flit consumed, generation, injection. Only
 //! the terminal's own random stream is drawn from.
 
+use crate::length::LengthDist;
 use crate::rng::{Bernoulli, ComponentRng};
 use crate::stats::{TerminalStats, Window};
-use crate::traffic::TrafficPattern;
+use crate::traffic::{TraceEvent, TrafficPattern};
 use flitsim_netlist::{BufferDepth, Cycle, TerminalId, VcId};
 use flitsim_router::{Credit, Flit, FlitKind, PacketId};
 use std::collections::VecDeque;
@@ -80,10 +81,12 @@ impl Delivery {
 pub struct TerminalConfig {
     /// Probability of generating a packet in a cycle (packets per terminal per cycle).
     pub rate: f64,
-    /// Packet length in flits (>= 1).
-    pub length: u32,
+    /// Packet lengths in flits (each >= 1).
+    pub length: LengthDist,
     /// The measurement window.
     pub window: Window,
+    /// No packet is generated from this cycle on (`--drain`); `None`: generate forever.
+    pub stop_generating: Option<Cycle>,
     /// Keep a `Delivery` record of every consumed packet.
     pub record_deliveries: bool,
 }
@@ -95,8 +98,11 @@ pub struct Terminal {
     rng: ComponentRng,
     pattern: Arc<dyn TrafficPattern>,
     generate: Bernoulli,
-    length: u32,
+    length: LengthDist,
     window: Window,
+    stop_generating: Option<Cycle>,
+    /// Trace-driven generation (`trace:FILE`): this terminal's packets, by cycle.
+    schedule: VecDeque<TraceEvent>,
     queue: VecDeque<QueuedPacket>,
     next_seq: u32,
     vcs: Vec<InjectionVc>,
@@ -122,6 +128,8 @@ impl Terminal {
             generate: Bernoulli::new(config.rate),
             length: config.length,
             window: config.window,
+            stop_generating: config.stop_generating,
+            schedule: VecDeque::new(),
             queue: VecDeque::new(),
             next_seq: 0,
             vcs: vec![
@@ -190,9 +198,19 @@ impl Terminal {
             self.consume(now, &f);
             Credit { vc: f.vc }
         });
-        if self.generate.sample(&mut self.rng) {
+        let generating = self.stop_generating.is_none_or(|s| now < s);
+        if generating && self.generate.sample(&mut self.rng) {
             let dest = self.pattern.destination(self.id, &mut self.rng);
-            self.push_packet(now, dest, self.length);
+            let len = self.length.sample(&mut self.rng);
+            self.push_packet(now, dest, len);
+        }
+        if !generating {
+            self.schedule.clear();
+        }
+        while let Some(e) = self.schedule.front().filter(|e| e.cycle <= now) {
+            let (dest, len) = (e.dest, e.len);
+            self.schedule.pop_front();
+            self.push_packet(now, dest, len);
         }
         let flit_out = self.inject(now);
         if self.window.contains(now) {
@@ -288,6 +306,19 @@ impl Terminal {
         Some(flit)
     }
 
+    /// Replaces random generation by `events` (this terminal's packets of a trace, sorted
+    /// by cycle): the Bernoulli process is switched off. A packet whose cycle has passed
+    /// is generated at the next step.
+    pub fn set_schedule(&mut self, events: impl IntoIterator<Item = TraceEvent>) {
+        self.generate = Bernoulli::new(0.0);
+        self.schedule = events.into_iter().collect();
+    }
+
+    /// Trace packets not generated yet.
+    pub fn scheduled(&self) -> usize {
+        self.schedule.len()
+    }
+
     /// Counters so far.
     pub fn stats(&self) -> &TerminalStats {
         &self.stats
@@ -326,11 +357,12 @@ mod tests {
     fn terminal(rate: f64, vcs: u8, depth: u32) -> Terminal {
         let cfg = TerminalConfig {
             rate,
-            length: 3,
+            length: LengthDist::Fixed(3),
             window: Window {
                 start: Cycle(0),
                 end: Cycle(1000),
             },
+            stop_generating: None,
             record_deliveries: true,
         };
         Terminal::new(

@@ -140,7 +140,8 @@ pub struct RunReport {
 /// Inputs of the report that are not terminal counters.
 pub(crate) struct ReportInputs<'a> {
     pub rate: f64,
-    pub length: u32,
+    /// Mean packet length in flits.
+    pub length: f64,
     pub terminals: usize,
     pub window: Window,
     pub drain: u64,
@@ -181,7 +182,7 @@ impl RunReport {
             },
             offered: Offered {
                 packets_per_terminal_cycle: i.rate,
-                flits_per_terminal_cycle: i.rate * f64::from(i.length),
+                flits_per_terminal_cycle: i.rate * i.length,
                 measured_flits_per_terminal_cycle: per_tc(s.window_flits_generated),
             },
             accepted: Accepted {

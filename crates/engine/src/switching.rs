@@ -1,0 +1,56 @@
+//! Engine-side checks and counters of the switching techniques (wormhole, virtual
+//! cut-through, store-and-forward) and of timeout reset.
+//!
+//! Under `vct` and `saf` a downstream VC is granted only when it can hold the whole
+//! packet, so a bounded `buffer_depth` below the longest packet would block that packet
+//! forever: the run is refused before it starts.
+
+use crate::error::ConfigError;
+use crate::length::LengthDist;
+use flitsim_netlist::{validate, BufferDepth, Netlist, Switching};
+
+/// Refuses `vct`/`saf` routers whose buffers cannot hold the longest packet `lengths`
+/// produces (exponential lengths need `buffer_depth = "unbounded"`).
+///
+/// # Errors
+/// `ConfigError::SwitchingDepth` with the netlist's located diagnostic.
+pub(crate) fn check_depth(netlist: &Netlist, lengths: &LengthDist) -> Result<(), ConfigError> {
+    match lengths.max() {
+        Some(max) => {
+            validate::check_vct_depth(netlist, max)
+                .map_err(|d| ConfigError::SwitchingDepth(d.to_string()))?;
+            // Store-and-forward also stores the whole packet at the injection port.
+            for r in netlist.routers() {
+                let local = &r.ports[0];
+                if r.config.switching == Switching::Saf
+                    && local.buffer_depth.flits().is_some_and(|d| d < max)
+                {
+                    return Err(ConfigError::SwitchingDepth(format!(
+                        "router {} uses saf switching: its terminal port `{}` holds {} flits, below the packet length {max}\nhelp: set buffer_depth >= {max} or \"unbounded\" (store-and-forward stores whole packets, at injection too)",
+                        r.name, local.name, local.buffer_depth
+                    )));
+                }
+            }
+            Ok(())
+        }
+        None => {
+            let bounded = netlist.routers().find(|r| {
+                matches!(r.config.switching, Switching::Vct | Switching::Saf)
+                    && r.ports
+                        .iter()
+                        .any(|p| matches!(p.buffer_depth, BufferDepth::Flits(_)))
+            });
+            match bounded {
+                Some(r) => Err(ConfigError::SwitchingDepth(format!(
+                    "router {} uses {} switching with bounded buffers, but `--length {lengths}` has no longest packet\nhelp: set buffer_depth = \"unbounded\" (--set buffer_depth=unbounded) or use fixed or mix lengths",
+                    r.name,
+                    match r.config.switching {
+                        Switching::Saf => "saf",
+                        _ => "vct",
+                    }
+                ))),
+                None => Ok(()),
+            }
+        }
+    }
+}
