@@ -68,6 +68,7 @@ pub mod config;
 pub mod credit;
 pub mod flit;
 pub mod pipeline;
+pub mod probe;
 pub mod routing;
 pub mod stats;
 pub mod vc_state;
@@ -155,6 +156,8 @@ pub struct Router {
     stats: RouterStats,
     /// Last cycle `step` ran (for `waits`).
     last_step: Cycle,
+    /// Trace events of the steps since the last `take_trace` (`None`: tracing off).
+    trace: Option<Vec<probe::RouterEvent>>,
 }
 
 impl Router {
@@ -221,6 +224,7 @@ impl Router {
             credit_return: CreditReturn::new(in_vcs.len(), delays.cd),
             stats: RouterStats::new(n_out, &in_vcs),
             last_step: Cycle(0),
+            trace: None,
             state,
         }
     }
@@ -249,6 +253,13 @@ impl Router {
                 if was_busy && !s.outputs[ovc].is_busy() {
                     s.busy_change(o, -1, now);
                 }
+                if let Some(t) = &mut self.trace {
+                    let (out, vc) = (OutPort(o as u8), c.vc);
+                    t.push(probe::RouterEvent::CreditIn { out, vc });
+                    if s.outputs[ovc].owner.is_none() && s.outputs[ovc].credits.all_home() {
+                        t.push(probe::RouterEvent::VcFree { out, vc });
+                    }
+                }
             }
         }
         for (p, f) in io.flits_in.iter().enumerate() {
@@ -263,19 +274,50 @@ impl Router {
                 if f.kind.is_head() && was_empty && s.vcs[i].phase == VcPhase::Idle {
                     s.vcs[i].head_arrived(now);
                 }
+                if let Some(t) = &mut self.trace {
+                    let port = InPort(p as u8);
+                    t.push(probe::RouterEvent::FlitIn { port, flit: *f });
+                }
             }
         }
         // 2.-4. Stages in pipeline order.
         self.rc.evaluate(now, s);
+        if let Some(t) = &mut self.trace {
+            probe::routed(s, self.rc.decisions(), t);
+        }
         self.rc.commit(now, s);
         self.va.evaluate(now, s);
+        if let Some(t) = &mut self.trace {
+            probe::vc_alloc(now, s, self.va.grants(), t);
+        }
         self.va.commit(now, s);
         self.sa.evaluate(now, s);
+        if let Some(t) = &mut self.trace {
+            probe::switch_alloc(now, s, self.sa.winners(), t);
+        }
         self.sa
             .commit(now, s, &mut self.crossbar, &mut self.credit_return);
         // 5.-6. Outputs due now.
         self.crossbar.emit(now, io.flits_out, &mut self.stats);
         self.credit_return.emit(now, io.credits_out);
+        if let Some(t) = &mut self.trace {
+            probe::outputs(io, t);
+        }
+    }
+
+    /// Turns tracing on (every later step appends [`probe::RouterEvent`]s to the router's
+    /// own buffer) or off (drops the buffer). Off by default; off, a step pays one
+    /// `Option` check per stage.
+    pub fn set_tracing(&mut self, on: bool) {
+        self.trace = on.then(Vec::new);
+    }
+
+    /// Appends the trace events recorded since the last call to `out`, in the order they
+    /// happened, and forgets them. Nothing when tracing is off.
+    pub fn take_trace(&mut self, out: &mut Vec<probe::RouterEvent>) {
+        if let Some(t) = &mut self.trace {
+            out.append(t);
+        }
     }
 
     /// Nothing buffered, inside the crossbar, or waiting to send a credit: stepping the

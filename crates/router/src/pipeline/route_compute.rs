@@ -43,6 +43,11 @@ impl RouteCompute {
         self.routing.as_ref()
     }
 
+    /// The (flat input VC, route) pairs decided by the last `evaluate` (for traces).
+    pub fn decisions(&self) -> &[(u32, RouteSet)] {
+        &self.decisions
+    }
+
     /// Routes every eligible head.
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
         self.decisions.clear();

@@ -103,6 +103,11 @@ impl SwitchAlloc {
         }
     }
 
+    /// The flat input VCs granted by the last `evaluate` (for traces).
+    pub fn winners(&self) -> &[u32] {
+        &self.winners
+    }
+
     /// Moves the winning flits out of their FIFOs into the crossbar and schedules their
     /// credits upstream.
     pub fn commit(

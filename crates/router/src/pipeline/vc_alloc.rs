@@ -111,6 +111,11 @@ impl VcAlloc {
         }
     }
 
+    /// The grants of the last `evaluate` (input VC x output VC, for traces).
+    pub fn grants(&self) -> &BitMatrix {
+        &self.grant
+    }
+
     /// Hands out the granted output VCs; the VCs may request the switch from `now + vd`.
     pub fn commit(&mut self, now: Cycle, s: &mut RouterState) {
         if self.grant.is_empty() {
