@@ -46,6 +46,8 @@ pub(crate) struct TerminalNode {
     pub ejection: u32,
     pub flit_out: Option<Flit>,
     pub credit_out: Option<Credit>,
+    /// Trace events of this cycle (`None`: tracing off).
+    pub trace: Option<Vec<crate::trace::TerminalEvent>>,
 }
 
 /// Where a channel starts and ends (for conservation checks and reports).
@@ -228,6 +230,7 @@ pub(crate) fn assemble(
             ejection: ejection(i),
             flit_out: None,
             credit_out: None,
+            trace: None,
         });
         names.routers.push(spec.name.clone());
         names

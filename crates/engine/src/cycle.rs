@@ -79,6 +79,9 @@ pub(crate) fn compute(now: Cycle, range: Range<usize>, net: &mut Network) -> Act
         let credit_in = channels[node.injection as usize].recv_credit(now);
         act.consumed += u64::from(flit_in.is_some());
         let (flit_out, credit_out) = node.terminal.step(now, flit_in, credit_in);
+        if let Some(t) = &mut node.trace {
+            crate::trace::event::terminal_step(t, flit_in, credit_in, flit_out, credit_out);
+        }
         act.injected += u64::from(flit_out.is_some());
         node.flit_out = flit_out;
         node.credit_out = credit_out;

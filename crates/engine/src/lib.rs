@@ -35,6 +35,7 @@ mod sim;
 pub mod stats;
 mod switching;
 pub mod terminal;
+pub mod trace;
 pub mod traffic;
 mod watchdog;
 pub mod zero_load;

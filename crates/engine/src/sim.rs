@@ -8,6 +8,7 @@ use crate::length::LengthDist;
 use crate::stats::report::ReportInputs;
 use crate::stats::{RunReport, TerminalStats, Window};
 use crate::terminal::{Delivery, TerminalConfig};
+use crate::trace::{TraceEvent, TraceNames, Tracer};
 use crate::traffic::{self, TrafficKind};
 use crate::watchdog::{self, Watchdog};
 use crate::zero_load;
@@ -108,6 +109,8 @@ pub struct Simulation {
     zero_load_latency: f64,
     error: Option<SimError>,
     drain_limit_hit: bool,
+    /// Trace collector and names (`None`: tracing off).
+    trace: Option<(Tracer, TraceNames)>,
 }
 
 impl Simulation {
@@ -159,6 +162,7 @@ impl Simulation {
             zero_load_latency,
             error: None,
             drain_limit_hit: false,
+            trace: None,
         })
     }
 
@@ -188,6 +192,9 @@ impl Simulation {
         self.flits_injected += act.injected;
         self.flits_consumed += act.consumed;
         self.router_steps += act.stepped;
+        if let Some((t, _)) = &mut self.trace {
+            t.collect(now, &mut self.net);
+        }
         self.now = now.plus(1);
         if cfg!(debug_assertions) {
             conservation::check(now, &self.net, self.flits_injected, self.flits_consumed);
@@ -197,6 +204,9 @@ impl Simulation {
             .observe(now, act.moved(), self.flits_in_network())
         {
             let e = watchdog::diagnose(now, self.watchdog.idle(now), &self.net);
+            if let Some((t, names)) = &mut self.trace {
+                t.verdict(now, names, &e);
+            }
             self.error = Some(e.clone());
             return Err(e);
         }
@@ -274,6 +284,29 @@ impl Simulation {
             .enqueue(self.now, dest, len);
     }
 
+    /// Turns cycle tracing on from the next cycle (see [`crate::trace`]); the events
+    /// accumulate until [`Simulation::take_trace`]. Calling it again changes nothing.
+    pub fn enable_trace(&mut self) {
+        if self.trace.is_none() {
+            let names = TraceNames::of_network(&self.net);
+            self.trace = Some((Tracer::start(&mut self.net), names));
+        }
+    }
+
+    /// The trace events since the last call, sorted by (cycle, component, sequence);
+    /// empty when tracing is off.
+    pub fn take_trace(&mut self) -> Vec<TraceEvent> {
+        self.trace
+            .as_mut()
+            .map(|(t, _)| t.take())
+            .unwrap_or_default()
+    }
+
+    /// The names that render this network's trace events (`None` when tracing is off).
+    pub fn trace_names(&self) -> Option<&TraceNames> {
+        self.trace.as_ref().map(|(_, n)| n)
+    }
+
     /// Flits injected but not yet consumed (in channels and routers).
     pub fn flits_in_network(&self) -> u64 {
         self.flits_injected - self.flits_consumed
@@ -287,6 +320,14 @@ impl Simulation {
                 .terminals
                 .iter()
                 .all(|t| t.terminal.source_queue_len() == 0 && t.terminal.scheduled() == 0)
+    }
+
+    /// Idle (see [`Simulation::is_idle`]) and also no credit on any channel and nothing
+    /// left inside any router: further cycles without new packets change nothing.
+    pub fn is_settled(&self) -> bool {
+        self.is_idle()
+            && self.net.routers.iter().all(|r| r.router.is_quiescent())
+            && self.net.channels.iter().all(|c| c.credits_in_flight() == 0)
     }
 
     /// Terminal counters merged in id order.

@@ -1,0 +1,250 @@
+//! The text form of a trace: one event per line, fields in a fixed order, separated by
+//! spaces and padded to fixed widths (a longer value just pushes the line right):
+//!
+//! ```text
+//! # cycle comp     event       flit      kind      detail
+//!       1 r0       recv        0:0.0     head      r0.local/vc0 <- t0
+//! ```
+//!
+//! - `cycle`: the cycle (decimal);
+//! - `comp`: the component: a router's netlist name (`r3`), a terminal (`t3`), or
+//!   `watchdog`;
+//! - `event`: see the table below;
+//! - `flit`: `SRC:SEQ.INDEX`, packet `SRC:SEQ` (source terminal, per-source sequence
+//!   number) and the flit's index in it (0 = head); `-` for events without a flit;
+//! - `kind`: `head`, `body`, `tail` or `head-tail` (a one-flit packet); `-` without a flit;
+//! - `detail`: where, in netlist names: `r3.east/vc1` is VC 1 of port `east` of router
+//!   `r3`, `t3` is terminal 3, `t3/vc1` its VC 1 (injection or ejection); a VC range is
+//!   `vc0-1` (VCs 0 to 1).
+//!
+//! | event | component | detail | meaning |
+//! |---|---|---|---|
+//! | `credit-in` | router | `OUT/vcV <- PEER` | a credit for downstream VC V of output OUT arrived |
+//! | `vc-free` | router | `OUT/vcV` | that output VC has no owner and all credits home: VA may hand it out again |
+//! | `recv` | router | `IN/vcV <- PEER` | the flit was read from input IN's channel into FIFO V |
+//! | `route` | router | `IN/vcV -> OUT/vcA-B,...` | RC routed the head: its candidates |
+//! | `vc-alloc` | router | `IN/vcV -> OUT/vcW` | VA gave output VC W to the packet |
+//! | `stall` | router | `IN/vcV REASON WANTS` | the VC could not advance (reasons below) |
+//! | `grant` | router | `IN/vcV -> OUT/vcW` | SA granted the flit: it left FIFO V for the crossbar |
+//! | `release` | router | `IN/vcV -> OUT/vcW` | the tail left: input VC idle, output VC unowned |
+//! | `send` | router | `OUT/vcW -> PEER/vcW` | the flit was written onto OUT's channel |
+//! | `credit-out` | router | `IN/vcV -> PEER` | a credit for FIFO V was written onto the upstream channel |
+//! | `credit-in` | terminal | `tN/vcV <- rN.local` | a credit for injection VC V came back |
+//! | `eject` | terminal | `rN.local/vcV -> tN[ latency=L]` | the flit was consumed (the tail shows the packet latency) |
+//! | `credit-out` | terminal | `tN/vcV -> rN.local` | the consumed flit's credit was written back |
+//! | `inject` | terminal | `tN -> rN.local/vcV` | the flit was written onto the injection channel |
+//! | `deadlock` | watchdog | `VC -> VC -> ... -> VC` | the watchdog stopped the run: a cycle of waiting input VCs |
+//! | `stalled` | watchdog | `VC,VC,...` | the watchdog stopped the run without a cycle: every waiting VC |
+//!
+//! Stall reasons: `no-vc` (routing wait: no candidate output VC is free), `lost-vc` (a
+//! candidate VC was free, another packet won it), `no-credit` (the output VC held has no
+//! credit), `lost-switch` (credit present, another flit won the switch). WANTS lists the
+//! candidates (VA) or the output VC held (SA).
+//!
+//! Within a cycle, lines are in component order (routers by id, then terminals, then the
+//! watchdog) and, per component, in the order its step did things.
+
+use super::event::{Component, EventKind, TerminalEvent, TraceEvent, TraceNames, Verdict};
+use flitsim_netlist::{RouterId, TerminalId, VcId, TERMINAL_PORT};
+use flitsim_router::probe::{FlitTag, RouterEvent};
+use flitsim_router::routing::RouteSet;
+use flitsim_router::FlitKind;
+use std::fmt::Write as _;
+
+/// The header line (a comment naming the columns, aligned with them).
+pub const HEADER: &str = "# cycle comp     event       flit      kind      detail";
+
+fn kind_name(k: FlitKind) -> &'static str {
+    match k {
+        FlitKind::Head => "head",
+        FlitKind::Body => "body",
+        FlitKind::Tail => "tail",
+        FlitKind::HeadTail => "head-tail",
+    }
+}
+
+fn route_list(names: &TraceNames, r: RouterId, set: &RouteSet) -> String {
+    let mut s = String::new();
+    for (k, c) in set.iter().enumerate() {
+        if k > 0 {
+            s.push(',');
+        }
+        let _ = write!(s, "{}/vc{}", names.port(r, c.port.0), c.vcs.lo);
+        if c.vcs.hi > c.vcs.lo + 1 {
+            let _ = write!(s, "-{}", c.vcs.hi - 1);
+        }
+    }
+    s
+}
+
+/// (event name, flit, detail) of a router event.
+fn router_fields(names: &TraceNames, r: RouterId, e: &RouterEvent) -> (&'static str, String) {
+    let ri = r.index();
+    let vc = |p: u8, v: VcId| names.vc(r, p, v);
+    match e {
+        RouterEvent::CreditIn { out, vc: v } => (
+            "credit-in",
+            format!(
+                "{} <- {}",
+                vc(out.0, *v),
+                names.peer(names.downstream[ri][out.index()])
+            ),
+        ),
+        RouterEvent::VcFree { out, vc: v } => ("vc-free", vc(out.0, *v)),
+        RouterEvent::FlitIn { port, flit } => (
+            "recv",
+            format!(
+                "{} <- {}",
+                vc(port.0, flit.vc),
+                names.peer(names.upstream[ri][port.index()])
+            ),
+        ),
+        RouterEvent::Route {
+            port,
+            vc: v,
+            candidates,
+            ..
+        } => (
+            "route",
+            format!("{} -> {}", vc(port.0, *v), route_list(names, r, candidates)),
+        ),
+        RouterEvent::VcAlloc {
+            port,
+            vc: v,
+            out,
+            out_vc,
+            ..
+        } => (
+            "vc-alloc",
+            format!("{} -> {}", vc(port.0, *v), vc(out.0, *out_vc)),
+        ),
+        RouterEvent::Stall {
+            port,
+            vc: v,
+            reason,
+            wants,
+            ..
+        } => (
+            "stall",
+            format!(
+                "{} {} {}",
+                vc(port.0, *v),
+                reason.name(),
+                route_list(names, r, wants)
+            ),
+        ),
+        RouterEvent::Grant {
+            port,
+            vc: v,
+            out,
+            out_vc,
+            ..
+        } => (
+            "grant",
+            format!("{} -> {}", vc(port.0, *v), vc(out.0, *out_vc)),
+        ),
+        RouterEvent::Release {
+            port,
+            vc: v,
+            out,
+            out_vc,
+            ..
+        } => (
+            "release",
+            format!("{} -> {}", vc(port.0, *v), vc(out.0, *out_vc)),
+        ),
+        RouterEvent::FlitOut { out, flit } => (
+            "send",
+            format!(
+                "{} -> {}",
+                vc(out.0, flit.vc),
+                names.peer_vc(names.downstream[ri][out.index()], flit.vc)
+            ),
+        ),
+        RouterEvent::CreditOut { port, vc: v } => (
+            "credit-out",
+            format!(
+                "{} -> {}",
+                vc(port.0, *v),
+                names.peer(names.upstream[ri][port.index()])
+            ),
+        ),
+    }
+}
+
+fn terminal_fields(
+    names: &TraceNames,
+    t: TerminalId,
+    cycle: u64,
+    e: &TerminalEvent,
+) -> (&'static str, String) {
+    let r = RouterId(t.0);
+    let local = names.port(r, TERMINAL_PORT);
+    match e {
+        TerminalEvent::CreditIn { vc } => ("credit-in", format!("t{}/vc{} <- {local}", t.0, vc.0)),
+        TerminalEvent::Eject { flit } => {
+            let mut s = format!("{} -> t{}", names.vc(r, TERMINAL_PORT, flit.vc), t.0);
+            if flit.kind.is_tail() {
+                let _ = write!(s, " latency={}", cycle - flit.created.0);
+            }
+            ("eject", s)
+        }
+        TerminalEvent::CreditOut { vc } => {
+            ("credit-out", format!("t{}/vc{} -> {local}", t.0, vc.0))
+        }
+        TerminalEvent::Inject { flit } => (
+            "inject",
+            format!("t{} -> {}", t.0, names.vc(r, TERMINAL_PORT, flit.vc)),
+        ),
+    }
+}
+
+fn flit_fields(f: Option<FlitTag>) -> (String, &'static str) {
+    match f {
+        Some(f) => (format!("{}.{}", f.packet, f.index), kind_name(f.kind)),
+        None => ("-".to_string(), "-"),
+    }
+}
+
+/// One event as one line (without the newline).
+pub fn line(names: &TraceNames, e: &TraceEvent) -> String {
+    let (event, detail) = match &e.kind {
+        EventKind::Router(re) => {
+            let Component::Router(r) = e.component else {
+                unreachable!("router events come from routers")
+            };
+            router_fields(names, r, re)
+        }
+        EventKind::Terminal(te) => {
+            let Component::Terminal(t) = e.component else {
+                unreachable!("terminal events come from terminals")
+            };
+            terminal_fields(names, t, e.cycle.0, te)
+        }
+        EventKind::Watchdog(Verdict::Deadlock(vcs)) => ("deadlock", {
+            let mut v = vcs.clone();
+            if let Some(first) = vcs.first() {
+                v.push(first.clone());
+            }
+            v.join(" -> ")
+        }),
+        EventKind::Watchdog(Verdict::Stalled(vcs)) => ("stalled", vcs.join(",")),
+    };
+    let (flit, kind) = flit_fields(e.flit());
+    let comp = names.component(e.component);
+    let s = format!(
+        "{:>7} {:<8} {:<11} {:<9} {:<9} {}",
+        e.cycle.0, comp, event, flit, kind, detail
+    );
+    s.trim_end().to_string()
+}
+
+/// Renders `events` (already sorted and filtered), one line each, each ending in `\n`.
+pub fn render(names: &TraceNames, events: &[TraceEvent]) -> String {
+    let mut s = String::new();
+    for e in events {
+        s.push_str(&line(names, e));
+        s.push('\n');
+    }
+    s
+}
