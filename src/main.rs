@@ -17,6 +17,9 @@ enum Command {
     Run(flitsim::cli::args::RunArgs),
     /// Check, expand or draw a netlist (`flitsim netlist check netlists/torus-8x8.toml --json`).
     Netlist(flitsim::cli::netlist::NetlistArgs),
+    /// Print what every router and terminal did, cycle by cycle; optionally a VCD for GTKWave
+    /// (`flitsim trace netlists/ring-8.toml --rate 0 --inject 0:0:2:4`).
+    Trace(flitsim::cli::trace::TraceArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -25,6 +28,7 @@ fn main() -> std::process::ExitCode {
         Command::Model(args) => flitsim::cli::model::run(&args),
         Command::Run(args) => flitsim::cli::run::run(&args),
         Command::Netlist(args) => flitsim::cli::netlist::run(&args),
+        Command::Trace(args) => flitsim::cli::trace::run(&args),
     };
     match result {
         Ok(code) => code,

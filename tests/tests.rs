@@ -8,5 +8,6 @@ mod model_quaglia;
 mod netlist_cli;
 mod netlist_errors;
 mod run_cli;
+mod traces;
 mod traffic;
 mod zero_load;

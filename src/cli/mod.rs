@@ -4,3 +4,4 @@ pub mod args;
 pub mod model;
 pub mod netlist;
 pub mod run;
+pub mod trace;

@@ -1,0 +1,174 @@
+//! `flitsim trace NETLIST [run flags] [--from C --to C] [--router R]... [--packet P]...
+//! [--inject CYCLE:SRC:DST:LEN]... [--vcd FILE]`: simulates like `run` with cycle tracing
+//! on and prints the text trace (format: `flitsim_engine::trace::text`) on stdout.
+//!
+//! The run stops after `--to`, or else after warm-up + window and then at most `--drain`
+//! cycles more until the network is idle; with `--rate 0` it stops as soon as every
+//! `--inject`ed packet has been delivered and every credit is home. A watchdog stop prints the verdict as the last
+//! trace line, the error on stderr, and exits with code 3.
+
+use crate::cli::args::RunArgs;
+use crate::cli::run::EXIT_DEADLOCK;
+use anyhow::{anyhow, Context};
+use clap::Args;
+use flitsim_engine::trace::{text, vcd::VcdWriter, TraceFilter};
+use flitsim_engine::Simulation;
+use flitsim_netlist::{Cycle, TerminalId};
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Flags of `flitsim trace`.
+#[derive(Args, Debug, Clone)]
+pub struct TraceArgs {
+    /// The simulation flags (as for `run`).
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    /// First cycle to print.
+    #[arg(long, value_name = "C")]
+    pub from: Option<u64>,
+
+    /// Last cycle to print (the run stops after it).
+    #[arg(long, value_name = "C")]
+    pub to: Option<u64>,
+
+    /// Print only events of this router (netlist name like `r3`, or id) and its terminal; repeatable.
+    #[arg(long, value_name = "R")]
+    pub router: Vec<String>,
+
+    /// Print only events of this packet (`SRC:SEQ`, e.g. `0:0`); repeatable.
+    #[arg(long, value_name = "P")]
+    pub packet: Vec<String>,
+
+    /// Put a packet into terminal SRC's source queue at cycle CYCLE, for terminal DST, of LEN flits; repeatable.
+    #[arg(long, value_name = "CYCLE:SRC:DST:LEN")]
+    pub inject: Vec<String>,
+
+    /// Also write a value change dump (GTKWave) of the traced cycles to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub vcd: Option<PathBuf>,
+}
+
+/// A scripted packet.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Injection {
+    cycle: u64,
+    src: TerminalId,
+    dst: TerminalId,
+    len: u32,
+}
+
+fn parse_injection(s: &str, terminals: usize) -> anyhow::Result<Injection> {
+    let help = || {
+        anyhow!("--inject {s}: expected CYCLE:SRC:DST:LEN\nhelp: for example --inject 0:0:2:4 (cycle 0, terminal 0 to terminal 2, 4 flits)")
+    };
+    let f: Vec<&str> = s.split(':').map(str::trim).collect();
+    let [c, a, b, l] = f.as_slice() else {
+        return Err(help());
+    };
+    let inj = Injection {
+        cycle: c.parse().map_err(|_| help())?,
+        src: TerminalId(a.parse().map_err(|_| help())?),
+        dst: TerminalId(b.parse().map_err(|_| help())?),
+        len: l.parse().map_err(|_| help())?,
+    };
+    for t in [inj.src, inj.dst] {
+        if t.index() >= terminals {
+            return Err(anyhow!(
+                "--inject {s}: terminal {} does not exist\nhelp: the netlist has terminals 0 to {}",
+                t.0,
+                terminals - 1
+            ));
+        }
+    }
+    if inj.len == 0 {
+        return Err(anyhow!("--inject {s}: a packet needs at least 1 flit"));
+    }
+    Ok(inj)
+}
+
+/// Runs `flitsim trace`.
+///
+/// # Errors
+/// A bad netlist, flag or output file.
+pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
+    let netlist = args.run.load_netlist()?;
+    let config = args.run.sim_config()?;
+    let mut sim = Simulation::new(&netlist, &config)?;
+    sim.enable_trace();
+    let names = sim.trace_names().expect("tracing was just enabled").clone();
+    let mut filter = TraceFilter {
+        from: args.from.map(Cycle),
+        to: args.to.map(Cycle),
+        ..TraceFilter::default()
+    };
+    for r in &args.router {
+        filter.routers.push(names.find_router(r).ok_or_else(|| {
+            anyhow!(
+                "--router {r}: no such router\nhelp: use a router name like r0 (routers r0 to {}) or an id",
+                names.routers.last().map_or("", String::as_str)
+            )
+        })?);
+    }
+    for p in &args.packet {
+        filter
+            .packets
+            .push(TraceFilter::parse_packet(p).map_err(|e| anyhow!("--packet {p}: {e}"))?);
+    }
+    let mut injections = args
+        .inject
+        .iter()
+        .map(|s| parse_injection(s, netlist.num_terminals()))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    injections.sort_by_key(|i| i.cycle);
+    let mut vcd = match &args.vcd {
+        Some(path) => {
+            let f = std::fs::File::create(path)
+                .with_context(|| format!("--vcd {}: cannot create", path.display()))?;
+            Some(VcdWriter::new(BufWriter::new(f), &names, &filter)?)
+        }
+        None => None,
+    };
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    writeln!(out, "{}", text::HEADER)?;
+    let window_end = config.warmup + config.cycles;
+    let drain_end = window_end + config.drain;
+    let mut next = 0;
+    let mut code = ExitCode::SUCCESS;
+    loop {
+        let now = sim.now().0;
+        if args.to.is_some_and(|t| now > t) || now >= drain_end {
+            break;
+        }
+        let scripted_done = next == injections.len();
+        if scripted_done && sim.is_settled() && (now >= window_end || config.rate == 0.0) {
+            break;
+        }
+        while next < injections.len() && injections[next].cycle <= now {
+            let i = injections[next];
+            sim.enqueue(i.src, i.dst, i.len);
+            next += 1;
+        }
+        let result = sim.step();
+        let events = sim.take_trace();
+        if let Some(v) = &mut vcd {
+            v.cycle(Cycle(now), &events)?;
+        }
+        for e in events.iter().filter(|e| filter.keeps(e)) {
+            writeln!(out, "{}", text::line(&names, e))?;
+        }
+        if let Err(e) = result {
+            out.flush()?;
+            eprintln!("error: {e}");
+            code = ExitCode::from(EXIT_DEADLOCK);
+            break;
+        }
+    }
+    out.flush()?;
+    if let Some(v) = vcd {
+        v.finish()?;
+    }
+    Ok(code)
+}
