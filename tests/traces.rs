@@ -309,6 +309,61 @@ fn scenario6_watchdog_reports_the_nodateline_deadlock() {
     insta::assert_snapshot!("scenario6_nodateline_deadlock", tail);
 }
 
+/// Scenario 7 (first half): virtual cut-through condensing a blocked packet. Packet 0:0
+/// (4 flits, t0 -> t2) reaches r1 at cycle 6 together with packet 1:0 (4 flits, t1 -> t3,
+/// injected at 5); both need r1.east/vc0 and 1:0 wins it (as in scenario 2a). Under `vct`
+/// with 4-flit buffers, r0 gave 0:0 the VC r1.west/vc0 only because that FIFO can hold the
+/// whole packet, so all four flits flow on: r0 grants the tail at 6 (`release`: r0 holds
+/// nothing of the packet any more) and the blocked packet sits condensed in r1.west/vc0
+/// (`recv` 6..9) while its head shows `stall no-vc` until 1:0's last credit is home at 18
+/// (1:0's tail leaves r2.west at SA 16, its credit is read at r1 at 16 + cd + L = 18).
+///
+/// The contrast, asserted but not snapshotted: under wormhole with 2-flit buffers the same
+/// packet stays spread over r0 and r1 (flit 2 in `stall no-credit` at r0 while the head
+/// waits at r1), and r0 grants its tail only after r1 grants its head.
+#[test]
+fn scenario7_vct_condenses_a_blocked_packet() {
+    let packets = [
+        "--inject", "0:0:2:4", "--inject", "5:1:3:4", "--packet", "0:0",
+    ];
+    let mut args = vec![
+        "--rate",
+        "0",
+        "--switching",
+        "vct",
+        "--router",
+        "r0",
+        "--router",
+        "r1",
+    ];
+    args.extend(packets);
+    let trace = check_trace(RING4, &args, 0);
+    let lines = parse(&trace);
+    assert_sorted(&lines);
+    let tail_left_r0 = at(&lines, "r0", "grant", "0:0.3");
+    let head_left_r1 = at(&lines, "r1", "grant", "0:0.0");
+    assert_eq!(tail_left_r0, 6);
+    assert_eq!(
+        at(&lines, "r1", "recv", "0:0.3"),
+        9,
+        "the whole packet is in r1"
+    );
+    assert_eq!(at(&lines, "r1", "vc-alloc", "0:0.0"), 18);
+    assert!(tail_left_r0 < head_left_r1, "condensed before it moves on");
+    insta::assert_snapshot!("scenario7a_vct_condensing", trace);
+
+    let mut args = vec!["--rate", "0", "--set", "buffer_depth=2"];
+    args.extend(packets);
+    let lines = parse(&check_trace(RING4, &args, 0));
+    assert!(
+        at(&lines, "r0", "grant", "0:0.3") > at(&lines, "r1", "grant", "0:0.0"),
+        "wormhole: spread over two routers while blocked"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.comp == "r0" && l.event == "stall" && l.detail.contains("no-credit")));
+}
+
 /// Value of each signal of a parsed VCD, as a step function: (scope path, var) ->
 /// [(time, value)], value `None` for `x`.
 type Waves = BTreeMap<(String, String), Vec<(u64, Option<u64>)>>;
