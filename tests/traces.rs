@@ -540,3 +540,81 @@ fn scenario1_vcd_matches_the_text_trace() {
         }
     }
 }
+
+/// Tracing observes and never steers: the same run with and without a trace gives the same
+/// report, and the trace of a loaded torus is sorted by (cycle, component) and accounts for
+/// every flit the terminals counted (one `inject` per injected flit, one `eject` per
+/// consumed flit), and every `send` is read at the channel's far end one cycle later.
+#[test]
+fn tracing_does_not_change_a_loaded_run() {
+    use flitsim::engine::trace::{Component, EventKind, Peer, TerminalEvent};
+    use flitsim::engine::{SimConfig, Simulation};
+    use flitsim::router::probe::RouterEvent;
+    let net = flitsim::netlist::topology::torus(&[4, 4]);
+    let config = SimConfig {
+        rate: 0.05,
+        length: 4,
+        warmup: 500,
+        cycles: 1000,
+        drain: 0,
+        ..SimConfig::default()
+    };
+    let plain = Simulation::new(&net, &config).unwrap().run();
+    let mut sim = Simulation::new(&net, &config).unwrap();
+    sim.enable_trace();
+    let traced = sim.run();
+    assert_eq!(plain, traced);
+    let events = sim.take_trace();
+    let key = |e: &flitsim::engine::trace::TraceEvent| (e.cycle, e.component);
+    assert!(events.windows(2).all(|w| key(&w[0]) <= key(&w[1])));
+    let count =
+        |f: &dyn Fn(&EventKind) -> bool| events.iter().filter(|e| f(&e.kind)).count() as u64;
+    let stats = sim.stats();
+    let injects = count(&|k| matches!(k, EventKind::Terminal(TerminalEvent::Inject { .. })));
+    let ejects = count(&|k| matches!(k, EventKind::Terminal(TerminalEvent::Eject { .. })));
+    assert_eq!(
+        (injects, ejects),
+        (stats.flits_injected, stats.flits_consumed)
+    );
+    assert!(ejects > 1000, "the run carried traffic: {ejects}");
+    // Every flit written at cycle c is read at c + 1 (L = Lt = 1) at the channel's far end:
+    // the next router's input port, or the terminal.
+    let names = sim.trace_names().unwrap().clone();
+    let mut arrivals = std::collections::BTreeSet::new();
+    for e in &events {
+        let (r, port, flit) = match (&e.component, &e.kind) {
+            (Component::Router(r), EventKind::Router(RouterEvent::FlitIn { port, flit })) => {
+                (r.0 as i64, i64::from(port.0), flit)
+            }
+            (Component::Terminal(t), EventKind::Terminal(TerminalEvent::Eject { flit })) => {
+                (-1 - t.0 as i64, 0, flit)
+            }
+            _ => continue,
+        };
+        arrivals.insert((e.cycle.0, r, port, flit.packet, flit.index));
+    }
+    let end = sim.now().0;
+    let mut checked = 0;
+    for e in &events {
+        let (Component::Router(r), EventKind::Router(RouterEvent::FlitOut { out, flit })) =
+            (&e.component, &e.kind)
+        else {
+            continue;
+        };
+        if e.cycle.0 + 1 >= end {
+            continue;
+        }
+        let (r2, p2) = match names.downstream[r.index()][out.index()] {
+            Peer::Router(r2, p2) => (r2.0 as i64, i64::from(p2)),
+            Peer::Terminal(t) => (-1 - t.0 as i64, 0),
+            Peer::None => panic!("a flit sent on an unconnected port"),
+        };
+        let key = (e.cycle.0 + 1, r2, p2, flit.packet, flit.index);
+        assert!(arrivals.contains(&key), "{e:?} never arrived");
+        checked += 1;
+    }
+    assert!(checked > 2000, "{checked}");
+    assert!(events
+        .iter()
+        .all(|e| !matches!(e.component, Component::Watchdog)));
+}
