@@ -354,6 +354,12 @@ impl Simulation {
         self.router_steps
     }
 
+    /// Router `id`, read-only: for observers that sample router state between cycles
+    /// (`flitsim check` samples busy VCs per output port).
+    pub fn router(&self, id: flitsim_netlist::RouterId) -> &flitsim_router::Router {
+        &self.net.routers[id.index()].router
+    }
+
     /// Number of routers.
     pub fn num_routers(&self) -> usize {
         self.net.routers.len()
