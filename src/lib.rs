@@ -1,6 +1,10 @@
 //! flitsim: facade library of the CLI. The subcommands live in [`cli`].
 
 pub mod cli;
+pub mod crosscheck;
+pub mod measure;
+pub mod plot;
+pub mod reproduce;
 
 pub use flitsim_analysis as analysis;
 pub use flitsim_engine as engine;

@@ -20,6 +20,12 @@ enum Command {
     /// Print what every router and terminal did, cycle by cycle; optionally a VCD for GTKWave
     /// (`flitsim trace netlists/ring-8.toml --rate 0 --inject 0:0:2:4`).
     Trace(flitsim::cli::trace::TraceArgs),
+    /// Simulate, then compare each channel's VC occupancy with Dally's Markov chain and the
+    /// latency with the matching paper model (`flitsim check netlists/torus-8x8.toml --rate 0.005 --length 12`).
+    Check(flitsim::cli::check::CheckArgs),
+    /// Re-run a paper's validation experiment: simulation, model and the paper's numbers
+    /// side by side (`flitsim reproduce 000 --quick`).
+    Reproduce(flitsim::cli::reproduce::ReproduceArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -29,6 +35,8 @@ fn main() -> std::process::ExitCode {
         Command::Run(args) => flitsim::cli::run::run(&args),
         Command::Netlist(args) => flitsim::cli::netlist::run(&args),
         Command::Trace(args) => flitsim::cli::trace::run(&args),
+        Command::Check(args) => flitsim::cli::check::run(&args),
+        Command::Reproduce(args) => flitsim::cli::reproduce::run(&args),
     };
     match result {
         Ok(code) => code,

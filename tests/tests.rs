@@ -1,5 +1,6 @@
 //! The one integration-test binary: each module is a topic.
 mod conservation;
+mod crosscheck;
 mod deadlock;
 mod determinism;
 mod little;

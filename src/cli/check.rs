@@ -1,0 +1,282 @@
+//! `flitsim check NETLIST [run flags] [--json] [--plot FILE.svg] [--per-channel]`:
+//! simulate, then compare each channel's measured VC occupancy `P(v)` with Dally's
+//! Markov chain fed with that channel's measured arrival rate and holding time
+//! (total-variation distance, multiplexing degree), averaged per channel class, and the
+//! measured mean latency with the matching paper model's, where one applies.
+
+use super::args::RunArgs;
+use crate::crosscheck::{self, ChannelCheck, ClassCheck, ModelLatency, Setup};
+use crate::measure::{self, Measured};
+use crate::plot::{self, Chart, Series, Style};
+use clap::Args;
+use flitsim_engine::SimConfig;
+use flitsim_netlist::{Netlist, Topology};
+use serde_json::{json, Value};
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `flitsim check` flags.
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// The simulation flags (as `flitsim run`).
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    /// Write P(v) measured vs predicted per channel class as an SVG chart.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+
+    /// Also print one line per channel.
+    #[arg(long)]
+    pub per_channel: bool,
+}
+
+/// The configuration as plain data for [`crosscheck::paper_model`].
+pub fn setup(netlist: &Netlist, config: &SimConfig) -> Setup {
+    let first = netlist.routers().next();
+    let name = |v: Value| v.as_str().unwrap_or("-").to_string();
+    let (topology, radix) = match &netlist.topology {
+        Topology::Torus { radix } => ("torus", radix.clone()),
+        Topology::Mesh { radix } => ("mesh", radix.clone()),
+        Topology::Ring { n } => ("ring", vec![*n]),
+        Topology::Hypercube { dim } => ("hypercube", vec![2; *dim as usize]),
+        Topology::Explicit => ("explicit", Vec::new()),
+    };
+    Setup {
+        topology: topology.into(),
+        radix,
+        routing: first.map_or("-".into(), |r| {
+            flitsim_router::routing::kind_name(r.config.routing).to_string()
+        }),
+        switching: first.map_or("-".into(), |r| {
+            name(serde_json::to_value(r.config.switching).unwrap_or(Value::Null))
+        }),
+        traffic: config.traffic.to_string(),
+        length: config.length,
+        rate: config.rate,
+        vcs: first.map_or(0, |r| u32::from(r.config.vcs)),
+    }
+}
+
+/// Everything `check` computes.
+pub struct CheckResult {
+    /// The configuration.
+    pub setup: Setup,
+    /// The run and its channel measurements.
+    pub measured: Measured,
+    /// Per channel.
+    pub channels: Vec<ChannelCheck>,
+    /// Per class, then `all`.
+    pub classes: Vec<ClassCheck>,
+    /// The matching paper model's latency.
+    pub model: Option<ModelLatency>,
+}
+
+/// Simulates and compares.
+///
+/// # Errors
+/// Netlist, flag or routing errors.
+pub fn compute(netlist: &Netlist, config: &SimConfig) -> anyhow::Result<CheckResult> {
+    let setup = setup(netlist, config);
+    let measured = measure::run(netlist, config)?;
+    let channels = crosscheck::check_channels(&measured.channels);
+    let classes = crosscheck::by_class(&channels);
+    let model = crosscheck::paper_model(&setup).map(|m| crosscheck::model_latency(&m));
+    Ok(CheckResult {
+        setup,
+        measured,
+        channels,
+        classes,
+        model,
+    })
+}
+
+/// Runs `flitsim check`.
+///
+/// # Errors
+/// Netlist, flag or routing errors, or an unwritable plot.
+pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let netlist = args.run.load_netlist()?;
+    let config = args.run.sim_config()?;
+    let r = compute(&netlist, &config)?;
+    if args.run.json {
+        let config_json = super::run::effective_config(&netlist, &config, &args.run);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&to_json(&r, config_json))?
+        );
+    } else {
+        print!("{}", table(&r, args.per_channel));
+    }
+    if let Some(path) = &args.plot {
+        plot::write_svg(&chart(&r), path)?;
+    }
+    if let Some(d) = &r.measured.report.deadlock {
+        eprintln!("error: {}", d.message);
+        return Ok(ExitCode::from(super::run::EXIT_DEADLOCK));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn latency_error(r: &CheckResult) -> Option<f64> {
+    let m = r.model.as_ref()?.latency?;
+    flitsim_analysis::compare::relative_error(r.measured.report.latency.mean?, m)
+}
+
+/// The `--json` object.
+pub fn to_json(r: &CheckResult, config: Value) -> Value {
+    json!({
+        "config": config,
+        "setup": r.setup,
+        "latency": {
+            "measured": r.measured.report.latency.mean,
+            "ci95": r.measured.latency_ci95,
+            "model": r.model,
+            "relative_error": latency_error(r),
+        },
+        "accepted_flits_per_terminal_cycle": r.measured.report.accepted.flits_per_terminal_cycle,
+        "classes": r.classes,
+        "channels": r.channels,
+        "deadlock": r.measured.report.deadlock,
+    })
+}
+
+fn opt(x: Option<f64>, digits: usize) -> String {
+    x.map_or_else(|| "-".into(), |v| format!("{v:.digits$}"))
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |v| format!("{:+.1}%", v * 100.0))
+}
+
+/// The stdout table.
+pub fn table(r: &CheckResult, per_channel: bool) -> String {
+    let mut s = String::new();
+    let st = &r.setup;
+    let rep = &r.measured.report;
+    let _ = writeln!(
+        s,
+        "check: {} {:?}, routing {}, switching {}, traffic {}, rate {} packets/terminal/cycle, length {}, {} VCs",
+        st.topology, st.radix, st.routing, st.switching, st.traffic, st.rate, st.length, st.vcs
+    );
+    let _ = writeln!(
+        s,
+        "latency: measured {} +- {} cycles (95% CI), accepted {:.4} flits/terminal/cycle",
+        opt(rep.latency.mean, 2),
+        opt(r.measured.latency_ci95, 2),
+        rep.accepted.flits_per_terminal_cycle
+    );
+    match &r.model {
+        Some(m) => {
+            let which = serde_json::to_value(&m.model)
+                .ok()
+                .and_then(|v| v.get("paper").and_then(|p| p.as_str().map(String::from)))
+                .unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "model:   paper {which} predicts {} cycles{} (error {})",
+                opt(m.latency, 2),
+                m.note.as_ref().map_or(String::new(), |n| format!(" ({n})")),
+                pct(latency_error(r))
+            );
+        }
+        None => {
+            let _ = writeln!(s, "model:   no paper model for this configuration");
+        }
+    }
+    let _ = writeln!(
+        s,
+        "VC occupancy vs Dally's chain (per class: mean over channels)"
+    );
+    let _ = writeln!(
+        s,
+        "{:<8} {:>5} {:>9} {:>8} {:>7} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "class", "chans", "lambda", "S", "rho", "rhomax", "TV", "TVmax", "mux", "muxpred", "muxerr"
+    );
+    for c in &r.classes {
+        let _ = writeln!(
+            s,
+            "{:<8} {:>5} {:>9.5} {:>8} {:>7.4} {:>7.4} {:>8} {:>8} {:>8.4} {:>8} {:>8}",
+            c.class,
+            c.channels,
+            c.lambda,
+            opt(c.holding_time, 2),
+            c.rho,
+            c.rho_max,
+            opt(c.tv_mean, 4),
+            opt(c.tv_max, 4),
+            c.multiplexing_measured,
+            opt(c.multiplexing_predicted, 4),
+            pct(c.multiplexing_error)
+        );
+    }
+    let _ = writeln!(s, "P(v), class mean: measured / predicted");
+    for c in &r.classes {
+        let fmt = |p: &[f64]| {
+            p.iter()
+                .map(|x| format!("{x:.4}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let _ = writeln!(
+            s,
+            "{:<8} {} / {}",
+            c.class,
+            fmt(&c.measured),
+            c.predicted.as_deref().map_or("-".into(), fmt)
+        );
+    }
+    if per_channel {
+        for c in &r.channels {
+            let _ = writeln!(
+                s,
+                "{:<14} lambda {:.5} S {} rho {:.4} TV {} mux {:.4}/{}",
+                c.name,
+                c.lambda,
+                opt(c.holding_time, 2),
+                c.rho,
+                opt(c.tv, 4),
+                c.multiplexing_measured,
+                opt(c.multiplexing_predicted, 4)
+            );
+        }
+    }
+    s
+}
+
+/// P(v) measured (markers) vs predicted (lines) per class.
+pub fn chart(r: &CheckResult) -> Chart {
+    let mut series = Vec::new();
+    for (i, c) in r.classes.iter().filter(|c| c.class != "all").enumerate() {
+        let pts = |p: &[f64]| {
+            p.iter()
+                .enumerate()
+                .map(|(v, &x)| (v as f64, x))
+                .collect::<Vec<_>>()
+        };
+        series.push(Series {
+            label: format!("{} measured", c.class),
+            points: pts(&c.measured),
+            style: Style::Points,
+            color: i,
+        });
+        if let Some(p) = &c.predicted {
+            series.push(Series {
+                label: format!("{} Markov", c.class),
+                points: pts(p),
+                style: Style::Line,
+                color: i,
+            });
+        }
+    }
+    Chart {
+        title: format!(
+            "P(v) busy VCs per channel: {} {:?}, {}, rate {}",
+            r.setup.topology, r.setup.radix, r.setup.routing, r.setup.rate
+        ),
+        x_label: "busy VCs v".into(),
+        y_label: "P(v)".into(),
+        series,
+    }
+}

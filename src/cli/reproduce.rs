@@ -1,0 +1,113 @@
+//! `flitsim reproduce 000|001|002|003|004 [--quick] [--out DIR] [--threads T]`: re-runs a
+//! paper's validation experiment with flitsim's simulator and model side by side (see
+//! `crate::reproduce`), prints the tables, and writes `table.txt`, `results.json` and the
+//! SVG charts to `--out` (default `reproduce-<paper>/`).
+
+use crate::reproduce::{self, Budget, Output};
+use anyhow::{bail, Context};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// `flitsim reproduce` flags.
+#[derive(Args, Debug, Clone)]
+pub struct ReproduceArgs {
+    /// Paper number: 000, 001, 002, 003 or 004 (see docs: the papers' README).
+    pub paper: String,
+
+    /// Few cycles per point (seconds; for tests): the numbers are noisy.
+    #[arg(long)]
+    pub quick: bool,
+
+    /// Output directory (default `reproduce-<paper>/`).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// Simulations run at the same time (default: the available cores).
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+
+    /// Run seed.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+
+    /// Print `results.json` on stdout instead of the tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The papers `reproduce` knows.
+pub const PAPERS: [&str; 5] = ["000", "001", "002", "003", "004"];
+
+/// Runs one paper's reproduction.
+///
+/// # Errors
+/// An unknown paper or an unwritable output directory.
+pub fn compute(paper: &str, budget: &Budget) -> anyhow::Result<(&'static str, Output)> {
+    Ok(match paper {
+        "000" | "0" => ("000", reproduce::p000::run(budget)),
+        "001" | "1" => ("001", reproduce::p001::run(budget)),
+        "002" | "2" => ("002", reproduce::p002::run(budget)),
+        "003" | "3" => ("003", reproduce::p003::run(budget)),
+        "004" | "4" => ("004", reproduce::p004::run(budget)),
+        _ => bail!(
+            "unknown paper `{paper}`\nhelp: choose one of {}",
+            PAPERS.join(", ")
+        ),
+    })
+}
+
+/// Runs `flitsim reproduce`.
+///
+/// # Errors
+/// An unknown paper or an unwritable output directory.
+pub fn run(args: &ReproduceArgs) -> anyhow::Result<ExitCode> {
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let budget = Budget {
+        quick: args.quick,
+        threads,
+        seed: args.seed,
+    };
+    let start = Instant::now();
+    let (paper, out) = compute(&args.paper, &budget)?;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("reproduce-{paper}")));
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut text = format!(
+        "flitsim reproduce {paper}{}\n\n",
+        if args.quick { " --quick" } else { "" }
+    );
+    for t in &out.tables {
+        text.push_str(&t.render());
+        text.push('\n');
+    }
+    for n in &out.notes {
+        text.push_str(&format!("note: {n}\n"));
+    }
+    std::fs::write(dir.join("table.txt"), &text)
+        .with_context(|| format!("writing {}", dir.join("table.txt").display()))?;
+    std::fs::write(
+        dir.join("results.json"),
+        serde_json::to_string_pretty(&out.json)?,
+    )?;
+    for (name, chart) in &out.charts {
+        crate::plot::write_svg(chart, &dir.join(name))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&out.json)?);
+    } else {
+        print!("{text}");
+        println!(
+            "wrote {} ({} charts) in {:.1} s",
+            dir.display(),
+            out.charts.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

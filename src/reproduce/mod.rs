@@ -1,0 +1,231 @@
+//! `flitsim reproduce PAPER`: each paper's validation experiment re-run with flitsim's
+//! simulator and the analysis crate's model side by side, plus the paper's own numbers
+//! where it prints them. One module per paper; each returns an [`Output`] (tables, charts,
+//! notes, JSON) that `cli::reproduce` prints and writes.
+//!
+//! Features a paper needs that the simulator does not have (a routing function, a
+//! switching mode, a traffic pattern) are detected at run time by applying them to the
+//! netlist or the configuration; the simulation columns then say what is missing instead
+//! of simulating something else under the paper's name.
+
+pub mod p000;
+pub mod p001;
+pub mod p002;
+pub mod p003;
+pub mod p004;
+
+use crate::measure::{self, Measured};
+use crate::plot::Chart;
+use flitsim_engine::SimConfig;
+use flitsim_netlist::Netlist;
+use serde_json::Value;
+use std::path::Path;
+
+/// A rendered table.
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    /// Title line.
+    pub title: String,
+    /// Column headers.
+    pub header: Vec<String>,
+    /// Cells.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these headers.
+    pub fn new(title: impl Into<String>, header: &[&str]) -> Table {
+        Table {
+            title: title.into(),
+            header: header.iter().map(|h| h.to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Columns right-aligned to their widest cell.
+    pub fn render(&self) -> String {
+        let n = self.header.len();
+        let mut w = vec![0; n];
+        for r in std::iter::once(&self.header).chain(&self.rows) {
+            for (i, c) in r.iter().enumerate().take(n) {
+                w[i] = w[i].max(c.chars().count());
+            }
+        }
+        let line = |r: &Vec<String>| {
+            r.iter()
+                .enumerate()
+                .map(|(i, c)| format!("{c:>width$}", width = w[i.min(n - 1)]))
+                .collect::<Vec<_>>()
+                .join("  ")
+        };
+        let mut s = format!("{}\n{}\n", self.title, line(&self.header));
+        for r in &self.rows {
+            s.push_str(&line(r));
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// What one paper's reproduction produced.
+#[derive(Clone, Debug, Default)]
+pub struct Output {
+    /// Tables, printed in order.
+    pub tables: Vec<Table>,
+    /// Charts: file name (in the output directory) and chart.
+    pub charts: Vec<(String, Chart)>,
+    /// Notes printed after the tables (readings, missing features).
+    pub notes: Vec<String>,
+    /// Everything as JSON (`results.json`).
+    pub json: Value,
+}
+
+/// How much to simulate.
+#[derive(Copy, Clone, Debug)]
+pub struct Budget {
+    /// `--quick`: few cycles (tests).
+    pub quick: bool,
+    /// Simulations run at the same time.
+    pub threads: usize,
+    /// Run seed.
+    pub seed: u64,
+}
+
+/// Maps `f` over `items` on `threads` scoped threads; results in input order.
+pub fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<R>>> =
+        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1).min(items.len().max(1)) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = f(item);
+                *results[i].lock().expect("result slot") = Some(r);
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .expect("result slot")
+                .expect("every item mapped")
+        })
+        .collect()
+}
+
+/// Parses a shipped netlist (compiled in, so `reproduce` runs from any directory) and
+/// applies `sets`; `Err` names the first override the simulator does not support.
+pub fn preset(name: &str, src: &str, sets: &[(&str, &str)]) -> Result<Netlist, String> {
+    let mut n = flitsim_netlist::parse_str(src, Path::new(name)).map_err(|d| d.to_string())?;
+    for (k, v) in sets {
+        n.set(k, v).map_err(|e| format!("{k}={v}: {e}"))?;
+    }
+    Ok(n)
+}
+
+/// One simulated point.
+#[derive(Clone, Debug)]
+pub struct SimPoint {
+    /// The measurements.
+    pub measured: Measured,
+    /// Measured packets not delivered by the end of the drain, over those generated:
+    /// above 1% the point is reported as saturated.
+    pub undelivered: f64,
+}
+
+impl SimPoint {
+    /// Saturated: more than 1% of the measured packets were not delivered, or a deadlock.
+    pub fn saturated(&self) -> bool {
+        self.undelivered > 0.01 || self.measured.report.deadlock.is_some()
+    }
+
+    /// Mean latency, `None` when saturated.
+    pub fn latency(&self) -> Option<f64> {
+        if self.saturated() {
+            None
+        } else {
+            self.measured.report.latency.mean
+        }
+    }
+
+    /// 95% CI half-width.
+    pub fn ci95(&self) -> Option<f64> {
+        self.measured.latency_ci95
+    }
+}
+
+/// Simulates one point.
+pub fn simulate(netlist: &Netlist, config: &SimConfig) -> Result<SimPoint, String> {
+    let measured = measure::run(netlist, config).map_err(|e| format!("{e:#}"))?;
+    let p = &measured.report.packets;
+    let undelivered = if p.generated == 0 {
+        0.0
+    } else {
+        p.in_flight_end as f64 / p.generated as f64
+    };
+    Ok(SimPoint {
+        measured,
+        undelivered,
+    })
+}
+
+/// `12.34`, or `-`.
+pub fn f2(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |v| format!("{v:.2}"))
+}
+
+/// `+1.2%`, or `-`.
+pub fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |v| format!("{:+.1}%", v * 100.0))
+}
+
+/// `12.34 +- 0.05`, `sat.`, or the reason there is no simulation.
+pub fn sim_cell(p: &Result<SimPoint, String>) -> String {
+    match p {
+        Ok(p) if p.saturated() => "sat.".into(),
+        Ok(p) => format!("{} +- {}", f2(p.latency()), f2(p.ci95())),
+        Err(_) => "n/a".into(),
+    }
+}
+
+/// `(a - b) / b`.
+pub fn rel(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    flitsim_analysis::compare::relative_error(a?, b?)
+}
+
+/// The largest rate at which `latency(rate)` has a value (the model's saturation rate),
+/// by bisection on `(0, hi]` to 1/1024 of `hi` (iterative models converge slowly right at
+/// the boundary, so the bisection stops short of it).
+pub fn model_saturation(latency: impl Fn(f64) -> Option<f64>, hi: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, hi);
+    if latency(hi).is_some() {
+        return hi;
+    }
+    for _ in 0..10 {
+        let mid = 0.5 * (lo + hi);
+        if latency(mid).is_some() {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// `n` rates spread over `(0, top]`: `top * i / n`, rounded to 5 significant digits.
+pub fn rates_up_to(top: f64, n: usize) -> Vec<f64> {
+    (1..=n)
+        .map(|i| {
+            let r = top * i as f64 / n as f64;
+            let scale = 10f64.powi(4 - r.log10().floor() as i32);
+            (r * scale).round() / scale
+        })
+        .collect()
+}

@@ -1,0 +1,207 @@
+//! Paper 000 (Quaglia et al. 2002), Tables 1-2: mean packet latency on 4x4, 8x8, 12x12
+//! and 16x16 tori, 12-flit packets, uniform destinations, Poisson generation per node.
+//! The paper simulates with 4 VCs and its minimal fully adaptive routing (X first, Y when
+//! X is busy); flitsim uses `netlists/paper000-torus-*.toml` (the one-cycle-per-hop router,
+//! 4 VCs) with `--routing quaglia --selection x-first`.
+//!
+//! Columns: the paper's simulation and model (typed in `PAPER_TABLES`), flitsim's model
+//! (`p000_quaglia::predict`, the tables' reading), flitsim's simulation with a 95% CI, and
+//! the errors. Generation is Bernoulli per cycle (Poisson in the limit; at these rates the
+//! two differ by under 1% in the inter-arrival variance).
+
+use super::{f2, parallel_map, pct, preset, rel, sim_cell, simulate, Budget, Output, Table};
+use crate::plot::{Chart, Series, Style};
+use flitsim_analysis::papers::p000_quaglia::{predict, QuagliaConfig, PAPER_TABLES};
+use flitsim_engine::SimConfig;
+use serde_json::json;
+
+const NETLISTS: [(u32, &str, &str); 4] = [
+    (
+        4,
+        "netlists/paper000-torus-4x4.toml",
+        include_str!("../../netlists/paper000-torus-4x4.toml"),
+    ),
+    (
+        8,
+        "netlists/paper000-torus-8x8.toml",
+        include_str!("../../netlists/paper000-torus-8x8.toml"),
+    ),
+    (
+        12,
+        "netlists/paper000-torus-12x12.toml",
+        include_str!("../../netlists/paper000-torus-12x12.toml"),
+    ),
+    (
+        16,
+        "netlists/paper000-torus-16x16.toml",
+        include_str!("../../netlists/paper000-torus-16x16.toml"),
+    ),
+];
+
+/// The packet length of Tables 1-2.
+pub const LENGTH: u32 = 12;
+
+/// (warm-up, measured cycles) for a k x k torus.
+fn cycles(k: u32, quick: bool) -> (u64, u64) {
+    if quick {
+        return (300, 1500);
+    }
+    match k {
+        4 => (5_000, 200_000),
+        8 => (5_000, 100_000),
+        12 => (5_000, 60_000),
+        _ => (5_000, 50_000),
+    }
+}
+
+/// Runs the reproduction.
+pub fn run(b: &Budget) -> Output {
+    let mut out = Output::default();
+    // The routing the paper simulates, if this build has it; without it the netlists' own
+    // `dor` is simulated instead and labelled as such.
+    let mut points = Vec::new();
+    let mut missing = None;
+    for &(k, name, src) in &NETLISTS {
+        let net = preset(
+            name,
+            src,
+            &[("routing", "quaglia"), ("selection", "x-first")],
+        )
+        .or_else(|e| {
+            missing = Some(e);
+            preset(name, src, &[])
+        });
+        if let Ok(n) = net {
+            let table = PAPER_TABLES.iter().find(|t| t.k == k).expect("table");
+            for row in table.rows {
+                points.push((k, row.rate, n.clone()));
+            }
+        }
+    }
+    let sims = parallel_map(&points, b.threads, |(k, rate, n)| {
+        let (warmup, cycles) = cycles(*k, b.quick);
+        let cfg = SimConfig {
+            rate: *rate,
+            length: LENGTH,
+            warmup,
+            cycles,
+            drain: 20_000,
+            seed: b.seed,
+            ..SimConfig::default()
+        };
+        simulate(n, &cfg)
+    });
+    let sim_header = if missing.is_some() {
+        "flitsim sim, DOR (95% CI)"
+    } else {
+        "flitsim sim (95% CI)"
+    };
+    if let Some(e) = &missing {
+        out.notes.push(format!(
+            "paper 000's adaptive routing is not available ({e}); the flitsim simulation \
+             column is the netlists' dimension-order routing (dateline DOR, 4 VCs in 2 \
+             classes), NOT the paper's routing"
+        ));
+    }
+    let mut json_tables = Vec::new();
+    for table in &PAPER_TABLES {
+        let k = table.k;
+        let mut t = Table::new(
+            format!(
+                "Table {} ({k}x{k} torus, {LENGTH}-flit packets): latency in cycles",
+                if k <= 8 { 1 } else { 2 }
+            ),
+            &[
+                "rate",
+                "paper sim",
+                "paper model",
+                "flitsim model",
+                "model-paper",
+                sim_header,
+                "sim vs paper sim",
+                "flitsim model vs sim",
+            ],
+        );
+        let mut rows_json = Vec::new();
+        let mut series: [Vec<(f64, f64)>; 4] = Default::default();
+        for row in table.rows {
+            let model = predict(&QuagliaConfig::new(k, row.rate)).ok();
+            let fm = model.as_ref().map(|m| m.latency);
+            let sim = points
+                .iter()
+                .position(|p| p.0 == k && p.1 == row.rate)
+                .map(|i| sims[i].clone())
+                .unwrap_or_else(|| Err(missing.clone().unwrap_or_default()));
+            let sl = sim.as_ref().ok().and_then(|p| p.latency());
+            t.rows.push(vec![
+                format!("{:.3}", row.rate),
+                f2(row.simulation),
+                f2(row.model),
+                fm.map_or_else(|| "sat.".into(), |v| format!("{v:.2}")),
+                fm.zip(row.model)
+                    .map_or_else(|| "-".into(), |(a, b)| format!("{:+.2}", a - b)),
+                sim_cell(&sim),
+                pct(rel(sl, row.simulation)),
+                pct(rel(fm, sl)),
+            ]);
+            for (s, v) in series.iter_mut().zip([row.simulation, row.model, fm, sl]) {
+                if let Some(v) = v {
+                    s.push((row.rate, v));
+                }
+            }
+            rows_json.push(json!({
+                "rate": row.rate,
+                "paper_simulation": row.simulation,
+                "paper_model": row.model,
+                "flitsim_model": fm,
+                "flitsim_model_saturated": fm.is_none(),
+                "flitsim_simulation": sl,
+                "flitsim_simulation_ci95": sim.as_ref().ok().and_then(|p| p.ci95()),
+                "flitsim_simulation_saturated": sim.as_ref().ok().map(|p| p.saturated()),
+                "flitsim_network_latency": sim.as_ref().ok().and_then(|p| p.measured.report.network_latency.mean),
+                "flitsim_zero_load_latency": sim.as_ref().ok().map(|p| p.measured.report.zero_load_latency),
+                "simulation_error": rel(sl, row.simulation),
+                "model_difference": fm.zip(row.model).map(|(a, b)| a - b),
+            }));
+        }
+        out.tables.push(t);
+        json_tables.push(json!({ "k": k, "rows": rows_json }));
+        let labels = [
+            ("paper simulation", Style::Points),
+            ("paper model", Style::Line),
+            ("flitsim model", Style::Line),
+            ("flitsim simulation", Style::Points),
+        ];
+        let chart = Chart {
+            title: format!("Paper 000, {k}x{k} torus, M = {LENGTH}: latency vs generation rate"),
+            x_label: "generation rate (packets/node/cycle)".into(),
+            y_label: "mean latency (cycles)".into(),
+            series: series
+                .into_iter()
+                .zip(labels)
+                .enumerate()
+                .map(|(i, (points, (label, style)))| Series {
+                    label: label.into(),
+                    points,
+                    style,
+                    color: i,
+                })
+                .collect(),
+        };
+        out.charts
+            .push((format!("reproduce-000-{k}x{k}.svg"), chart));
+    }
+    out.notes.push(
+        "flitsim latency = generation to tail consumed, including the source queue and one \
+         cycle each for the injection and ejection channels (zero load H + M + 1); the \
+         paper's model has zero load M + 2K k/(k+1)"
+            .into(),
+    );
+    out.json = json!({
+        "paper": "000",
+        "routing": if missing.is_some() { "dor" } else { "quaglia" },
+        "tables": json_tables,
+        "missing": missing,
+    });
+    out
+}
