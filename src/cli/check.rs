@@ -53,7 +53,10 @@ pub fn setup(netlist: &Netlist, config: &SimConfig) -> Setup {
             name(serde_json::to_value(r.config.switching).unwrap_or(Value::Null))
         }),
         traffic: config.traffic.to_string(),
-        length: config.length,
+        length: config
+            .length_dist
+            .as_ref()
+            .map_or(config.length, |d| d.mean().round() as u32),
         rate: config.rate,
         vcs: first.map_or(0, |r| u32::from(r.config.vcs)),
     }
