@@ -48,6 +48,21 @@ pub enum Switching {
     Saf,
 }
 
+/// When an output VC may be allocated to the next packet (`vc_release`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum VcRelease {
+    /// As soon as the previous packet's tail has been granted the switch (BookSim's
+    /// default): the next head may queue behind the old tail in the downstream FIFO, so
+    /// one input VC FIFO can hold flits of several packets.
+    #[default]
+    Tail,
+    /// Only when the tail has been granted the switch AND every credit of the VC is back
+    /// (the downstream FIFO is empty): one packet per downstream FIFO, at the cost of
+    /// a credit round trip per packet per VC (it caps 1-flit packets).
+    Credits,
+}
+
 /// Separable or other allocator used for VC allocation and switch allocation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -104,7 +119,12 @@ pub enum SelectionKind {
 pub struct RouterConfig {
     /// Virtual channels per input port (>= 1). Default 4.
     pub vcs: u8,
-    /// Flits per VC FIFO, or unbounded. Default 8.
+    /// Flits per VC FIFO, or unbounded. Default 8. One VC streams at most
+    /// `buffer_depth / (sd + xd + 2*L + cd)` flits per cycle (the credit round trip over a
+    /// channel of latency L), so full throughput needs
+    /// `buffer_depth >= switch_alloc_delay + crossbar_delay + 2*channel_latency + credit_delay`.
+    /// Virtual cut-through and store-and-forward need `buffer_depth >=` the longest packet
+    /// (or `"unbounded"`).
     pub buffer_depth: BufferDepth,
     /// Cycles from a head's arrival until route computation is done. Default 1.
     pub routing_delay: u32,
@@ -116,9 +136,16 @@ pub struct RouterConfig {
     pub crossbar_delay: u32,
     /// Cycles from a flit leaving an input buffer until its credit is written onto the
     /// upstream channel's reverse side (which then takes the channel latency). Default 1.
+    /// It lengthens the credit round trip (see `buffer_depth`), not the zero-load latency.
     pub credit_delay: u32,
-    /// Switching technique. Default wormhole.
+    /// Switching technique. Default wormhole. `vct`: a head gets a downstream VC only if it
+    /// can hold the whole packet (zero-load latency as wormhole); `saf`: a packet is routed
+    /// only once its tail has arrived (adds `M - 1` cycles per router at zero load).
     pub switching: Switching,
+    /// Output VC release: `tail` (default; reallocate once the previous tail has won the
+    /// switch, BookSim's behaviour) or `credits` (also wait until all the VC's credits are
+    /// home, so each downstream FIFO holds one packet). Zero-load latency is the same.
+    pub vc_release: VcRelease,
     /// VC allocator. Default separable input-first.
     pub vc_allocator: AllocatorKind,
     /// Switch allocator. Default separable input-first.
@@ -142,6 +169,7 @@ impl Default for RouterConfig {
             crossbar_delay: 1,
             credit_delay: 1,
             switching: Switching::Wormhole,
+            vc_release: VcRelease::Tail,
             vc_allocator: AllocatorKind::SeparableInputFirst,
             switch_allocator: AllocatorKind::SeparableInputFirst,
             arbiter: ArbiterKind::RoundRobin,

@@ -40,6 +40,7 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("crossbar_delay", c.crossbar_delay.to_string()),
         ("credit_delay", c.credit_delay.to_string()),
         ("switching", value(&c.switching)),
+        ("vc_release", value(&c.vc_release)),
         ("vc_allocator", value(&c.vc_allocator)),
         ("switch_allocator", value(&c.switch_allocator)),
         ("arbiter", value(&c.arbiter)),

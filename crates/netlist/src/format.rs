@@ -123,6 +123,7 @@ pub(crate) struct RawParams {
     crossbar_delay: Option<Spanned<u32>>,
     credit_delay: Option<Spanned<u32>>,
     switching: Option<Spanned<String>>,
+    vc_release: Option<Spanned<String>>,
     vc_allocator: Option<Spanned<String>>,
     switch_allocator: Option<Spanned<String>>,
     arbiter: Option<Spanned<String>>,
@@ -583,6 +584,14 @@ impl Loader {
             "switching",
             keys,
             &mut cfg.switching,
+        );
+        name(
+            self,
+            &p.vc_release,
+            "vc_release",
+            "VC release rule",
+            keys,
+            &mut cfg.vc_release,
         );
         name(
             self,

@@ -53,7 +53,7 @@ pub mod validate;
 
 pub use config::{
     AllocatorKind, ArbiterKind, BufferDepth, RouterConfig, RoutingKind, SelectionKind, Switching,
-    DEFAULT_CHANNEL_LATENCY,
+    VcRelease, DEFAULT_CHANNEL_LATENCY,
 };
 pub use dot::dot;
 pub use error::{Diagnostics, Location, NetlistError, PortSide};

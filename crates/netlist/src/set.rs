@@ -16,6 +16,7 @@ pub const SET_KEYS: &[&str] = &[
     "crossbar_delay",
     "credit_delay",
     "switching",
+    "vc_release",
     "vc_allocator",
     "switch_allocator",
     "arbiter",
@@ -107,6 +108,10 @@ impl Netlist {
             "switching" => {
                 let v = name(key, value)?;
                 Box::new(move |c| c.switching = v)
+            }
+            "vc_release" => {
+                let v = name(key, value)?;
+                Box::new(move |c| c.vc_release = v)
             }
             "vc_allocator" => {
                 let v = name(key, value)?;

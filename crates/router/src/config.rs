@@ -4,6 +4,7 @@
 
 pub use flitsim_netlist::{
     AllocatorKind, ArbiterKind, BufferDepth, RouterConfig, RoutingKind, SelectionKind, Switching,
+    VcRelease,
 };
 
 /// The stage delays of a router, copied out of [`RouterConfig`] as cycle counts.

@@ -2,11 +2,14 @@
 //!
 //! Credits are counted as flits *outstanding* (sent and not yet credited back), so the
 //! same counter serves bounded downstream buffers (`available = depth - outstanding`) and
-//! unbounded ones (the ejection port: always available). Release is conservative: an
-//! output VC is free for VC allocation only when no packet owns it and all its credits are
-//! home (the downstream FIFO is empty), so each downstream FIFO holds at most one packet.
+//! unbounded ones (the ejection port: always available). Release follows the router's
+//! `vc_release`: under `tail` (default) an output VC is free for VC allocation as soon as
+//! no packet owns it (the previous tail won the switch), so a downstream FIFO may hold the
+//! end of one packet followed by the next; under `credits` it is free only when, in
+//! addition, all its credits are home (the downstream FIFO is empty), so each downstream
+//! FIFO holds at most one packet.
 
-use flitsim_netlist::{BufferDepth, Switching};
+use flitsim_netlist::{BufferDepth, Switching, VcRelease};
 
 /// Credit counter of one downstream VC.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -91,11 +94,13 @@ impl OutputVcState {
     }
 
     /// May VC allocation grant this VC to a packet of `len` flits? THE place where
-    /// switching decides "downstream has room": wormhole needs a free VC (unowned, all
-    /// credits home); VCT and SAF (their own issue) will add room for the whole packet.
+    /// switching decides "downstream has room": wormhole needs a free VC (unowned; under
+    /// `VcRelease::Credits` also all credits home); virtual cut-through and
+    /// store-and-forward also need room for the whole packet (`len` credits available,
+    /// always true for an unbounded downstream buffer).
     #[inline]
-    pub fn is_free_for(&self, switching: Switching, len: u32) -> bool {
-        let free = self.owner.is_none() && self.credits.all_home();
+    pub fn is_free_for(&self, switching: Switching, release: VcRelease, len: u32) -> bool {
+        let free = self.owner.is_none() && (release == VcRelease::Tail || self.credits.all_home());
         match switching {
             Switching::Wormhole => free,
             Switching::Vct | Switching::Saf => {
@@ -149,16 +154,36 @@ mod tests {
     }
 
     #[test]
-    fn release_is_conservative() {
+    fn credits_release_is_conservative() {
+        let c = VcRelease::Credits;
         let mut v = OutputVcState::new(BufferDepth::Flits(4));
-        assert!(v.is_free_for(Switching::Wormhole, 10));
-        assert!(!v.is_free_for(Switching::Vct, 10));
+        assert!(v.is_free_for(Switching::Wormhole, c, 10));
+        assert!(!v.is_free_for(Switching::Vct, c, 10));
         v.owner = Some(3);
         v.credits.consume();
-        assert!(!v.is_free_for(Switching::Wormhole, 1) && v.is_busy());
+        assert!(!v.is_free_for(Switching::Wormhole, c, 1) && v.is_busy());
         v.owner = None; // tail left, its credit still out
-        assert!(!v.is_free_for(Switching::Wormhole, 1) && v.is_busy());
+        assert!(!v.is_free_for(Switching::Wormhole, c, 1) && v.is_busy());
         v.credits.restore();
-        assert!(v.is_free_for(Switching::Wormhole, 1) && !v.is_busy());
+        assert!(v.is_free_for(Switching::Wormhole, c, 1) && !v.is_busy());
+    }
+
+    #[test]
+    fn tail_release_frees_the_vc_when_the_tail_leaves_and_vct_counts_room() {
+        let t = VcRelease::Tail;
+        let mut v = OutputVcState::new(BufferDepth::Flits(4));
+        v.owner = Some(3);
+        for _ in 0..3 {
+            v.credits.consume();
+        }
+        assert!(!v.is_free_for(Switching::Wormhole, t, 1));
+        v.owner = None; // tail won the switch, 3 flits still downstream
+        assert!(v.is_free_for(Switching::Wormhole, t, 8) && v.is_busy());
+        assert!(v.is_free_for(Switching::Vct, t, 1));
+        assert!(!v.is_free_for(Switching::Vct, t, 2) && !v.is_free_for(Switching::Saf, t, 2));
+        v.credits.restore();
+        assert!(v.is_free_for(Switching::Vct, t, 2));
+        let u = OutputVcState::new(BufferDepth::Unbounded);
+        assert!(u.is_free_for(Switching::Vct, t, 1_000_000));
     }
 }

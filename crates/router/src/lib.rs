@@ -204,6 +204,7 @@ impl Router {
             layout,
             delays,
             switching: spec.config.switching,
+            vc_release: spec.config.vc_release,
             buffers,
             outputs: out_state,
             busy: vec![0; n_out],

@@ -272,10 +272,30 @@ fn credits_gate_flits_and_are_usable_the_cycle_they_arrive() {
 }
 
 #[test]
+fn under_tail_release_an_output_vc_is_reallocated_once_the_tail_won_the_switch() {
+    for d @ [_, vd, _, _, _] in DELAYS {
+        // One downstream VC, two packets from two input ports for the same output; no
+        // credit ever comes back, yet the second packet follows the first into the FIFO.
+        let mut h = Harness::new(d, 1, 1, 8);
+        for i in 0..2 {
+            h.step(&[(0, flit(0, i, 2, 1, 0)), (2, flit(1, i, 2, 1, 0))], &[]);
+        }
+        h.idle_until(30);
+        assert_eq!(h.sent.len(), 4, "{d:?}");
+        assert_ne!(h.sent[0].2.packet.seq, h.sent[2].2.packet.seq);
+        // Tail wins SA at c (written c + sd + xd); VA at c + 1, SA at c + 1 + vd.
+        assert_eq!(h.sent[2].0, h.sent[1].0 + 1 + u64::from(vd), "{d:?}");
+        assert_eq!(h.r.outstanding(OutPort(1), VcId(0)), 4);
+    }
+}
+
+#[test]
 fn an_output_vc_is_reallocated_only_after_the_tail_left_and_all_credits_are_home() {
     for d @ [_, vd, sd, xd, _] in DELAYS {
         // One downstream VC, two packets from two input ports for the same output.
-        let mut h = Harness::new(d, 1, 1, 8);
+        let mut h = Harness::with(d, 1, 1, 8, |c| {
+            c.vc_release = flitsim_netlist::VcRelease::Credits;
+        });
         for i in 0..2 {
             h.step(&[(0, flit(0, i, 2, 1, 0)), (2, flit(1, i, 2, 1, 0))], &[]);
         }

@@ -139,8 +139,9 @@ impl SwitchAlloc {
                 debug_assert_eq!(s.outputs[ovc].owner, Some(i as u32));
                 s.outputs[ovc].owner = None;
                 s.vcs[i].tail_left();
-                // Under conservative release the FIFO is empty now; a following head
-                // (possible only with a more eager upstream) is routed from next cycle.
+                // Under `vc_release = credits` upstream the FIFO is empty now; under
+                // `tail` the next packet's head may already wait behind this tail: it is
+                // routed from the next cycle (the VC state machine restarts with it).
                 if let Some(b) = s.buffers.front(i) {
                     debug_assert!(b.flit.kind.is_head());
                     s.vcs[i].head_arrived(b.arrived.max(now.plus(1)));

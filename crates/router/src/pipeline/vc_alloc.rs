@@ -57,7 +57,7 @@ impl VcAlloc {
     /// Is output VC `ovc` free for a packet of `len` flits?
     #[inline]
     fn free(s: &RouterState, ovc: usize, len: u32) -> bool {
-        s.outputs[ovc].is_free_for(s.switching, len)
+        s.outputs[ovc].is_free_for(s.switching, s.vc_release, len)
     }
 
     /// Builds requests for every waiting VC and allocates.
@@ -125,9 +125,16 @@ impl VcAlloc {
         for (i, ovc) in self.grant.ones() {
             let o = usize::from(s.layout.out_port_of[ovc]);
             let v = (ovc - s.layout.out_base[o] as usize) as u8;
-            debug_assert!(!s.outputs[ovc].is_busy(), "VA granted a busy output VC");
+            debug_assert!(
+                s.outputs[ovc].owner.is_none(),
+                "VA granted an owned output VC"
+            );
+            // Under tail release the VC may still have credits out (busy already).
+            let was_busy = s.outputs[ovc].is_busy();
             s.outputs[ovc].owner = Some(i as u32);
-            s.busy_change(o, 1, now);
+            if !was_busy {
+                s.busy_change(o, 1, now);
+            }
             s.vcs[i].allocated(flitsim_netlist::OutPort(o as u8), VcId(v), ready);
         }
         self.allocator.update(&self.grant);
