@@ -9,6 +9,7 @@ mod model_quaglia;
 mod netlist_cli;
 mod netlist_errors;
 mod run_cli;
+mod switching;
 mod traces;
 mod traffic;
 mod zero_load;

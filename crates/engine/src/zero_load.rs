@@ -15,10 +15,15 @@
 //! and the tail follows `M - 1` cycles behind it; `credit_delay` does not appear because an
 //! idle network has credits everywhere.
 //!
+//! Switching. Virtual cut-through has the same zero-load latency as wormhole (a free VC
+//! always has room in an idle network). Store-and-forward waits in every router until the
+//! tail has arrived, `M - 1` cycles after the head, so each router on the path adds
+//! `M - 1`: `T0 = 2 Lt + (H + 1)(rd + vd + sd + xd + M - 1) + H L + (M - 1)`.
+//!
 //! The route is the one the routing function gives an idle network: from input port 0,
 //! VC 0, always the first candidate and the lowest VC of its range.
 
-use flitsim_netlist::{InPort, Netlist, RouterId, TerminalId, VcId, TERMINAL_PORT};
+use flitsim_netlist::{InPort, Netlist, RouterId, Switching, TerminalId, VcId, TERMINAL_PORT};
 use flitsim_router::routing::{RouteCtx, RouteSet, RoutingFunction};
 
 /// The zero-load route from `src` to `dst`: routers visited and channel latencies.
@@ -117,7 +122,12 @@ pub fn zero_load_latency_pair(
         .iter()
         .map(|&r| {
             let c = &netlist.router(r).config;
+            let store = match c.switching {
+                Switching::Saf => u64::from(length) - 1,
+                Switching::Wormhole | Switching::Vct => 0,
+            };
             u64::from(c.routing_delay + c.vc_alloc_delay + c.switch_alloc_delay + c.crossbar_delay)
+                + store
         })
         .sum();
     let channels: u64 = route.channel_latencies.iter().map(|&l| u64::from(l)).sum();

@@ -72,6 +72,12 @@ impl InputBuffer {
         self.fifos[vc].front()
     }
 
+    /// The `k`-th flit of FIFO `vc` (0 = front).
+    #[inline]
+    pub fn get(&self, vc: usize, k: usize) -> Option<&BufferedFlit> {
+        self.fifos[vc].get(k)
+    }
+
     /// Flits in FIFO `vc`.
     #[inline]
     pub fn len(&self, vc: usize) -> usize {

@@ -26,6 +26,25 @@
 //! tail flits follow one per cycle. Over H router-to-router hops (H + 1 routers), with
 //! terminal channels of latency Lt and network channels of latency L:
 //! `T0 = 2*Lt + (H+1)*(rd+vd+sd+xd) + H*L + (M-1)` for a packet of M flits.
+//!
+//! Per switching technique (`switching`):
+//! - wormhole: the formula above;
+//! - virtual cut-through (`vct`): the same formula. VA grants a downstream VC only when it
+//!   has room for all M flits, which an idle network always has, so nothing changes at
+//!   zero load; under blocking the packet gathers in the router where its head waits
+//!   (with `buffer_depth = "unbounded"`, paper 004's storage buffer, it always can);
+//! - store-and-forward (`saf`): a head is routed only once its tail is in the same FIFO,
+//!   `M - 1` cycles after the head, in every router:
+//!   `T0 = 2*Lt + (H+1)*(rd+vd+sd+xd + M-1) + H*L + (M-1)`.
+//!
+//! Credit round trip and buffer depth. A flit that wins SA upstream at cycle `c` takes a
+//! credit; it is written at `c + sd + xd`, read downstream at `c + sd + xd + L`, leaves
+//! that FIFO at the earliest in the same cycle (a body flit at the front of an active VC),
+//! and its credit is written back at `+ cd` and usable upstream `L` later. The slot is
+//! therefore reusable after `RT = sd + xd + 2*L + cd` cycles, and one VC streams a packet
+//! at `min(1, D / RT)` flits per cycle with `D = buffer_depth`: for full throughput on a
+//! channel of latency `L` the buffers must cover the round trip, `D >= sd + xd + 2L + cd`
+//! (the default router on 1-cycle channels: `D >= 5`; on 20-cycle channels: `D >= 43`).
 
 pub mod crossbar;
 pub mod output;
@@ -138,6 +157,8 @@ pub struct RouterState {
     pub delays: Delays,
     /// Switching technique (decides "downstream has room" in VA).
     pub switching: Switching,
+    /// When an output VC may be reallocated (VA).
+    pub vc_release: crate::config::VcRelease,
     /// State machine per flat input VC.
     pub vcs: Vec<InputVcState>,
     /// FIFO per flat input VC.

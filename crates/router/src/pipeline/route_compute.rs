@@ -8,8 +8,14 @@
 //!
 //! RC never contends (one routing unit per VC), so it always decides at the first cycle
 //! the VC is eligible.
+//!
+//! Store-and-forward (`switching = "saf"`): a head becomes RC-eligible only once its
+//! packet's tail has arrived in the same FIFO, so a packet leaves a router only after it
+//! is stored there whole. This adds `M - 1` cycles per router at zero load:
+//! `T0 = 2*Lt + (H+1)*(rd+vd+sd+xd + M-1) + H*L + (M-1)`.
 
 use super::RouterState;
+use crate::config::Switching;
 use crate::routing::{RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{Cycle, InPort, VcId};
 use std::sync::Arc;
@@ -59,6 +65,9 @@ impl RouteCompute {
                 continue;
             };
             debug_assert!(head.kind.is_head(), "a non-head flit at a Routing VC");
+            if s.switching == Switching::Saf && !Self::whole_packet_arrived(s, i, now) {
+                continue;
+            }
             let (p, v) = s.layout.in_split(i);
             let ctx = RouteCtx {
                 router: s.id,
@@ -69,6 +78,16 @@ impl RouteCompute {
             self.routing.route(&ctx, head.dest, &mut route);
             self.decisions.push((i as u32, route));
         }
+    }
+
+    /// Has the packet at the front of input VC `i` arrived whole (its tail is in the FIFO
+    /// by `now`)? The packet's flits are contiguous from the front.
+    #[inline]
+    pub fn whole_packet_arrived(s: &RouterState, i: usize, now: Cycle) -> bool {
+        s.buffers.front(i).is_some_and(|h| {
+            let tail = (h.flit.len - h.flit.index) as usize - 1;
+            s.buffers.get(i, tail).is_some_and(|t| t.arrived <= now)
+        })
     }
 
     /// Stores the routes; the VCs wait for VA from `now + rd`.
