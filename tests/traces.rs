@@ -126,7 +126,7 @@ fn scenario1_one_packet_crosses_a_ring_at_zero_load() {
 /// Scenario 2: two 2-flit packets, t0 -> t2 (through r1's `west` input) and t1 -> t2
 /// (injected at cycle 5 so both heads reach r1 at cycle 6), both need r1.east.
 ///
-/// (a) 2 VCs (one per dateline class): both route to r1.east/vc0 at 6 and request it at 7;
+/// (a) 2 VCs (one per dateline class), `vc_release = credits`: both route to r1.east/vc0 at 6 and request it at 7;
 /// VA grants it to r1.local (the separable input-first allocator's round-robin arbiter
 /// starts at input 0) and the loser shows `stall lost-vc` at 7, then `stall no-vc` every
 /// cycle until the winner's tail has left (9) and all its credits are home: the tail
@@ -140,7 +140,8 @@ fn scenario1_one_packet_crosses_a_ring_at_zero_load() {
 #[test]
 fn scenario2_two_packets_contend_for_one_output() {
     let args = [
-        "--rate", "0", "--inject", "0:0:2:2", "--inject", "5:1:2:2", "--router", "r1",
+        "--rate", "0", "--set", "vc_release=credits", "--inject", "0:0:2:2", "--inject",
+        "5:1:2:2", "--router", "r1",
     ];
     let trace = check_trace(RING4, &args, 0);
     let lines = parse(&trace);
