@@ -140,8 +140,16 @@ fn scenario1_one_packet_crosses_a_ring_at_zero_load() {
 #[test]
 fn scenario2_two_packets_contend_for_one_output() {
     let args = [
-        "--rate", "0", "--set", "vc_release=credits", "--inject", "0:0:2:2", "--inject",
-        "5:1:2:2", "--router", "r1",
+        "--rate",
+        "0",
+        "--set",
+        "vc_release=credits",
+        "--inject",
+        "0:0:2:2",
+        "--inject",
+        "5:1:2:2",
+        "--router",
+        "r1",
     ];
     let trace = check_trace(RING4, &args, 0);
     let lines = parse(&trace);
