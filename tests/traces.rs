@@ -126,8 +126,8 @@ fn scenario1_one_packet_crosses_a_ring_at_zero_load() {
 /// Scenario 2: two 2-flit packets, t0 -> t2 (through r1's `west` input) and t1 -> t2
 /// (injected at cycle 5 so both heads reach r1 at cycle 6), both need r1.east.
 ///
-/// (a) 2 VCs (one per dateline class), `vc_release = credits`: both route to r1.east/vc0 at 6 and request it at 7;
-/// VA grants it to r1.local (the separable input-first allocator's round-robin arbiter
+/// (a) 2 VCs (one per dateline class), `vc_release = credits`: both route to r1.east/vc0
+/// at 6 and request it at 7; VA grants it to r1.local (the separable input-first allocator's round-robin arbiter
 /// starts at input 0) and the loser shows `stall lost-vc` at 7, then `stall no-vc` every
 /// cycle until the winner's tail has left (9) and all its credits are home: the tail
 /// leaves r2.west at SA cycle 14, its credit is written at 15 and read at r1 at 16
@@ -137,6 +137,11 @@ fn scenario1_one_packet_crosses_a_ring_at_zero_load() {
 /// separable allocator's inputs both asked for vc0) gets vc1 at 8; from 9 the two packets
 /// share r1.east one flit per cycle, the switch arbiter alternating between r1.west and
 /// r1.local, and the waiting one shows `stall lost-switch` (it has a credit).
+///
+/// (c) As (a) under the default `vc_release = tail`: the winner's tail wins the switch at
+/// 9 (`release`), and VA, which runs before SA in a step, gives r1.east/vc0 to r1.west at
+/// 10 while the winner's flits are still in r2.west/vc0; the two packets then share that
+/// FIFO, and the VC becomes idle (`vc-free`) only when the loser's last credit is home.
 #[test]
 fn scenario2_two_packets_contend_for_one_output() {
     let args = [
@@ -189,6 +194,16 @@ fn scenario2_two_packets_contend_for_one_output() {
         .count();
     assert_eq!(sa_stalls, 4, "each flit but the two first waits one cycle");
     insta::assert_snapshot!("scenario2b_switch_contention", trace);
+
+    let args = [
+        "--rate", "0", "--inject", "0:0:2:2", "--inject", "5:1:2:2", "--router", "r1",
+    ];
+    let trace = check_trace(RING4, &args, 0);
+    let lines = parse(&trace);
+    assert_eq!(at(&lines, "r1", "release", "1:0.1"), 9);
+    assert_eq!(at(&lines, "r1", "vc-alloc", "0:0.0"), 10);
+    assert!(at(&lines, "r1", "vc-free", "-") > at(&lines, "r1", "send", "0:0.1"));
+    insta::assert_snapshot!("scenario2c_vc_contention_tail_release", trace);
 }
 
 /// Scenario 3: a credit stall. 2-flit buffers and 3-cycle channels; one 4-flit packet

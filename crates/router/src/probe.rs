@@ -79,7 +79,8 @@ pub enum RouterEvent {
         /// Downstream VC.
         vc: VcId,
     },
-    /// Output VC `(out, vc)` is free again: no owner and all credits home.
+    /// Output VC `(out, vc)` is idle again: no owner and all credits home (the moment
+    /// it becomes free for VA under `vc_release = credits`).
     VcFree {
         /// Output port.
         out: OutPort,
@@ -144,7 +145,8 @@ pub enum RouterEvent {
         out_vc: VcId,
     },
     /// The tail left: input VC `(port, vc)` is idle and output VC `(out, out_vc)` has no
-    /// owner (free for VA once its credits are home, see [`RouterEvent::VcFree`]).
+    /// owner (free for VA from now under `vc_release = tail`, once its credits are home
+    /// under `credits`, see [`RouterEvent::VcFree`]).
     Release {
         /// Input port.
         port: InPort,

@@ -20,13 +20,13 @@
 //! | event | component | detail | meaning |
 //! |---|---|---|---|
 //! | `credit-in` | router | `OUT/vcV <- PEER` | a credit for downstream VC V of output OUT arrived |
-//! | `vc-free` | router | `OUT/vcV` | that output VC has no owner and all credits home: VA may hand it out again |
+//! | `vc-free` | router | `OUT/vcV` | that output VC is idle: no owner and all credits home (under `vc_release = credits` VA may hand it out only from now) |
 //! | `recv` | router | `IN/vcV <- PEER` | the flit was read from input IN's channel into FIFO V |
 //! | `route` | router | `IN/vcV -> OUT/vcA-B,...` | RC routed the head: its candidates |
 //! | `vc-alloc` | router | `IN/vcV -> OUT/vcW` | VA gave output VC W to the packet |
 //! | `stall` | router | `IN/vcV REASON WANTS` | the VC could not advance (reasons below) |
 //! | `grant` | router | `IN/vcV -> OUT/vcW` | SA granted the flit: it left FIFO V for the crossbar |
-//! | `release` | router | `IN/vcV -> OUT/vcW` | the tail left: input VC idle, output VC unowned |
+//! | `release` | router | `IN/vcV -> OUT/vcW` | the tail left: input VC idle, output VC unowned (under `vc_release = tail` VA may hand it out from now) |
 //! | `send` | router | `OUT/vcW -> PEER/vcW` | the flit was written onto OUT's channel |
 //! | `credit-out` | router | `IN/vcV -> PEER` | a credit for FIFO V was written onto the upstream channel |
 //! | `credit-in` | terminal | `tN/vcV <- rN.local` | a credit for injection VC V came back |
