@@ -10,6 +10,7 @@ mod netlist_cli;
 mod netlist_errors;
 mod run_cli;
 mod switching;
+mod timeout;
 mod traces;
 mod traffic;
 mod zero_load;

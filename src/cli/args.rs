@@ -41,6 +41,15 @@ pub struct RunArgs {
     #[arg(long, value_name = "S")]
     pub switching: Option<String>,
 
+    /// Timeout reset (paper 003) on every router: drop a head that waited C cycles for an
+    /// output VC and reset its packet back to the source (0: off); overrides the netlist.
+    #[arg(long, value_name = "C")]
+    pub timeout: Option<u32>,
+
+    /// Cycles a packet dropped by a timeout waits at its source before it is sent again.
+    #[arg(long, value_name = "C", default_value_t = 0)]
+    pub backoff: u64,
+
     /// Warm-up cycles before measurement starts.
     #[arg(long, value_name = "C", default_value_t = 1000)]
     pub warmup: u64,
@@ -96,6 +105,11 @@ impl RunArgs {
                 .set("switching", switching)
                 .with_context(|| format!("--switching {switching}"))?;
         }
+        if let Some(timeout) = self.timeout {
+            netlist
+                .set("timeout", &timeout.to_string())
+                .with_context(|| format!("--timeout {timeout}"))?;
+        }
         if let Some(routing) = &self.routing {
             netlist
                 .set("routing", routing)
@@ -120,6 +134,7 @@ impl RunArgs {
             cycles: self.cycles,
             drain: self.drain_cycles,
             drain_all: self.drain,
+            backoff: self.backoff,
             seed: self.seed,
             watchdog: self.watchdog,
             record_deliveries: false,

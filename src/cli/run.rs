@@ -23,13 +23,45 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let mut sim = Simulation::new(&netlist, &config)?;
     let report = sim.run();
     let config_json = effective_config(&netlist, &config, args);
+    let timeouts_on = netlist.routers().any(|r| r.config.timeout > 0);
+    let sw = sim.switching_stats();
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json_report(config_json, &report)?)?
-        );
+        let mut v = json_report(config_json, &report)?;
+        if let Some(o) = v.as_object_mut() {
+            let switching = netlist
+                .routers()
+                .next()
+                .map(|r| serde_json::to_value(r.config.switching))
+                .transpose()?;
+            o.insert("switching".into(), json!(switching));
+            if timeouts_on {
+                o.insert("timeouts".into(), json!(sw.timeouts));
+                o.insert("retransmissions".into(), json!(sw.retransmissions));
+                o.insert("flits_discarded".into(), json!(sw.flits_discarded));
+                o.insert(
+                    "goodput".into(),
+                    json!({ "flits_per_terminal_cycle": report.accepted.flits_per_terminal_cycle }),
+                );
+            }
+            if config.drain_all {
+                o.insert("drain_limit_hit".into(), json!(sim.drain_limit_hit()));
+            }
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", summary(&netlist, &config, &report));
+        if timeouts_on {
+            println!(
+                "timeouts  {} (retransmissions {}, flits discarded {}), goodput {:.4} flits/terminal/cycle",
+                sw.timeouts, sw.retransmissions, sw.flits_discarded, report.accepted.flits_per_terminal_cycle
+            );
+        }
+    }
+    if sim.drain_limit_hit() {
+        eprintln!(
+            "warning: --drain stopped at its limit of {} cycles with packets undelivered\nhelp: raise --drain-cycles",
+            config.drain
+        );
     }
     if let Some(e) = sim.error() {
         eprintln!("error: {e}");

@@ -13,7 +13,7 @@ use crate::terminal::{Terminal, TerminalConfig};
 use crate::traffic::TrafficPattern;
 use flitsim_netlist::{BufferDepth, InPort, Netlist, OutPort, RouterId, TerminalId, TERMINAL_PORT};
 use flitsim_router::routing::{self, kind_name, RoutingFunction, RoutingMismatch};
-use flitsim_router::{Credit, Flit, OutputPortSpec, Router};
+use flitsim_router::{Credit, Flit, OutputPortSpec, Reset, Router};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -31,6 +31,8 @@ pub(crate) struct RouterNode {
     pub credits_in: Box<[Option<Credit>]>,
     pub flits_out: Box<[Option<Flit>]>,
     pub credits_out: Box<[Option<Credit>]>,
+    /// Timeout resets written this cycle, by input port.
+    pub resets_out: Box<[Option<Reset>]>,
     /// VCs of each input port (conservation checks).
     pub in_vcs: Box<[u8]>,
     /// FIFO depth of each input port's VCs, `None` = unbounded (conservation checks).
@@ -87,6 +89,8 @@ pub(crate) struct Network {
     pub names: Names,
     /// The routing function of router 0 (zero-load latency).
     pub routing: Option<Arc<dyn RoutingFunction>>,
+    /// Some router has a timeout: resets travel on channels' reverse sides.
+    pub resets: bool,
 }
 
 /// Builds the routing functions the netlist's routers use (one per distinct kind).
@@ -211,6 +215,7 @@ pub(crate) fn assemble(
             credits_in: vec![None; ports].into_boxed_slice(),
             flits_out: vec![None; ports].into_boxed_slice(),
             credits_out: vec![None; ports].into_boxed_slice(),
+            resets_out: vec![None; ports].into_boxed_slice(),
             in_vcs: spec.ports.iter().map(|p| p.vcs).collect(),
             in_depth: spec.ports.iter().map(|p| p.buffer_depth.flits()).collect(),
             ejection_vcs: spec.config.vcs,
@@ -241,7 +246,13 @@ pub(crate) fn assemble(
         .routers()
         .next()
         .map(|r| Arc::clone(&routings[&(r.config.routing as u8)]));
+    let resets = netlist.routers().any(|r| r.config.timeout > 0);
+    if resets {
+        routers.iter_mut().for_each(|r| r.router.enable_resets());
+        channels.iter_mut().for_each(Channel::enable_resets);
+    }
     Ok(Network {
+        resets,
         routers,
         terminals,
         channels,

@@ -12,7 +12,7 @@
 //! per cycle (flit = phit), and the contract allows at most one credit per channel per cycle.
 
 use flitsim_netlist::Cycle;
-use flitsim_router::{Credit, Flit};
+use flitsim_router::{Credit, Flit, Reset};
 
 /// One channel's two delay lines.
 #[derive(Clone, Debug)]
@@ -20,6 +20,8 @@ pub struct Channel {
     latency: u64,
     flits: Box<[Option<Flit>]>,
     credits: Box<[Option<Credit>]>,
+    /// Timeout resets on the reverse side (allocated only when resets are enabled).
+    resets: Box<[Option<Reset>]>,
     flits_in_flight: u32,
     credits_in_flight: u32,
 }
@@ -36,6 +38,7 @@ impl Channel {
             latency: u64::from(latency),
             flits: vec![None; slots].into_boxed_slice(),
             credits: vec![None; slots].into_boxed_slice(),
+            resets: Box::new([]),
             flits_in_flight: 0,
             credits_in_flight: 0,
         }
@@ -97,6 +100,40 @@ impl Channel {
         );
         self.credits[s] = Some(credit);
         self.credits_in_flight += 1;
+    }
+
+    /// Gives the reverse side a lane for timeout resets (same latency as credits).
+    pub fn enable_resets(&mut self) {
+        self.resets = vec![None; self.latency as usize + 1].into_boxed_slice();
+    }
+
+    /// Phase 1 at `now`: the reset due now, if any.
+    #[inline]
+    pub fn recv_reset(&mut self, now: Cycle) -> Option<Reset> {
+        if self.resets.is_empty() {
+            return None;
+        }
+        let s = self.slot(now.0);
+        self.resets[s].take()
+    }
+
+    /// Phase 2 at `now`: sends `reset` upstream, readable at `now + latency`.
+    ///
+    /// # Panics
+    /// If resets are not enabled or a reset was already sent this cycle.
+    #[inline]
+    pub fn send_reset(&mut self, now: Cycle, reset: Reset) {
+        let s = self.slot(now.0 + self.latency);
+        assert!(
+            self.resets[s].is_none(),
+            "two resets sent on one channel at cycle {now} (phase discipline broken)"
+        );
+        self.resets[s] = Some(reset);
+    }
+
+    /// Resets on the reverse side (sent, not yet received).
+    pub fn resets_in_flight(&self) -> usize {
+        self.resets.iter().flatten().count()
     }
 
     /// Flits on the forward side (sent, not yet received).

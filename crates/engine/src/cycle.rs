@@ -30,12 +30,14 @@ pub(crate) struct Activity {
     pub consumed: u64,
     /// Routers actually stepped (not skipped as quiescent).
     pub stepped: u64,
+    /// Flits discarded by timeout resets.
+    pub discarded: u64,
 }
 
 impl Activity {
     /// Did any flit move?
     pub fn moved(&self) -> bool {
-        self.router_flits + self.injected + self.consumed > 0
+        self.router_flits + self.injected + self.consumed + self.discarded > 0
     }
 }
 
@@ -61,6 +63,19 @@ pub(crate) fn compute(now: Cycle, range: Range<usize>, net: &mut Network) -> Act
             };
             any_input |= slot.is_some();
         }
+        let discarded_before = node.router.reset_counters().flits_discarded;
+        if net.resets {
+            for (o, &ch) in node.out_channels.iter().enumerate() {
+                if ch == NO_CHANNEL {
+                    continue;
+                }
+                if let Some(r) = channels[ch as usize].recv_reset(now) {
+                    node.router
+                        .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
+                    any_input = true;
+                }
+            }
+        }
         if !any_input && node.router.is_quiescent() {
             continue;
         }
@@ -73,10 +88,17 @@ pub(crate) fn compute(now: Cycle, range: Range<usize>, net: &mut Network) -> Act
         };
         node.router.step(now, &mut io);
         act.router_flits += node.flits_out.iter().flatten().count() as u64;
+        if net.resets {
+            node.router.emit_resets(&mut node.resets_out);
+            act.discarded += node.router.reset_counters().flits_discarded - discarded_before;
+        }
     }
     for node in &mut net.terminals[range] {
         let flit_in = channels[node.ejection as usize].recv_flit(now);
         let credit_in = channels[node.injection as usize].recv_credit(now);
+        if let Some(r) = channels[node.injection as usize].recv_reset(now) {
+            node.terminal.receive_reset(now, r);
+        }
         act.consumed += u64::from(flit_in.is_some());
         let (flit_out, credit_out) = node.terminal.step(now, flit_in, credit_in);
         if let Some(t) = &mut node.trace {
@@ -109,6 +131,13 @@ pub(crate) fn write(now: Cycle, range: Range<usize>, net: &mut Network) {
                     "router sent a credit on an unconnected input port at cycle {now}"
                 );
                 channels[ch as usize].send_credit(now, c);
+            }
+        }
+        if net.resets {
+            for (slot, &ch) in node.resets_out.iter_mut().zip(node.in_channels.iter()) {
+                if let Some(r) = slot.take() {
+                    channels[ch as usize].send_reset(now, r);
+                }
             }
         }
     }

@@ -43,7 +43,7 @@ pub mod zero_load;
 pub use channel::Channel;
 pub use error::{ConfigError, SimError, WaitingVc};
 pub use length::LengthDist;
-pub use sim::{run, SimConfig, Simulation};
+pub use sim::{run, SimConfig, Simulation, SwitchingStats};
 pub use stats::{RunReport, TerminalStats, Window};
 pub use terminal::Delivery;
 pub use traffic::TrafficKind;

@@ -47,6 +47,9 @@ pub struct SimConfig {
     pub watchdog: u64,
     /// Keep a record of every delivered packet (`Simulation::take_deliveries`). Default off.
     pub record_deliveries: bool,
+    /// Cycles a packet dropped by a timeout reset waits at its source before it may be
+    /// sent again (`--backoff`; paper 003's constant retransmission delay). Default 0.
+    pub backoff: u64,
 }
 
 impl Default for SimConfig {
@@ -63,6 +66,7 @@ impl Default for SimConfig {
             seed: 1,
             watchdog: 2000,
             record_deliveries: false,
+            backoff: 0,
         }
     }
 }
@@ -105,6 +109,7 @@ pub struct Simulation {
     watchdog: Watchdog,
     flits_injected: u64,
     flits_consumed: u64,
+    flits_discarded: u64,
     router_steps: u64,
     zero_load_latency: f64,
     error: Option<SimError>,
@@ -133,6 +138,7 @@ impl Simulation {
             window: config.window(),
             stop_generating: config.drain_all.then(|| config.window().end),
             record_deliveries: config.record_deliveries,
+            backoff: config.backoff,
         };
         let mut net = assemble::assemble(netlist, &tc, &pattern, config.seed)?;
         if let Some(events) = trace {
@@ -158,6 +164,7 @@ impl Simulation {
             watchdog: Watchdog::new(config.watchdog),
             flits_injected: 0,
             flits_consumed: 0,
+            flits_discarded: 0,
             router_steps: 0,
             zero_load_latency,
             error: None,
@@ -191,13 +198,19 @@ impl Simulation {
         cycle::write(now, all, &mut self.net);
         self.flits_injected += act.injected;
         self.flits_consumed += act.consumed;
+        self.flits_discarded += act.discarded;
         self.router_steps += act.stepped;
         if let Some((t, _)) = &mut self.trace {
             t.collect(now, &mut self.net);
         }
         self.now = now.plus(1);
         if cfg!(debug_assertions) {
-            conservation::check(now, &self.net, self.flits_injected, self.flits_consumed);
+            conservation::check(
+                now,
+                &self.net,
+                self.flits_injected,
+                self.flits_consumed + self.flits_discarded,
+            );
         }
         if self
             .watchdog
@@ -307,9 +320,40 @@ impl Simulation {
         self.trace.as_ref().map(|(_, n)| n)
     }
 
-    /// Flits injected but not yet consumed (in channels and routers).
+    /// Flits injected but not yet consumed or discarded (in channels and routers).
     pub fn flits_in_network(&self) -> u64 {
-        self.flits_injected - self.flits_consumed
+        self.flits_injected - self.flits_consumed - self.flits_discarded
+    }
+
+    /// Timeout-reset counters of the whole run so far (see [`SwitchingStats`]).
+    pub fn switching_stats(&self) -> SwitchingStats {
+        let mut s = SwitchingStats::default();
+        for r in &self.net.routers {
+            let c = r.router.reset_counters();
+            s.timeouts += c.timeouts;
+            s.flits_discarded += c.flits_discarded;
+        }
+        for t in &self.net.terminals {
+            s.retransmissions += t.terminal.retransmissions();
+            s.requeued += t.terminal.resets();
+        }
+        s
+    }
+
+    /// Every credit home, every buffer and channel empty (no flit, credit or reset
+    /// anywhere): what a fully drained network must look like.
+    pub fn network_is_empty(&self) -> bool {
+        self.net
+            .routers
+            .iter()
+            .all(|r| r.router.is_quiescent() && r.router.all_credits_home())
+            && self.net.channels.iter().all(|c| {
+                c.flits_in_flight() == 0 && c.credits_in_flight() == 0 && c.resets_in_flight() == 0
+            })
+            && self.net.terminals.iter().all(|t| {
+                (0..t.terminal.vcs())
+                    .all(|v| t.terminal.outstanding(flitsim_netlist::VcId(v as u8)) == 0)
+            })
     }
 
     /// No flit in the network and no packet waiting in any source queue.
@@ -392,6 +436,19 @@ impl Simulation {
             },
         )
     }
+}
+
+/// Timeout-reset counters of a run, since cycle 0.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SwitchingStats {
+    /// Heads dropped by a router's timer.
+    pub timeouts: u64,
+    /// Packets their source re-queued after a reset (equals `timeouts` once resets land).
+    pub requeued: u64,
+    /// Retransmissions started (re-queued packets sent again).
+    pub retransmissions: u64,
+    /// Flits discarded by routers (dropped packets' flits).
+    pub flits_discarded: u64,
 }
 
 /// Assembles `netlist` and runs warm-up, window and drain.

@@ -17,7 +17,7 @@ use crate::rng::{Bernoulli, ComponentRng};
 use crate::stats::{TerminalStats, Window};
 use crate::traffic::{TraceEvent, TrafficPattern};
 use flitsim_netlist::{BufferDepth, Cycle, TerminalId, VcId};
-use flitsim_router::{Credit, Flit, FlitKind, PacketId};
+use flitsim_router::{Credit, Flit, FlitKind, PacketId, Reset};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -28,6 +28,10 @@ struct QueuedPacket {
     dest: TerminalId,
     len: u32,
     created: Cycle,
+    /// Not injected before this cycle (retransmission back-off).
+    not_before: Cycle,
+    /// A retransmission after a timeout reset.
+    retry: bool,
 }
 
 /// The packet currently being injected.
@@ -89,6 +93,8 @@ pub struct TerminalConfig {
     pub stop_generating: Option<Cycle>,
     /// Keep a `Delivery` record of every consumed packet.
     pub record_deliveries: bool,
+    /// Cycles a packet reset by a timeout waits before it may be sent again (`--backoff`).
+    pub backoff: u64,
 }
 
 /// One terminal (traffic endpoint).
@@ -109,6 +115,10 @@ pub struct Terminal {
     current: Option<Injecting>,
     stats: TerminalStats,
     deliveries: Option<Vec<Delivery>>,
+    backoff: u64,
+    /// Packets re-queued after a timeout reset, and retransmissions started.
+    resets: u64,
+    retransmissions: u64,
 }
 
 impl Terminal {
@@ -143,6 +153,9 @@ impl Terminal {
             current: None,
             stats: TerminalStats::default(),
             deliveries: config.record_deliveries.then(Vec::new),
+            backoff: config.backoff,
+            resets: 0,
+            retransmissions: 0,
         }
     }
 
@@ -167,6 +180,8 @@ impl Terminal {
             dest,
             len,
             created: now,
+            not_before: now,
+            retry: false,
         });
         self.stats.packets_generated += 1;
         if self.window.contains(now) {
@@ -260,14 +275,50 @@ impl Terminal {
         }
     }
 
+    /// A timeout reset for one of this terminal's packets (delivered at `now`, before the
+    /// step): stop sending it if it is still being sent (its flits already out are
+    /// discarded by the router, which returns their credits) and put it back at the tail
+    /// of the source queue, sendable again `backoff` cycles from now. It keeps its id and
+    /// generation cycle, so it is measured (and delivered) once.
+    pub fn receive_reset(&mut self, now: Cycle, r: Reset) {
+        debug_assert_eq!(
+            r.packet.source, self.id,
+            "reset for another terminal's packet"
+        );
+        if let Some(cur) = self.current.filter(|c| c.packet.seq == r.packet.seq) {
+            self.vcs[cur.vc.index()].owned = false;
+            self.current = None;
+        }
+        self.queue.push_back(QueuedPacket {
+            seq: r.packet.seq,
+            dest: r.dest,
+            len: r.len,
+            created: r.created,
+            not_before: now.plus(self.backoff),
+            retry: true,
+        });
+        self.resets += 1;
+    }
+
+    /// Packets re-queued after a timeout reset.
+    pub fn resets(&self) -> u64 {
+        self.resets
+    }
+
+    /// Retransmissions started (re-queued packets whose head was sent again).
+    pub fn retransmissions(&self) -> u64 {
+        self.retransmissions
+    }
+
     fn inject(&mut self, now: Cycle) -> Option<Flit> {
         if self.current.is_none() {
-            let packet = *self.queue.front()?;
+            let packet = *self.queue.front().filter(|p| p.not_before <= now)?;
             let vc = self
                 .vcs
                 .iter()
                 .position(|v| !v.owned && v.outstanding == 0)?;
             self.queue.pop_front();
+            self.retransmissions += u64::from(packet.retry);
             self.vcs[vc].owned = true;
             self.current = Some(Injecting {
                 packet,
@@ -364,6 +415,7 @@ mod tests {
             },
             stop_generating: None,
             record_deliveries: true,
+            backoff: 0,
         };
         Terminal::new(
             TerminalId(0),

@@ -146,6 +146,12 @@ pub struct RouterConfig {
     /// switch, BookSim's behaviour) or `credits` (also wait until all the VC's credits are
     /// home, so each downstream FIFO holds one packet). Zero-load latency is the same.
     pub vc_release: VcRelease,
+    /// Timeout reset (paper 003), in cycles; 0 = off (default). A head that has waited
+    /// this long for an output VC is dropped with the rest of its packet at this router,
+    /// and a reset travels upstream hop by hop (each channel's latency) freeing VCs,
+    /// flits and credits up to the source, which re-queues the packet at the tail of its
+    /// queue. Set it on every router (`--timeout C`).
+    pub timeout: u32,
     /// VC allocator. Default separable input-first.
     pub vc_allocator: AllocatorKind,
     /// Switch allocator. Default separable input-first.
@@ -170,6 +176,7 @@ impl Default for RouterConfig {
             credit_delay: 1,
             switching: Switching::Wormhole,
             vc_release: VcRelease::Tail,
+            timeout: 0,
             vc_allocator: AllocatorKind::SeparableInputFirst,
             switch_allocator: AllocatorKind::SeparableInputFirst,
             arbiter: ArbiterKind::RoundRobin,

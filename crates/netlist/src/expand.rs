@@ -41,6 +41,7 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("credit_delay", c.credit_delay.to_string()),
         ("switching", value(&c.switching)),
         ("vc_release", value(&c.vc_release)),
+        ("timeout", c.timeout.to_string()),
         ("vc_allocator", value(&c.vc_allocator)),
         ("switch_allocator", value(&c.switch_allocator)),
         ("arbiter", value(&c.arbiter)),

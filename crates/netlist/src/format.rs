@@ -124,6 +124,7 @@ pub(crate) struct RawParams {
     credit_delay: Option<Spanned<u32>>,
     switching: Option<Spanned<String>>,
     vc_release: Option<Spanned<String>>,
+    timeout: Option<Spanned<u32>>,
     vc_allocator: Option<Spanned<String>>,
     switch_allocator: Option<Spanned<String>>,
     arbiter: Option<Spanned<String>>,
@@ -569,6 +570,7 @@ impl Loader {
         );
         num(&p.crossbar_delay, "crossbar_delay", &mut cfg.crossbar_delay);
         num(&p.credit_delay, "credit_delay", &mut cfg.credit_delay);
+        num(&p.timeout, "timeout", &mut cfg.timeout);
         self.vcs_depth(
             &p.vcs,
             &p.buffer_depth,

@@ -17,6 +17,7 @@ pub const SET_KEYS: &[&str] = &[
     "credit_delay",
     "switching",
     "vc_release",
+    "timeout",
     "vc_allocator",
     "switch_allocator",
     "arbiter",
@@ -112,6 +113,10 @@ impl Netlist {
             "vc_release" => {
                 let v = name(key, value)?;
                 Box::new(move |c| c.vc_release = v)
+            }
+            "timeout" => {
+                let v = number(key, value, 0)?;
+                Box::new(move |c| c.timeout = v)
             }
             "vc_allocator" => {
                 let v = name(key, value)?;

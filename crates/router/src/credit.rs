@@ -80,6 +80,8 @@ impl CreditCounter {
 pub struct OutputVcState {
     /// Flat input VC of the packet holding it, if any.
     pub owner: Option<u32>,
+    /// The packet holding it (with `owner`; timeout resets check it).
+    pub packet: Option<crate::flit::PacketId>,
     /// Its credits.
     pub credits: CreditCounter,
 }
@@ -89,6 +91,7 @@ impl OutputVcState {
     pub fn new(depth: BufferDepth) -> OutputVcState {
         OutputVcState {
             owner: None,
+            packet: None,
             credits: CreditCounter::new(depth),
         }
     }

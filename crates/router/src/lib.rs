@@ -69,12 +69,14 @@ pub mod credit;
 pub mod flit;
 pub mod pipeline;
 pub mod probe;
+pub mod reset;
 pub mod routing;
 pub mod stats;
 pub mod vc_state;
 
 pub use config::RouterConfig;
 pub use flit::{Credit, Flit, FlitKind, PacketId};
+pub use reset::{Reset, ResetStats};
 pub use routing::{RoutingFunction, RoutingMismatch, RoutingRegistry};
 pub use stats::RouterStats;
 
@@ -153,6 +155,7 @@ pub struct Router {
     sa: SwitchAlloc,
     crossbar: Crossbar,
     credit_return: CreditReturn,
+    resets: reset::ResetState,
     stats: RouterStats,
     /// Last cycle `step` ran (for `waits`).
     last_step: Cycle,
@@ -182,6 +185,7 @@ impl Router {
         let in_vcs: Vec<u8> = spec.ports.iter().map(|p| p.vcs).collect();
         let out_vcs: Vec<u8> = outputs.iter().map(|o| o.downstream_vcs).collect();
         let layout = Layout::new(&in_vcs, &out_vcs);
+        let layout_total = layout.total_in_vcs();
         let delays = Delays::of(&spec.config);
         let buffers = InputBuffer::new(
             spec.ports
@@ -205,6 +209,7 @@ impl Router {
             delays,
             switching: spec.config.switching,
             vc_release: spec.config.vc_release,
+            trail: (spec.config.timeout > 0).then(Default::default),
             buffers,
             outputs: out_state,
             busy: vec![0; n_out],
@@ -223,6 +228,7 @@ impl Router {
             sa: SwitchAlloc::new(&spec.config, &state),
             crossbar: Crossbar::new(n_out, delays.sd + delays.xd),
             credit_return: CreditReturn::new(in_vcs.len(), delays.cd),
+            resets: reset::ResetState::new(spec.config.timeout, layout_total, in_vcs.len()),
             stats: RouterStats::new(n_out, &in_vcs),
             last_step: Cycle(0),
             trace: None,
@@ -267,6 +273,11 @@ impl Router {
             if let Some(f) = f {
                 debug_assert!(f.vc.0 < s.layout.in_vcs(p), "flit on a VC the port lacks");
                 let i = s.layout.ivc(p, f.vc.0);
+                if self.resets.discarding[i].is_some() && self.resets.discard_on_arrival(i, f) {
+                    self.credit_return
+                        .push(p, now.plus(s.delays.cd), Credit { vc: f.vc });
+                    continue;
+                }
                 let was_empty = s.buffers.len(i) == 0;
                 s.buffers.push(i, *f, now);
                 let occ = s.buffers.len(i) as u32;
@@ -281,6 +292,10 @@ impl Router {
                 }
             }
         }
+        if self.resets.timeout > 0 {
+            self.expire_timers(now);
+        }
+        let s = &mut self.state;
         // 2.-4. Stages in pipeline order.
         self.rc.evaluate(now, s);
         if let Some(t) = &mut self.trace {
@@ -324,7 +339,112 @@ impl Router {
     /// Nothing buffered, inside the crossbar, or waiting to send a credit: stepping the
     /// router without inputs would change nothing, so the engine may skip it.
     pub fn is_quiescent(&self) -> bool {
-        self.state.buffers.total() == 0 && self.crossbar.is_empty() && self.credit_return.is_empty()
+        self.state.buffers.total() == 0
+            && self.crossbar.is_empty()
+            && self.credit_return.is_empty()
+            && self.resets.is_empty()
+    }
+
+    /// Keeps the trail that timeout resets need (the engine calls it on every router when
+    /// any router of the network has a timeout, before the first step).
+    pub fn enable_resets(&mut self) {
+        self.state.trail.get_or_insert_with(Default::default);
+    }
+
+    /// No output VC owned and every credit home (a drained network's routers).
+    pub fn all_credits_home(&self) -> bool {
+        self.state
+            .outputs
+            .iter()
+            .all(|o| o.owner.is_none() && o.credits.all_home())
+    }
+
+    /// Timeout-reset counters since cycle 0.
+    pub fn reset_counters(&self) -> ResetStats {
+        self.resets.stats
+    }
+
+    /// A reset delivered at `now` on the reverse side of output port `out`'s channel.
+    /// Call it before [`Router::step`] of the same cycle. See [`reset`].
+    pub fn receive_reset(&mut self, now: Cycle, out: OutPort, r: Reset) {
+        let s = &mut self.state;
+        let Some((ip, iv)) = s.trail.as_mut().and_then(|t| t.remove(&r.packet)) else {
+            panic!(
+                "router {}: reset for packet {} that never passed here (cycle {now})",
+                s.id, r.packet
+            );
+        };
+        let i = s.layout.ivc(usize::from(ip), iv);
+        let ovc = s.layout.ovc(out.index(), r.vc.0);
+        if s.outputs[ovc].owner == Some(i as u32) && s.outputs[ovc].packet == Some(r.packet) {
+            self.drop_front(now, i, r.packet);
+            let s = &mut self.state;
+            s.outputs[ovc].owner = None;
+            s.outputs[ovc].packet = None;
+            if !s.outputs[ovc].is_busy() {
+                s.busy_change(out.index(), -1, now);
+            }
+        }
+        self.resets.out[usize::from(ip)].push_back(Reset { vc: VcId(iv), ..r });
+        self.resets.stats.resets_sent += 1;
+    }
+
+    /// Writes the resets due at `now` (at most one per input port), by input port.
+    pub fn emit_resets(&mut self, out: &mut [Option<Reset>]) {
+        for (p, q) in self.resets.out.iter_mut().enumerate() {
+            if let Some(r) = q.pop_front() {
+                out[p] = Some(r);
+            }
+        }
+    }
+
+    /// Drops every head that has waited `timeout` cycles for an output VC.
+    fn expire_timers(&mut self, now: Cycle) {
+        let timeout = self.resets.timeout;
+        for i in 0..self.state.vcs.len() {
+            let vc = &self.state.vcs[i];
+            if vc.phase != VcPhase::VcWait || vc.ready_at.0 + timeout > now.0 {
+                continue;
+            }
+            let head = self
+                .state
+                .buffers
+                .front(i)
+                .expect("a waiting VC holds its head")
+                .flit;
+            let (p, v) = self.state.layout.in_split(i);
+            self.drop_front(now, i, head.packet);
+            self.resets.out[p].push_back(Reset::of(&head, VcId(v)));
+            self.resets.stats.timeouts += 1;
+            self.resets.stats.resets_sent += 1;
+        }
+    }
+
+    /// Discards the flits of `packet` at the front of input VC `i` (returning their
+    /// credits), marks the VC to discard the packet's later flits unless its tail was
+    /// among them, and restarts the VC with the next packet's head, if any.
+    fn drop_front(&mut self, now: Cycle, i: usize, packet: PacketId) {
+        let s = &mut self.state;
+        let (p, v) = s.layout.in_split(i);
+        let mut tail_seen = false;
+        while s.buffers.front(i).is_some_and(|b| b.flit.packet == packet) {
+            let f = s.buffers.pop(i).flit;
+            tail_seen |= f.kind.is_tail();
+            self.credit_return
+                .push(p, now.plus(s.delays.cd), Credit { vc: VcId(v) });
+            self.resets.stats.flits_discarded += 1;
+        }
+        if !tail_seen {
+            self.resets.discarding[i] = Some(packet);
+        }
+        let vc = &mut s.vcs[i];
+        vc.phase = VcPhase::Idle;
+        vc.route.clear();
+        if let Some(b) = s.buffers.front(i) {
+            debug_assert!(b.flit.kind.is_head());
+            let ready = b.arrived.max(now);
+            s.vcs[i].head_arrived(ready);
+        }
     }
 
     /// For the watchdog: every input VC that holds a packet and could not advance in the

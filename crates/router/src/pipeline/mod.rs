@@ -159,6 +159,9 @@ pub struct RouterState {
     pub switching: Switching,
     /// When an output VC may be reallocated (VA).
     pub vc_release: crate::config::VcRelease,
+    /// Timeout resets possible: packet -> (input port, input VC) it came in on, recorded
+    /// by VA (see `reset.rs`); `None` when resets are off.
+    pub trail: Option<std::collections::BTreeMap<crate::flit::PacketId, (u8, u8)>>,
     /// State machine per flat input VC.
     pub vcs: Vec<InputVcState>,
     /// FIFO per flat input VC.

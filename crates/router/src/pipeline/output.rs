@@ -30,13 +30,16 @@ impl CreditReturn {
         }
     }
 
-    /// A credit for input `port`, due on its channel at `due`.
+    /// A credit for input `port`, due on its channel at `due`, or one cycle after the
+    /// last credit queued for that port if that is later (only flits discarded by a
+    /// timeout reset queue several credits of one port in one cycle; otherwise SA moves
+    /// at most one flit per input port per cycle and `due` is always later).
     #[inline]
     pub fn push(&mut self, port: usize, due: Cycle, credit: Credit) {
-        debug_assert!(
-            self.queues[port].back().is_none_or(|&(t, _)| t < due),
-            "two credits for input {port} in one cycle"
-        );
+        let due = match self.queues[port].back() {
+            Some(&(t, _)) if t >= due => t.plus(1),
+            _ => due,
+        };
         self.queues[port].push_back((due, credit));
     }
 

@@ -138,6 +138,7 @@ impl SwitchAlloc {
             if flit.kind.is_tail() {
                 debug_assert_eq!(s.outputs[ovc].owner, Some(i as u32));
                 s.outputs[ovc].owner = None;
+                s.outputs[ovc].packet = None;
                 s.vcs[i].tail_left();
                 // Under `vc_release = credits` upstream the FIFO is empty now; under
                 // `tail` the next packet's head may already wait behind this tail: it is

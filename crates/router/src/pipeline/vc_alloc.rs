@@ -131,7 +131,13 @@ impl VcAlloc {
             );
             // Under tail release the VC may still have credits out (busy already).
             let was_busy = s.outputs[ovc].is_busy();
+            let packet = s.buffers.front(i).map(|b| b.flit.packet);
             s.outputs[ovc].owner = Some(i as u32);
+            s.outputs[ovc].packet = packet;
+            if let (Some(trail), Some(p)) = (&mut s.trail, packet) {
+                let (ip, iv) = s.layout.in_split(i);
+                trail.insert(p, (ip as u8, iv));
+            }
             if !was_busy {
                 s.busy_change(o, 1, now);
             }
