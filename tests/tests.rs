@@ -4,6 +4,7 @@ mod crosscheck;
 mod deadlock;
 mod determinism;
 mod little;
+mod measurement;
 mod model_cli;
 mod model_quaglia;
 mod netlist_cli;

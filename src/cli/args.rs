@@ -3,6 +3,7 @@
 
 use anyhow::{anyhow, Context};
 use clap::Args;
+use flitsim_engine::stats::AutoConfig;
 use flitsim_engine::{LengthDist, SimConfig, TrafficKind};
 use flitsim_netlist::Netlist;
 use std::path::PathBuf;
@@ -50,13 +51,25 @@ pub struct RunArgs {
     #[arg(long, value_name = "C", default_value_t = 0)]
     pub backoff: u64,
 
-    /// Warm-up cycles before measurement starts.
-    #[arg(long, value_name = "C", default_value_t = 1000)]
-    pub warmup: u64,
+    /// Fixed warm-up cycles before measurement starts (default: detected by MSER-5; with
+    /// only `--cycles` given, 1000).
+    #[arg(long, value_name = "C")]
+    pub warmup: Option<u64>,
 
-    /// Measurement window in cycles: packets generated in it are measured.
-    #[arg(long, value_name = "C", default_value_t = 10_000)]
-    pub cycles: u64,
+    /// Fixed measurement window in cycles: packets generated in it are measured (default:
+    /// until the latency's 95% confidence half-width meets `--ci-target`; with only
+    /// `--warmup` given, 10000).
+    #[arg(long, value_name = "C")]
+    pub cycles: Option<u64>,
+
+    /// Target relative half-width of the mean latency's 95% confidence interval
+    /// (automatic measurement, without `--warmup`/`--cycles`).
+    #[arg(long, value_name = "F", default_value_t = 0.02)]
+    pub ci_target: f64,
+
+    /// Cycle budget of warm-up plus measurement (automatic measurement).
+    #[arg(long, value_name = "C", default_value_t = 200_000)]
+    pub max_cycles: u64,
 
     /// At most this many cycles after the window to deliver the measured packets (with
     /// `--drain`: every packet).
@@ -125,19 +138,33 @@ impl RunArgs {
     pub fn sim_config(&self) -> anyhow::Result<SimConfig> {
         let traffic: TrafficKind = self.traffic.parse()?;
         let lengths: LengthDist = self.length.parse()?;
+        let fixed = self.warmup.is_some() || self.cycles.is_some();
+        if !(self.ci_target > 0.0 && self.ci_target < 1.0) {
+            anyhow::bail!(
+                "--ci-target {} is out of range\nhelp: give a fraction in (0, 1), e.g. 0.02 for 2%",
+                self.ci_target
+            );
+        }
+        let defaults = SimConfig::default();
         let config = SimConfig {
             rate: self.rate,
             length: lengths.max().unwrap_or(1),
             length_dist: Some(lengths),
             traffic,
-            warmup: self.warmup,
-            cycles: self.cycles,
+            warmup: self.warmup.unwrap_or(defaults.warmup),
+            cycles: self.cycles.unwrap_or(defaults.cycles),
             drain: self.drain_cycles,
             drain_all: self.drain,
             backoff: self.backoff,
             seed: self.seed,
             watchdog: self.watchdog,
-            record_deliveries: false,
+            auto: (!fixed).then_some(AutoConfig {
+                ci_target: self.ci_target,
+                max_cycles: self.max_cycles,
+                batch_cycles: 0,
+            }),
+            stop_on_saturation: true,
+            ..defaults
         };
         config.validate()?;
         Ok(config)

@@ -67,6 +67,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         eprintln!("error: {e}");
         return Ok(ExitCode::from(EXIT_DEADLOCK));
     }
+    if report.saturated {
+        eprintln!("warning: {}", report.measurement.message);
+        eprintln!("help: the offered load is above the saturation throughput; lower --rate");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -203,6 +207,27 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
             .relative_error
             .map_or_else(|| "n/a".to_string(), |e| format!("{:+.2}%", e * 100.0))
     );
+    let m = &r.measurement;
+    let _ = writeln!(
+        s,
+        "95% CI    latency +-{} cycles ({}), accepted +-{} flits/terminal/cycle; {} batches of {} cycles",
+        opt(r.latency.ci95, 2),
+        m.latency_ci95_relative
+            .map_or_else(|| "n/a".to_string(), |x| format!("{:.2}%", x * 100.0)),
+        opt(r.accepted.ci95, 4),
+        m.batches,
+        m.batch_cycles
+    );
+    let _ = writeln!(
+        s,
+        "method    {} ({}){}",
+        m.mode,
+        m.message,
+        m.warmup_detected.map_or_else(String::new, |c| format!(
+            ", MSER-5 warm-up end at cycle {c}"
+        ))
+    );
+    let _ = writeln!(s, "saturated {}", r.saturated);
     if let Some(d) = &r.deadlock {
         let _ = writeln!(
             s,

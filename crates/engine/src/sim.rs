@@ -6,7 +6,7 @@ use crate::cycle;
 use crate::error::{ConfigError, SimError};
 use crate::length::LengthDist;
 use crate::stats::report::ReportInputs;
-use crate::stats::{RunReport, TerminalStats, Window};
+use crate::stats::{AutoConfig, MeasureOutcome, RunReport, TerminalStats, Window};
 use crate::terminal::{Delivery, TerminalConfig};
 use crate::trace::{TraceEvent, TraceNames, Tracer};
 use crate::traffic::{self, TrafficKind};
@@ -14,6 +14,8 @@ use crate::watchdog::{self, Watchdog};
 use crate::zero_load;
 use flitsim_netlist::{Cycle, Netlist, TerminalId};
 use serde::Serialize;
+
+mod measure;
 
 /// How to run: traffic, phases, seed, watchdog. Router and channel parameters come from
 /// the netlist (apply overrides with `Netlist::set` first).
@@ -50,6 +52,11 @@ pub struct SimConfig {
     /// Cycles a packet dropped by a timeout reset waits at its source before it may be
     /// sent again (`--backoff`; paper 003's constant retransmission delay). Default 0.
     pub backoff: u64,
+    /// `Some`: detect the warm-up and measure to a confidence target (then `warmup` and
+    /// `cycles` are ignored); `None`: the fixed window of `warmup` and `cycles`. Default `None`.
+    pub auto: Option<AutoConfig>,
+    /// End the run as soon as the saturation verdict is reached (the CLI does). Default off.
+    pub stop_on_saturation: bool,
 }
 
 impl Default for SimConfig {
@@ -67,6 +74,8 @@ impl Default for SimConfig {
             watchdog: 2000,
             record_deliveries: false,
             backoff: 0,
+            auto: None,
+            stop_on_saturation: false,
         }
     }
 }
@@ -116,6 +125,7 @@ pub struct Simulation {
     drain_limit_hit: bool,
     /// Trace collector and names (`None`: tracing off).
     trace: Option<(Tracer, TraceNames)>,
+    outcome: MeasureOutcome,
 }
 
 impl Simulation {
@@ -170,6 +180,7 @@ impl Simulation {
             error: None,
             drain_limit_hit: false,
             trace: None,
+            outcome: MeasureOutcome::default(),
         })
     }
 
@@ -261,8 +272,13 @@ impl Simulation {
     }
 
     fn run_phases(&mut self) -> Result<(), SimError> {
-        while self.now < self.window.end {
-            self.step()?;
+        if self.config.auto.is_some() {
+            self.measure_auto()?;
+        } else {
+            self.measure_fixed()?;
+        }
+        if self.outcome.saturated.is_some() && self.config.stop_on_saturation {
+            return Ok(());
         }
         let limit = self.window.end.0 + self.config.drain;
         if self.config.drain_all {
@@ -419,6 +435,19 @@ impl Simulation {
         self.zero_load_latency
     }
 
+    /// The measurement procedure's outcome so far (warm-up, intervals, saturation).
+    pub fn outcome(&self) -> &MeasureOutcome {
+        &self.outcome
+    }
+
+    /// Moves the measurement window of every terminal.
+    fn set_window(&mut self, window: Window) {
+        self.window = window;
+        for t in &mut self.net.terminals {
+            t.terminal.set_window(window);
+        }
+    }
+
     /// The report of the run so far.
     pub fn report(&self) -> RunReport {
         let drain = self.now.0.saturating_sub(self.window.end.0);
@@ -433,6 +462,7 @@ impl Simulation {
                 total: self.now.0,
                 zero_load_latency: self.zero_load_latency,
                 error: self.error.as_ref(),
+                outcome: &self.outcome,
             },
         )
     }

@@ -250,6 +250,7 @@ impl Terminal {
             return;
         }
         self.stats.packets_consumed += 1;
+        self.stats.consumed_latency_sum += now.0 - f.created.0;
         if in_window {
             self.stats.window_packets_consumed += 1;
         }
@@ -368,6 +369,12 @@ impl Terminal {
     /// Trace packets not generated yet.
     pub fn scheduled(&self) -> usize {
         self.schedule.len()
+    }
+
+    /// Moves the measurement window (automatic warm-up detection opens it when the
+    /// transient is over and closes it when the confidence target is met).
+    pub fn set_window(&mut self, window: Window) {
+        self.window = window;
     }
 
     /// Counters so far.

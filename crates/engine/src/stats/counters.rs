@@ -67,6 +67,9 @@ pub struct TerminalStats {
     pub generated_area: u64,
     /// Sum over window cycles of `packets_consumed` at the end of the cycle.
     pub consumed_area: u64,
+    /// Sum over all consumed packets (measured or not) of (tail consumed - generated):
+    /// the sampled latency series of warm-up detection and batch means.
+    pub consumed_latency_sum: u64,
 }
 
 impl TerminalStats {
@@ -88,5 +91,6 @@ impl TerminalStats {
         self.window_flits_generated += other.window_flits_generated;
         self.generated_area += other.generated_area;
         self.consumed_area += other.consumed_area;
+        self.consumed_latency_sum += other.consumed_latency_sum;
     }
 }

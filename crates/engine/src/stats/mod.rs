@@ -1,15 +1,27 @@
-//! Statistics: integer counters per terminal during the run (`counters`), turned into
-//! means and rates only at report time (`report`).
+//! Statistics: integer counters per terminal during the run (`counters`), a sampled
+//! output series (`series`), turned into means, rates and intervals only at report time
+//! (`report`).
 //!
-//! Methodology (for now: fixed warm-up and window set by flags): packets generated during
-//! the measurement window `[warmup, warmup + cycles)` are measured. After the window the
-//! network keeps running with the same traffic (so measured packets see the same load)
-//! until every measured packet is delivered or the drain bound is reached.
+//! Methodology (README "Measurement"): the terminals' counters are merged every
+//! `batch_cycles` cycles into a [`series::Sample`]. In automatic mode the warm-up ends when
+//! MSER-5 ([`warmup`]) finds the end of the transient in the latency series; packets
+//! generated from then on are measured until the batch-means 95% interval of the mean
+//! latency ([`batch_means`]) is narrower than the target, or the cycle budget runs out.
+//! With `--warmup`/`--cycles` the window `[warmup, warmup + cycles)` is fixed instead. After
+//! the window the network keeps running with the same traffic (so measured packets see the
+//! same load) until every measured packet is delivered or the drain bound is reached. The
+//! saturation verdict ([`series::saturation`]) stops a run whose source queues grow
+//! without bound.
 
+pub mod batch_means;
 mod counters;
+pub mod measure;
 pub(crate) mod report;
+pub mod series;
+pub mod warmup;
 
 pub use counters::{TerminalStats, Window};
+pub use measure::{AutoConfig, MeasureOutcome, Measurement};
 pub use report::{
     Accepted, CycleCounts, DeadlockReport, Latency, Little, Mean, Offered, Packets, RunReport,
 };

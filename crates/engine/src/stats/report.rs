@@ -1,6 +1,7 @@
 //! The report of a run: what `flitsim run --json` prints (besides `config`). Field names
 //! are stable: scripts depend on them (see README "flitsim run: JSON fields").
 
+use super::measure::{MeasureOutcome, Measurement};
 use super::{TerminalStats, Window};
 use crate::error::SimError;
 use serde::Serialize;
@@ -41,6 +42,9 @@ pub struct Accepted {
     pub packets_per_terminal_cycle: f64,
     /// Flits consumed per terminal per cycle.
     pub flits_per_terminal_cycle: f64,
+    /// Half-width of the 95% batch-means confidence interval of
+    /// `flits_per_terminal_cycle`; `null` when too few batches.
+    pub ci95: Option<f64>,
 }
 
 /// Counts of measured packets (generated during the window).
@@ -135,6 +139,11 @@ pub struct RunReport {
     pub cycles: CycleCounts,
     /// `null`, or the watchdog's report.
     pub deadlock: Option<DeadlockReport>,
+    /// The saturation verdict: accepted throughput fell short of offered and source
+    /// queues kept growing (see `measurement.message`).
+    pub saturated: bool,
+    /// How the run was measured: warm-up detection, batches, convergence.
+    pub measurement: Measurement,
 }
 
 /// Inputs of the report that are not terminal counters.
@@ -148,6 +157,7 @@ pub(crate) struct ReportInputs<'a> {
     pub total: u64,
     pub zero_load_latency: f64,
     pub error: Option<&'a SimError>,
+    pub outcome: &'a MeasureOutcome,
 }
 
 fn ratio(num: u64, den: u64) -> Option<f64> {
@@ -161,7 +171,15 @@ impl RunReport {
         let tw = w * i.terminals as u64;
         let per_tc = |n: u64| ratio(n, tw).unwrap_or(0.0);
         let n = s.measured_delivered;
+        let o = i.outcome;
+        // A run stopped for saturation before its window opened still reports the
+        // throughput it accepted (from the sampled series).
         let mean_latency = ratio(s.latency_sum, n);
+        let accepted_flits = if w > 0 {
+            per_tc(s.window_flits_consumed)
+        } else {
+            o.accepted.unwrap_or(0.0)
+        };
         let measured = ratio(s.generated_area - s.consumed_area, w).unwrap_or(0.0);
         let predicted =
             mean_latency.map(|t| ratio(s.window_packets_consumed, w).unwrap_or(0.0) * t);
@@ -169,7 +187,7 @@ impl RunReport {
             latency: Latency {
                 mean: mean_latency,
                 max: (n > 0).then_some(s.latency_max),
-                ci95: None,
+                ci95: o.latency.map(|l| l.half_width),
             },
             network_latency: Mean {
                 mean: ratio(s.network_latency_sum, n),
@@ -187,7 +205,8 @@ impl RunReport {
             },
             accepted: Accepted {
                 packets_per_terminal_cycle: per_tc(s.window_packets_consumed),
-                flits_per_terminal_cycle: per_tc(s.window_flits_consumed),
+                flits_per_terminal_cycle: accepted_flits,
+                ci95: o.throughput.map(|t| t.half_width),
             },
             packets: Packets {
                 generated: s.measured_generated,
@@ -207,6 +226,8 @@ impl RunReport {
                 total: i.total,
             },
             deadlock: i.error.map(DeadlockReport::from),
+            saturated: o.saturated.is_some(),
+            measurement: o.report(),
         }
     }
 }
