@@ -26,6 +26,12 @@ enum Command {
     /// Re-run a paper's validation experiment: simulation, model and the paper's numbers
     /// side by side (`flitsim reproduce 000 --quick`).
     Reproduce(flitsim::cli::reproduce::ReproduceArgs),
+    /// Latency-throughput curves over offered loads, with confidence intervals and plots
+    /// (`flitsim sweep netlists/torus-8x8.toml --length 12 --rates auto --plot curve.svg`).
+    Sweep(flitsim::cli::sweep::SweepArgs),
+    /// Buffer occupancy per router and port, and the smallest depth per VC that keeps
+    /// 99% of the unbounded-buffer throughput (`flitsim buffers netlists/torus-8x8.toml --rate 0.014 --length 12`).
+    Buffers(flitsim::cli::buffers::BuffersArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -37,6 +43,8 @@ fn main() -> std::process::ExitCode {
         Command::Trace(args) => flitsim::cli::trace::run(&args),
         Command::Check(args) => flitsim::cli::check::run(&args),
         Command::Reproduce(args) => flitsim::cli::reproduce::run(&args),
+        Command::Sweep(args) => flitsim::cli::sweep::run(&args),
+        Command::Buffers(args) => flitsim::cli::buffers::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -9,6 +9,7 @@ mod model_cli;
 mod model_quaglia;
 mod netlist_cli;
 mod netlist_errors;
+mod occupancy;
 mod run_cli;
 mod switching;
 mod timeout;

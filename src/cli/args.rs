@@ -71,6 +71,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "C", default_value_t = 200_000)]
     pub max_cycles: u64,
 
+    /// Add per-channel statistics (`channels`: utilisation, P(v) of busy VCs, head
+    /// arrival rate, VC holding time) and their averages by class (`channel_classes`) to `--json`.
+    #[arg(long)]
+    pub channel_stats: bool,
+
     /// At most this many cycles after the window to deliver the measured packets (with
     /// `--drain`: every packet).
     #[arg(long, value_name = "C", default_value_t = 10_000)]

@@ -47,6 +47,13 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 o.insert("drain_limit_hit".into(), json!(sim.drain_limit_hit()));
             }
         }
+        if args.channel_stats {
+            let (channels, classes) = sim.channel_stats(&netlist);
+            if let Some(o) = v.as_object_mut() {
+                o.insert("channels".into(), serde_json::to_value(channels)?);
+                o.insert("channel_classes".into(), serde_json::to_value(classes)?);
+            }
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", summary(&netlist, &config, &report));

@@ -16,6 +16,7 @@ use flitsim_netlist::{Cycle, Netlist, TerminalId};
 use serde::Serialize;
 
 mod measure;
+mod occupancy;
 
 /// How to run: traffic, phases, seed, watchdog. Router and channel parameters come from
 /// the netlist (apply overrides with `Netlist::set` first).
@@ -126,6 +127,8 @@ pub struct Simulation {
     /// Trace collector and names (`None`: tracing off).
     trace: Option<(Tracer, TraceNames)>,
     outcome: MeasureOutcome,
+    /// Cycle the router counters were last reset (the window opened).
+    stats_start: Cycle,
 }
 
 impl Simulation {
@@ -181,6 +184,7 @@ impl Simulation {
             drain_limit_hit: false,
             trace: None,
             outcome: MeasureOutcome::default(),
+            stats_start: Cycle(0),
         })
     }
 

@@ -23,6 +23,34 @@ pub struct InputBuffer {
     depth: Vec<Option<u32>>,
     /// Flits in all FIFOs.
     count: u64,
+    /// The router's current cycle (set at the start of each step; departures use it).
+    now: u64,
+    /// Occupancy accounting per FIFO (issue 6), accumulated at each push and pop.
+    occ: Vec<OccupancyState>,
+}
+
+/// Lazily accumulated occupancy of one FIFO.
+#[derive(Clone, Debug, Default)]
+struct OccupancyState {
+    /// Cycles spent at each occupancy, up to `since`.
+    hist: Vec<u64>,
+    since: u64,
+    arrivals: u64,
+    departures: u64,
+    residence: u64,
+    max: u32,
+}
+
+impl OccupancyState {
+    #[inline]
+    fn dwell(&mut self, len: usize, now: u64) {
+        if self.hist.len() <= len {
+            self.hist.resize(len + 1, 0);
+        }
+        // Saturating: a FIFO used without `set_now` (unit tests) never underflows.
+        self.hist[len] += now.saturating_sub(self.since);
+        self.since = self.since.max(now);
+    }
 }
 
 impl InputBuffer {
@@ -35,8 +63,10 @@ impl InputBuffer {
                 .iter()
                 .map(|d| VecDeque::with_capacity(d.unwrap_or(8) as usize))
                 .collect(),
+            occ: vec![OccupancyState::default(); depth.len()],
             depth,
             count: 0,
+            now: 0,
         }
     }
 
@@ -52,6 +82,10 @@ impl InputBuffer {
             "input FIFO {vc} overflows (depth {:?}): a flit arrived without a credit",
             self.depth[vc]
         );
+        let o = &mut self.occ[vc];
+        o.dwell(q.len(), now.0);
+        o.arrivals += 1;
+        o.max = o.max.max(q.len() as u32 + 1);
         q.push_back(BufferedFlit { flit, arrived: now });
         self.count += 1;
     }
@@ -63,6 +97,10 @@ impl InputBuffer {
             .pop_front()
             .expect("pop from an empty input FIFO");
         self.count -= 1;
+        let o = &mut self.occ[vc];
+        o.dwell(self.fifos[vc].len() + 1, self.now);
+        o.departures += 1;
+        o.residence += self.now.saturating_sub(b.arrived.0);
         b
     }
 
@@ -82,6 +120,41 @@ impl InputBuffer {
     #[inline]
     pub fn len(&self, vc: usize) -> usize {
         self.fifos[vc].len()
+    }
+
+    /// Sets the current cycle (the router calls it at the start of each step).
+    #[inline]
+    pub fn set_now(&mut self, now: Cycle) {
+        self.now = now.0;
+    }
+
+    /// Restarts the occupancy accounting at `now` (end of warm-up).
+    pub fn reset_occupancy(&mut self, now: Cycle) {
+        for (o, q) in self.occ.iter_mut().zip(&self.fifos) {
+            *o = OccupancyState {
+                since: now.0,
+                max: q.len() as u32,
+                ..OccupancyState::default()
+            };
+        }
+    }
+
+    /// Occupancy statistics of FIFO `vc` up to the start of `until`.
+    pub fn occupancy(&self, vc: usize, until: Cycle) -> crate::occupancy::BufferOccupancy {
+        let o = &self.occ[vc];
+        let len = self.fifos[vc].len();
+        let mut histogram = o.hist.clone();
+        if histogram.len() <= len {
+            histogram.resize(len + 1, 0);
+        }
+        histogram[len] += until.0.saturating_sub(o.since);
+        crate::occupancy::BufferOccupancy {
+            histogram,
+            arrivals: o.arrivals,
+            departures: o.departures,
+            residence_cycles: o.residence,
+            max: o.max,
+        }
     }
 
     /// Flits in all FIFOs.

@@ -67,6 +67,7 @@ pub mod buffer;
 pub mod config;
 pub mod credit;
 pub mod flit;
+pub mod occupancy;
 pub mod pipeline;
 pub mod probe;
 pub mod reset;
@@ -215,6 +216,7 @@ impl Router {
             busy: vec![0; n_out],
             busy_integral: vec![0; n_out],
             busy_since: vec![Cycle(0); n_out],
+            occupancy: occupancy::ChannelOccupancy::new(&out_vcs),
         };
         let port_dim = spec
             .ports
@@ -251,6 +253,7 @@ impl Router {
         debug_assert_eq!(io.credits_in.len(), s.layout.out_ports());
         debug_assert_eq!(io.flits_out.len(), s.layout.out_ports());
         self.last_step = now;
+        s.buffers.set_now(now);
         // 1. Inputs. Credits first: a credit delivered at `now` is usable by SA at `now`.
         for (o, c) in io.credits_in.iter().enumerate() {
             if let Some(c) = c {
@@ -258,6 +261,7 @@ impl Router {
                 let was_busy = s.outputs[ovc].is_busy();
                 s.outputs[ovc].credits.restore();
                 if was_busy && !s.outputs[ovc].is_busy() {
+                    s.occupancy.released(o, ovc, now);
                     s.busy_change(o, -1, now);
                 }
                 if let Some(t) = &mut self.trace {
@@ -519,6 +523,37 @@ impl Router {
             s.busy_integral[o] = 0;
             s.busy_since[o] = now;
         }
+        s.occupancy.reset();
+        s.buffers.reset_occupancy(now);
+    }
+
+    /// Cycles output port `out` spent with exactly `v` busy VCs, `v = 0..=V`, from
+    /// construction (or the last [`Router::reset_stats`]) up to the start of `until`.
+    /// Divided by the cycles, the time-average distribution P(v) of busy VCs.
+    pub fn busy_vc_histogram(&self, out: OutPort, until: Cycle) -> Vec<u64> {
+        let s = &self.state;
+        let o = out.index();
+        let mut h = s.occupancy.histogram(o).to_vec();
+        h[s.busy[o] as usize] += until.0.saturating_sub(s.busy_since[o].0);
+        h
+    }
+
+    /// VC allocations on output port `out` and the summed holding time (allocation to
+    /// release, cycles) of the VCs released, since construction or the last reset.
+    pub fn vc_holding(&self, out: OutPort) -> occupancy::VcHolding {
+        self.state.occupancy.holding(out.index())
+    }
+
+    /// Occupancy statistics of input FIFO `(port, vc)` up to the start of `until`.
+    pub fn buffer_occupancy(
+        &self,
+        port: InPort,
+        vc: VcId,
+        until: Cycle,
+    ) -> occupancy::BufferOccupancy {
+        self.state
+            .buffers
+            .occupancy(self.state.layout.ivc(port.index(), vc.0), until)
     }
 
     /// Sum over cycles of the number of busy VCs (owned by a packet or with credits out)

@@ -75,6 +75,10 @@ impl Simulation {
         let Window { start, end } = self.window;
         let mut samples = vec![self.sample()];
         let mut first = None;
+        if self.now >= start {
+            first = Some(0);
+            self.reset_router_stats();
+        }
         while self.now < end {
             let next = if self.now < start {
                 (self.now.0 + b).min(start.0)
@@ -84,6 +88,7 @@ impl Simulation {
             self.advance(next, &mut samples)?;
             if first.is_none() && self.now >= start {
                 first = Some(samples.len() - 1);
+                self.reset_router_stats();
             }
             if self.saturation_check(&samples) {
                 self.stop_window(start);
@@ -148,6 +153,7 @@ impl Simulation {
         }
         // 2. Measurement: packets generated from now on are measured.
         let open = self.now;
+        self.reset_router_stats();
         self.set_window(Window {
             start: open,
             end: Cycle(u64::MAX),

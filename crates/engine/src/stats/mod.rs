@@ -14,8 +14,10 @@
 //! without bound.
 
 pub mod batch_means;
+pub mod channel;
 mod counters;
 pub mod measure;
+pub mod occupancy;
 pub(crate) mod report;
 pub mod series;
 pub mod warmup;

@@ -174,6 +174,8 @@ pub struct RouterState {
     pub busy_integral: Vec<u64>,
     /// Cycle up to which `busy_integral` is accumulated, per output port.
     pub busy_since: Vec<flitsim_netlist::Cycle>,
+    /// Time-average distribution of busy VCs and VC holding times (issue 6).
+    pub occupancy: crate::occupancy::ChannelOccupancy,
 }
 
 impl RouterState {
@@ -181,6 +183,8 @@ impl RouterState {
     #[inline]
     pub fn busy_change(&mut self, o: usize, delta: i32, now: flitsim_netlist::Cycle) {
         self.busy_integral[o] += u64::from(self.busy[o]) * (now.0 - self.busy_since[o].0);
+        self.occupancy
+            .dwell(o, self.busy[o], now.0 - self.busy_since[o].0);
         self.busy_since[o] = now;
         self.busy[o] = self.busy[o].wrapping_add_signed(delta);
     }

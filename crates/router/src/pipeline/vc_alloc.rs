@@ -141,6 +141,7 @@ impl VcAlloc {
             if !was_busy {
                 s.busy_change(o, 1, now);
             }
+            s.occupancy.allocated(o, ovc, now, !was_busy);
             s.vcs[i].allocated(flitsim_netlist::OutPort(o as u8), VcId(v), ready);
         }
         self.allocator.update(&self.grant);

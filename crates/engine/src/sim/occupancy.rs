@@ -1,0 +1,106 @@
+//! Per-channel and per-buffer statistics read from the routers' lazily accumulated
+//! counters at report time (merged in id order).
+
+use super::Simulation;
+use crate::stats::channel::{self, ChannelClassStats, ChannelStats};
+use crate::stats::occupancy::BufferStats;
+use flitsim_netlist::{Dir, InPort, Netlist, VcId};
+
+impl Simulation {
+    /// Restarts every router's counters at the current cycle (the window opens).
+    pub(super) fn reset_router_stats(&mut self) {
+        let now = self.now;
+        for r in &mut self.net.routers {
+            r.router.reset_stats(now);
+        }
+        self.stats_start = now;
+    }
+
+    /// Cycles the router counters cover (window opening to now).
+    fn stats_cycles(&self) -> u64 {
+        self.now.0.saturating_sub(self.stats_start.0)
+    }
+
+    /// Statistics of every router-to-router channel, in id order, and their averages by
+    /// class. `netlist` must be the simulated one (it names ports and directions).
+    pub fn channel_stats(&self, netlist: &Netlist) -> (Vec<ChannelStats>, Vec<ChannelClassStats>) {
+        let t = self.stats_cycles().max(1) as f64;
+        let mut out = Vec::new();
+        let mut held = Vec::new();
+        for c in netlist.channels() {
+            let r = &self.net.routers[c.from.index()].router;
+            let from = netlist.router(c.from);
+            let to = netlist.router(c.to);
+            let port = &from.ports[c.from_port.index()];
+            let hist = r.busy_vc_histogram(c.from_port, self.now);
+            let total: u64 = hist.iter().sum();
+            let p_busy: Vec<f64> = hist
+                .iter()
+                .map(|&h| {
+                    if total > 0 {
+                        h as f64 / total as f64
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            let h = r.vc_holding(c.from_port);
+            let s = r.stats();
+            out.push(ChannelStats {
+                id: c.id.0,
+                from: format!("{}.{}", from.name, port.name),
+                to: format!("{}.{}", to.name, to.ports[c.to_port.index()].name),
+                class: port.direction.map_or_else(
+                    || "other".to_string(),
+                    |(d, dir)| format!("dim{d}{}", if dir == Dir::Plus { '+' } else { '-' }),
+                ),
+                vcs: to.ports[c.to_port.index()].vcs,
+                packets_per_cycle: s.packets_sent[c.from_port.index()] as f64 / t,
+                utilization: s.flits_sent[c.from_port.index()] as f64 / t,
+                busy_vcs_mean: r.busy_vc_cycles(c.from_port, self.now) as f64 / t,
+                p_busy,
+                head_arrival_rate: h.allocations as f64 / t,
+                holding_time_mean: (h.allocations > 0)
+                    .then(|| h.held_cycles as f64 / h.allocations as f64),
+                held_fraction: h.held_cycles as f64 / t,
+            });
+            held.push((h.allocations, h.held_cycles));
+        }
+        let classes = channel::by_class(&out, &held);
+        (out, classes)
+    }
+
+    /// Occupancy of every input VC FIFO (routers in id order, then ports, then VCs).
+    pub fn buffer_stats(&self, netlist: &Netlist) -> Vec<BufferStats> {
+        let t = self.stats_cycles().max(1) as f64;
+        let mut out = Vec::new();
+        for spec in netlist.routers() {
+            let r = &self.net.routers[spec.id.index()].router;
+            for (p, port) in spec.ports.iter().enumerate() {
+                for v in 0..port.vcs {
+                    let o = r.buffer_occupancy(InPort(p as u8), VcId(v), self.now);
+                    let cycles = o.cycles();
+                    out.push(BufferStats {
+                        router: spec.name.clone(),
+                        port: port.name.clone(),
+                        port_index: p as u8,
+                        vc: v,
+                        depth: port.buffer_depth.flits(),
+                        mean: o.mean(),
+                        p99: o.quantile(0.99),
+                        max: o.max,
+                        histogram: o
+                            .histogram
+                            .iter()
+                            .map(|&c| c as f64 / cycles.max(1) as f64)
+                            .collect(),
+                        arrival_rate: o.arrivals as f64 / t,
+                        residence_mean: (o.departures > 0)
+                            .then(|| o.residence_cycles as f64 / o.departures as f64),
+                    });
+                }
+            }
+        }
+        out
+    }
+}

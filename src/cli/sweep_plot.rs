@@ -1,0 +1,148 @@
+//! The SVG of `flitsim sweep --plot`: two panels against offered load (flits per terminal
+//! per cycle): mean packet latency with 95% confidence bars, and accepted vs offered
+//! throughput (with the diagonal accepted = offered). One colour per curve.
+
+use super::sweep::Curve;
+use plotters::prelude::*;
+use std::path::Path;
+
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(23, 190, 207),
+];
+
+fn err(e: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::anyhow!("cannot draw: {e}")
+}
+
+/// Draws `curves` into the SVG file `path`.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn draw(path: &Path, curves: &[Curve]) -> anyhow::Result<()> {
+    let root = SVGBackend::new(path, (1100, 460)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let (left, right) = root.split_horizontally(550);
+    let pts = || curves.iter().flat_map(|c| c.points.iter());
+    let x_max = pts().map(|p| p.offered).fold(0.0, f64::max).max(1e-3) * 1.05;
+    let y_max = pts()
+        .filter_map(|p| p.latency.map(|l| l + p.latency_ci95.unwrap_or(0.0)))
+        .fold(0.0, f64::max)
+        .max(1.0)
+        * 1.1;
+    let a_max = pts()
+        .map(|p| p.accepted.max(p.offered))
+        .fold(0.0, f64::max)
+        .max(1e-3)
+        * 1.05;
+
+    let mut lat = ChartBuilder::on(&left)
+        .caption("packet latency (95% CI)", ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(55)
+        .build_cartesian_2d(0.0..x_max, 0.0..y_max)
+        .map_err(err)?;
+    lat.configure_mesh()
+        .x_desc("offered load (flits/terminal/cycle)")
+        .y_desc("latency (cycles)")
+        .draw()
+        .map_err(err)?;
+    for (i, c) in curves.iter().enumerate() {
+        let col = COLOURS[i % COLOURS.len()];
+        let data: Vec<(f64, f64, f64)> = c
+            .points
+            .iter()
+            .filter(|p| !p.saturated)
+            .filter_map(|p| {
+                p.latency
+                    .map(|l| (p.offered, l, p.latency_ci95.unwrap_or(0.0)))
+            })
+            .collect();
+        lat.draw_series(LineSeries::new(
+            data.iter().map(|&(x, y, _)| (x, y)),
+            col.stroke_width(2),
+        ))
+        .map_err(err)?
+        .label(c.label.clone())
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], col.stroke_width(2)));
+        lat.draw_series(
+            data.iter()
+                .map(|&(x, y, h)| ErrorBar::new_vertical(x, y - h, y, y + h, col.filled(), 6)),
+        )
+        .map_err(err)?;
+        lat.draw_series(
+            data.iter()
+                .map(|&(x, y, _)| Circle::new((x, y), 3, col.filled())),
+        )
+        .map_err(err)?;
+    }
+    lat.configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(err)?;
+
+    let mut thr = ChartBuilder::on(&right)
+        .caption("accepted vs offered throughput", ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(55)
+        .build_cartesian_2d(0.0..x_max, 0.0..a_max)
+        .map_err(err)?;
+    thr.configure_mesh()
+        .x_desc("offered load (flits/terminal/cycle)")
+        .y_desc("accepted (flits/terminal/cycle)")
+        .draw()
+        .map_err(err)?;
+    let diag = x_max.min(a_max);
+    thr.draw_series(LineSeries::new(
+        [(0.0, 0.0), (diag, diag)],
+        BLACK.mix(0.3).stroke_width(1),
+    ))
+    .map_err(err)?
+    .label("accepted = offered")
+    .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.3)));
+    for (i, c) in curves.iter().enumerate() {
+        let col = COLOURS[i % COLOURS.len()];
+        let data: Vec<(f64, f64, f64)> = c
+            .points
+            .iter()
+            .map(|p| (p.offered, p.accepted, p.accepted_ci95.unwrap_or(0.0)))
+            .collect();
+        thr.draw_series(LineSeries::new(
+            data.iter().map(|&(x, y, _)| (x, y)),
+            col.stroke_width(2),
+        ))
+        .map_err(err)?
+        .label(c.label.clone())
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], col.stroke_width(2)));
+        thr.draw_series(
+            data.iter()
+                .map(|&(x, y, h)| ErrorBar::new_vertical(x, y - h, y, y + h, col.filled(), 6)),
+        )
+        .map_err(err)?;
+        thr.draw_series(c.points.iter().map(|p| {
+            let style = if p.saturated {
+                col.stroke_width(2)
+            } else {
+                col.filled()
+            };
+            Circle::new((p.offered, p.accepted), 3, style)
+        }))
+        .map_err(err)?;
+    }
+    thr.configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
