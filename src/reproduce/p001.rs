@@ -52,7 +52,16 @@ pub fn run(b: &Budget) -> Output {
     let mut cases = Vec::new();
     let mut missing = None;
     for (k, name, src) in nets {
-        let net = preset(name, src, &[("vcs", &vcs), ("routing", "duato-nbc")]);
+        let v1 = (VCS - p001_safaei::escape_vcs_needed(k)).to_string();
+        let net = preset(
+            name,
+            src,
+            &[
+                ("vcs", &vcs),
+                ("routing", "duato-nbc"),
+                ("adaptive_vcs", &v1),
+            ],
+        );
         if let Err(e) = &net {
             missing = Some(e.clone());
         }
