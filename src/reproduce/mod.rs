@@ -141,9 +141,20 @@ pub struct SimPoint {
 }
 
 impl SimPoint {
-    /// Saturated: more than 1% of the measured packets were not delivered, or a deadlock.
+    /// Saturated: more than 1% of the measured packets were not delivered, the network
+    /// accepted under 95% of the flits generated in the window (source queues grew), the
+    /// 95% interval is wider than 10% of the mean over at least 2000 packets (no steady
+    /// state), or a deadlock.
     pub fn saturated(&self) -> bool {
-        self.undelivered > 0.01 || self.measured.report.deadlock.is_some()
+        let r = &self.measured.report;
+        let offered = r.offered.measured_flits_per_terminal_cycle;
+        let short = offered > 0.0 && r.accepted.flits_per_terminal_cycle < 0.95 * offered;
+        // With few packets (quick runs) a wide interval is sampling noise, not instability.
+        let wide = match (r.latency.mean, self.measured.latency_ci95) {
+            (Some(m), Some(ci)) => ci > 0.1 * m && r.packets.delivered >= 2000,
+            _ => false,
+        };
+        self.undelivered > 0.01 || short || wide || r.deadlock.is_some()
     }
 
     /// Mean latency, `None` when saturated.
