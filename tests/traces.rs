@@ -388,6 +388,49 @@ fn scenario7_vct_condenses_a_blocked_packet() {
         .any(|l| l.comp == "r0" && l.event == "stall" && l.detail.contains("no-credit")));
 }
 
+/// Scenario 7 (second half): a timeout reset travelling upstream, and the retransmission.
+/// As in scenario 2a, packet 0:0 (4 flits, t0 -> t2) waits at r1.west/vc0 for
+/// r1.east/vc0, held this time by a 12-flit packet 1:0 (t1 -> t3), with `--timeout 4`. The
+/// head became VA-eligible at 7, so at 7 + 4 = 11 r1 drops it (`timeout`), discards its
+/// four flits (each `discard` returns a credit) and writes a reset upstream (`reset-out`);
+/// r0 reads it at 12 (`reset-in`, L = 1) and forwards it at once toward t0, which reads
+/// it at 13, re-queues the packet and, without back-off, sends its head again in that
+/// same cycle (`inject` 0:0.0 at 13), with the same packet id.
+#[test]
+fn scenario7_timeout_reset_travels_upstream_and_the_packet_is_retransmitted() {
+    let args = [
+        "--rate",
+        "0",
+        "--timeout",
+        "4",
+        "--inject",
+        "0:0:2:4",
+        "--inject",
+        "5:1:3:12",
+        "--packet",
+        "0:0",
+        "--to",
+        "19",
+    ];
+    let trace = check_trace(RING4, &args, 0);
+    let lines = parse(&trace);
+    assert_sorted(&lines);
+    assert_eq!(at(&lines, "r1", "timeout", "0:0"), 11);
+    let discards = lines.iter().filter(|l| l.event == "discard").count();
+    assert_eq!(discards, 4);
+    assert_eq!(at(&lines, "r1", "reset-out", "0:0"), 11);
+    assert_eq!(at(&lines, "r0", "reset-in", "0:0"), 12);
+    assert_eq!(at(&lines, "r0", "reset-out", "0:0"), 12);
+    assert_eq!(at(&lines, "t0", "reset-in", "0:0"), 13);
+    let injects: Vec<u64> = lines
+        .iter()
+        .filter(|l| l.event == "inject" && l.flit == "0:0.0")
+        .map(|l| l.cycle)
+        .collect();
+    assert_eq!(injects, [0, 13], "sent, then retransmitted");
+    insta::assert_snapshot!("scenario7b_timeout_reset", trace);
+}
+
 /// Value of each signal of a parsed VCD, as a step function: (scope path, var) ->
 /// [(time, value)], value `None` for `x`.
 type Waves = BTreeMap<(String, String), Vec<(u64, Option<u64>)>>;

@@ -98,6 +98,9 @@ pub(crate) fn compute(now: Cycle, range: Range<usize>, net: &mut Network) -> Act
         let credit_in = channels[node.injection as usize].recv_credit(now);
         if let Some(r) = channels[node.injection as usize].recv_reset(now) {
             node.terminal.receive_reset(now, r);
+            if let Some(t) = &mut node.trace {
+                t.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
+            }
         }
         act.consumed += u64::from(flit_in.is_some());
         let (flit_out, credit_out) = node.terminal.step(now, flit_in, credit_in);

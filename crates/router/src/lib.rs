@@ -280,6 +280,13 @@ impl Router {
                 if self.resets.discarding[i].is_some() && self.resets.discard_on_arrival(i, f) {
                     self.credit_return
                         .push(p, now.plus(s.delays.cd), Credit { vc: f.vc });
+                    if let Some(t) = &mut self.trace {
+                        t.push(probe::RouterEvent::Discard {
+                            port: InPort(p as u8),
+                            vc: f.vc,
+                            flit: probe::FlitTag::from(f),
+                        });
+                    }
                     continue;
                 }
                 let was_empty = s.buffers.len(i) == 0;
@@ -389,6 +396,13 @@ impl Router {
                 s.busy_change(out.index(), -1, now);
             }
         }
+        if let Some(t) = &mut self.trace {
+            t.push(probe::RouterEvent::ResetIn {
+                out,
+                vc: r.vc,
+                packet: r.packet,
+            });
+        }
         self.resets.out[usize::from(ip)].push_back(Reset { vc: VcId(iv), ..r });
         self.resets.stats.resets_sent += 1;
     }
@@ -397,6 +411,13 @@ impl Router {
     pub fn emit_resets(&mut self, out: &mut [Option<Reset>]) {
         for (p, q) in self.resets.out.iter_mut().enumerate() {
             if let Some(r) = q.pop_front() {
+                if let Some(t) = &mut self.trace {
+                    t.push(probe::RouterEvent::ResetOut {
+                        port: InPort(p as u8),
+                        vc: r.vc,
+                        packet: r.packet,
+                    });
+                }
                 out[p] = Some(r);
             }
         }
@@ -417,6 +438,13 @@ impl Router {
                 .expect("a waiting VC holds its head")
                 .flit;
             let (p, v) = self.state.layout.in_split(i);
+            if let Some(t) = &mut self.trace {
+                t.push(probe::RouterEvent::Timeout {
+                    port: InPort(p as u8),
+                    vc: VcId(v),
+                    packet: head.packet,
+                });
+            }
             self.drop_front(now, i, head.packet);
             self.resets.out[p].push_back(Reset::of(&head, VcId(v)));
             self.resets.stats.timeouts += 1;
@@ -434,6 +462,13 @@ impl Router {
         while s.buffers.front(i).is_some_and(|b| b.flit.packet == packet) {
             let f = s.buffers.pop(i).flit;
             tail_seen |= f.kind.is_tail();
+            if let Some(t) = &mut self.trace {
+                t.push(probe::RouterEvent::Discard {
+                    port: InPort(p as u8),
+                    vc: VcId(v),
+                    flit: probe::FlitTag::from(&f),
+                });
+            }
             self.credit_return
                 .push(p, now.plus(s.delays.cd), Credit { vc: VcId(v) });
             self.resets.stats.flits_discarded += 1;

@@ -173,6 +173,44 @@ pub enum RouterEvent {
         /// Input VC.
         vc: VcId,
     },
+    /// The head of `packet` at input VC `(port, vc)` waited `timeout` cycles for an output
+    /// VC: the packet is dropped here and a reset goes upstream.
+    Timeout {
+        /// Input port.
+        port: InPort,
+        /// Input VC.
+        vc: VcId,
+        /// The dropped packet.
+        packet: PacketId,
+    },
+    /// A timeout reset for `packet` arrived on the reverse side of output `out` (VC `vc`).
+    ResetIn {
+        /// Output port.
+        out: OutPort,
+        /// The VC the packet used downstream.
+        vc: VcId,
+        /// The packet.
+        packet: PacketId,
+    },
+    /// A timeout reset for `packet` was written upstream on input `port` (VC `vc`).
+    ResetOut {
+        /// Input port.
+        port: InPort,
+        /// The VC the packet used on that channel.
+        vc: VcId,
+        /// The packet.
+        packet: PacketId,
+    },
+    /// A flit of a reset packet was discarded at input VC `(port, vc)` (its credit goes
+    /// upstream as if it had left).
+    Discard {
+        /// Input port.
+        port: InPort,
+        /// Input VC.
+        vc: VcId,
+        /// The flit.
+        flit: FlitTag,
+    },
 }
 
 use crate::alloc::BitMatrix;

@@ -55,6 +55,12 @@ pub enum TerminalEvent {
         /// The flit (its `vc` is the injection VC).
         flit: Flit,
     },
+    /// A timeout reset for one of its packets arrived: the packet goes back into the
+    /// source queue (to be retransmitted with the same id).
+    ResetIn {
+        /// The packet.
+        packet: PacketId,
+    },
 }
 
 /// The watchdog's verdict when it stops the run.
@@ -102,9 +108,13 @@ impl TraceEvent {
                 | RouterEvent::Stall { flit, .. }
                 | RouterEvent::Grant { flit, .. }
                 | RouterEvent::Release { flit, .. } => Some(*flit),
+                RouterEvent::Discard { flit, .. } => Some(*flit),
                 RouterEvent::CreditIn { .. }
                 | RouterEvent::VcFree { .. }
-                | RouterEvent::CreditOut { .. } => None,
+                | RouterEvent::CreditOut { .. }
+                | RouterEvent::Timeout { .. }
+                | RouterEvent::ResetIn { .. }
+                | RouterEvent::ResetOut { .. } => None,
             },
             EventKind::Terminal(TerminalEvent::Eject { flit } | TerminalEvent::Inject { flit }) => {
                 Some(FlitTag::from(flit))
@@ -115,7 +125,15 @@ impl TraceEvent {
 
     /// The packet the event is about, if any.
     pub fn packet(&self) -> Option<PacketId> {
-        self.flit().map(|f| f.packet)
+        match &self.kind {
+            EventKind::Router(
+                RouterEvent::Timeout { packet, .. }
+                | RouterEvent::ResetIn { packet, .. }
+                | RouterEvent::ResetOut { packet, .. },
+            )
+            | EventKind::Terminal(TerminalEvent::ResetIn { packet }) => Some(*packet),
+            _ => self.flit().map(|f| f.packet),
+        }
     }
 }
 

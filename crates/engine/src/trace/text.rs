@@ -33,6 +33,11 @@
 //! | `eject` | terminal | `rN.local/vcV -> tN[ latency=L]` | the flit was consumed (the tail shows the packet latency) |
 //! | `credit-out` | terminal | `tN/vcV -> rN.local` | the consumed flit's credit was written back |
 //! | `inject` | terminal | `tN -> rN.local/vcV` | the flit was written onto the injection channel |
+//! | `timeout` | router | `IN/vcV` | the head waited `timeout` cycles for an output VC: the packet is dropped here (flit field: the packet) |
+//! | `discard` | router | `IN/vcV` | a flit of a reset packet was discarded (its credit goes upstream) |
+//! | `reset-in` | router | `OUT/vcW <- PEER` | a timeout reset for the packet arrived from downstream |
+//! | `reset-out` | router | `IN/vcV -> PEER` | the reset was written upstream |
+//! | `reset-in` | terminal | `tN <- rN.local` | the reset reached the source: the packet is re-queued for retransmission |
 //! | `deadlock` | watchdog | `VC -> VC -> ... -> VC` | the watchdog stopped the run: a cycle of waiting input VCs |
 //! | `stalled` | watchdog | `VC,VC,...` | the watchdog stopped the run without a cycle: every waiting VC |
 //!
@@ -161,6 +166,24 @@ fn router_fields(names: &TraceNames, r: RouterId, e: &RouterEvent) -> (&'static 
                 names.peer_vc(names.downstream[ri][out.index()], flit.vc)
             ),
         ),
+        RouterEvent::Timeout { port, vc: v, .. } => ("timeout", vc(port.0, *v)),
+        RouterEvent::ResetIn { out, vc: v, .. } => (
+            "reset-in",
+            format!(
+                "{} <- {}",
+                vc(out.0, *v),
+                names.peer(names.downstream[ri][out.index()])
+            ),
+        ),
+        RouterEvent::ResetOut { port, vc: v, .. } => (
+            "reset-out",
+            format!(
+                "{} -> {}",
+                vc(port.0, *v),
+                names.peer(names.upstream[ri][port.index()])
+            ),
+        ),
+        RouterEvent::Discard { port, vc: v, .. } => ("discard", vc(port.0, *v)),
         RouterEvent::CreditOut { port, vc: v } => (
             "credit-out",
             format!(
@@ -192,6 +215,7 @@ fn terminal_fields(
         TerminalEvent::CreditOut { vc } => {
             ("credit-out", format!("t{}/vc{} -> {local}", t.0, vc.0))
         }
+        TerminalEvent::ResetIn { .. } => ("reset-in", format!("t{} <- {local}", t.0)),
         TerminalEvent::Inject { flit } => (
             "inject",
             format!("t{} -> {}", t.0, names.vc(r, TERMINAL_PORT, flit.vc)),
@@ -230,7 +254,10 @@ pub fn line(names: &TraceNames, e: &TraceEvent) -> String {
         }),
         EventKind::Watchdog(Verdict::Stalled(vcs)) => ("stalled", vcs.join(",")),
     };
-    let (flit, kind) = flit_fields(e.flit());
+    let (flit, kind) = match (e.flit(), e.packet()) {
+        (None, Some(p)) => (p.to_string(), "-"),
+        (f, _) => flit_fields(f),
+    };
     let comp = names.component(e.component);
     let s = format!(
         "{:>7} {:<8} {:<11} {:<9} {:<9} {}",
