@@ -1,6 +1,25 @@
-//! Same netlist, configuration and seed: byte-identical output.
+//! Same netlist, configuration and seed: byte-identical output, for any thread count
+//! (STYLE.md B.4). Only the `perf` object (wall-clock speed) may differ between runs.
 
 use crate::run_cli::{flitsim, torus_4x4};
+use std::path::{Path, PathBuf};
+
+/// The `--json` output with the `perf` object removed, as bytes.
+fn without_perf(stdout: &[u8]) -> Vec<u8> {
+    let mut v: serde_json::Value = serde_json::from_slice(stdout).expect("one JSON object");
+    let perf = v
+        .as_object_mut()
+        .and_then(|o| o.remove("perf"))
+        .expect("a perf object");
+    assert!(perf["threads"].as_u64().unwrap() >= 1);
+    serde_json::to_vec_pretty(&v).unwrap()
+}
+
+fn shipped(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("netlists")
+        .join(name)
+}
 
 #[test]
 fn same_command_twice_gives_identical_json() {
@@ -24,12 +43,12 @@ fn same_command_twice_gives_identical_json() {
     let b = flitsim(&args);
     assert!(a.status.success());
     assert!(!a.stdout.is_empty());
-    assert_eq!(a.stdout, b.stdout);
+    assert_eq!(without_perf(&a.stdout), without_perf(&b.stdout));
     // and the seed matters
     let mut other = args;
     other[11] = "43";
     let c = flitsim(&other);
-    assert_ne!(a.stdout, c.stdout);
+    assert_ne!(without_perf(&a.stdout), without_perf(&c.stdout));
 }
 
 #[test]
@@ -46,4 +65,155 @@ fn library_runs_are_identical_and_seed_dependent() {
     let a = run(&n, &cfg).unwrap();
     assert_eq!(a, run(&n, &cfg).unwrap());
     assert_ne!(a, run(&n, &SimConfig { seed: 2, ..cfg }).unwrap());
+}
+
+/// Runs `netlist` with `extra` flags at 1, 2, 3 and 8 threads; every `--json` (perf
+/// excluded) must be the same bytes, and `perf.threads` must say how many workers ran.
+fn same_json_at_any_thread_count(netlist: &Path, extra: &[&str]) {
+    let mut reference: Option<Vec<u8>> = None;
+    for threads in ["1", "2", "3", "8"] {
+        let mut args = vec![
+            "run",
+            netlist.to_str().unwrap(),
+            "--warmup",
+            "200",
+            "--cycles",
+            "1500",
+            "--seed",
+            "7",
+            "--json",
+            "--threads",
+            threads,
+        ];
+        args.extend_from_slice(extra);
+        let out = flitsim(&args);
+        assert!(
+            out.status.success(),
+            "{threads} threads: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["perf"]["threads"].to_string(), threads);
+        assert!(v["packets"]["delivered"].as_u64().unwrap() > 100);
+        let bytes = without_perf(&out.stdout);
+        match &reference {
+            None => reference = Some(bytes),
+            Some(r) => assert!(
+                *r == bytes,
+                "{} with {extra:?}: --threads {threads} differs from --threads 1",
+                netlist.display()
+            ),
+        }
+    }
+}
+
+#[test]
+fn torus_dor_is_identical_at_1_2_3_8_threads() {
+    same_json_at_any_thread_count(
+        &shipped("torus-8x8.toml"),
+        &["--rate", "0.02", "--length", "8"],
+    );
+}
+
+#[test]
+fn torus_near_saturation_with_long_channels_is_identical_at_1_2_3_8_threads() {
+    same_json_at_any_thread_count(
+        &shipped("torus-8x8.toml"),
+        &[
+            "--rate",
+            "0.03",
+            "--length",
+            "12",
+            "--set",
+            "channel_latency=3",
+            "--traffic",
+            "uniform",
+        ],
+    );
+}
+
+#[test]
+fn mesh_is_identical_at_1_2_3_8_threads() {
+    same_json_at_any_thread_count(
+        &shipped("mesh-8x8.toml"),
+        &["--rate", "0.015", "--length", "6"],
+    );
+}
+
+#[test]
+fn hypercube_is_identical_at_1_2_3_8_threads() {
+    same_json_at_any_thread_count(
+        &shipped("hypercube-6.toml"),
+        &["--rate", "0.05", "--length", "4"],
+    );
+}
+
+#[test]
+fn heterogeneous_explicit_netlist_is_identical_at_1_2_3_8_threads() {
+    same_json_at_any_thread_count(
+        &shipped("hetero-torus-4x4.toml"),
+        &["--rate", "0.05", "--length", "5"],
+    );
+}
+
+#[test]
+fn traces_are_identical_at_1_2_3_8_threads() {
+    let net = shipped("torus-8x8.toml");
+    let mut reference: Option<Vec<u8>> = None;
+    for threads in ["1", "2", "3", "8"] {
+        let out = flitsim(&[
+            "trace",
+            net.to_str().unwrap(),
+            "--rate",
+            "0.02",
+            "--length",
+            "4",
+            "--warmup",
+            "0",
+            "--cycles",
+            "120",
+            "--to",
+            "120",
+            "--threads",
+            threads,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.len() > 1000, "a non-trivial trace");
+        match &reference {
+            None => reference = Some(out.stdout),
+            Some(r) => assert!(
+                *r == out.stdout,
+                "trace at --threads {threads} differs from --threads 1"
+            ),
+        }
+    }
+}
+
+#[test]
+fn timeouts_with_backoff_are_identical_at_1_2_3_8_threads() {
+    same_json_at_any_thread_count(
+        &shipped("torus-8x8.toml"),
+        &[
+            "--rate",
+            "0.03",
+            "--length",
+            "8",
+            "--timeout",
+            "6",
+            "--backoff",
+            "5",
+        ],
+    );
+}
+
+#[test]
+fn vct_is_identical_at_1_2_3_8_threads() {
+    same_json_at_any_thread_count(
+        &shipped("torus-8x8.toml"),
+        &["--rate", "0.02", "--length", "6", "--switching", "vct"],
+    );
 }

@@ -101,6 +101,11 @@ pub struct RunArgs {
     /// Print one JSON object (fields documented in the README) instead of a summary.
     #[arg(long)]
     pub json: bool,
+
+    /// Worker threads (results do not depend on it). Default: the available cores, at most
+    /// one per 256 routers.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
 }
 
 impl RunArgs {
@@ -169,6 +174,7 @@ impl RunArgs {
                 batch_cycles: 0,
             }),
             stop_on_saturation: true,
+            threads: self.threads.map_or(0, |n| n as usize),
             ..defaults
         };
         config.validate()?;

@@ -54,6 +54,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 o.insert("channel_classes".into(), serde_json::to_value(classes)?);
             }
         }
+        let v = with_perf(v, &sim.perf())?;
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", summary(&netlist, &config, &report));
@@ -88,6 +89,15 @@ pub fn json_report(config: Value, report: &RunReport) -> anyhow::Result<Value> {
         .as_object_mut()
         .ok_or_else(|| anyhow::anyhow!("report is not a JSON object"))?;
     obj.insert("config".into(), config);
+    Ok(v)
+}
+
+/// Adds the `perf` object (wall-clock speed; the only fields that differ between runs of
+/// the same command).
+pub fn with_perf(mut v: Value, perf: &flitsim_engine::Perf) -> anyhow::Result<Value> {
+    if let Some(obj) = v.as_object_mut() {
+        obj.insert("perf".into(), serde_json::to_value(perf)?);
+    }
     Ok(v)
 }
 

@@ -49,10 +49,6 @@ pub struct SweepArgs {
     #[arg(long, value_name = "C", default_value_t = 30_000)]
     pub probe_cycles: u64,
 
-    /// Worker threads running points in parallel (0: one per core).
-    #[arg(long, value_name = "T", default_value_t = 0)]
-    pub threads: usize,
-
     /// Also write the table as CSV to FILE.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
@@ -305,10 +301,10 @@ fn curve_specs(args: &SweepArgs) -> anyhow::Result<Vec<CurveSpec>> {
 /// A bad netlist, flag or output file.
 pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     let specs = curve_specs(args)?;
-    let threads = if args.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        args.threads
+    // `--threads` (shared with `run`) also sets how many points run at once.
+    let threads = match args.run.threads {
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(n) => n as usize,
     };
     let bar = if !args.quiet && std::io::stderr().is_terminal() {
         let b = ProgressBar::new(0);

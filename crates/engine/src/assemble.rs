@@ -1,12 +1,16 @@
-//! Assembly: turns a [`Netlist`] into flat per-id vectors the cycle loop indexes directly.
-//! petgraph is used here and in the watchdog, never in the cycle loop.
+//! Assembly: turns a [`Netlist`] into partitions of flat per-id vectors the cycle loop
+//! indexes directly. petgraph is used here and in the watchdog, never in the cycle loop.
 //!
-//! Channel layout (one `Vec<Channel>`): router-to-router channels first (index =
-//! `ChannelId`), then one injection channel per terminal (terminal -> router input port 0),
-//! then one ejection channel per terminal (router output port 0 -> terminal). Injection and
-//! ejection channels have the router's `terminal_latency`.
+//! Partitions are contiguous id ranges (router `i` and terminal `i` together). Global
+//! channel order (`Network::wires`, `Network::ends`): router-to-router channels first
+//! (index = `ChannelId`), then one injection channel per terminal (terminal -> router input
+//! port 0), then one ejection channel per terminal (router output port 0 -> terminal).
+//! Injection and ejection channels have the router's `terminal_latency`. Each channel's
+//! forward side lives in its upstream component's partition, its reverse side in its
+//! downstream component's ([`crate::channel`]).
 
-use crate::channel::Channel;
+use crate::channel::Lines;
+use crate::cycle::Status;
 use crate::error::ConfigError;
 use crate::rng::{self, ComponentKind};
 use crate::terminal::{Terminal, TerminalConfig};
@@ -15,18 +19,35 @@ use flitsim_netlist::{BufferDepth, InPort, Netlist, OutPort, RouterId, TerminalI
 use flitsim_router::routing::{self, kind_name, RoutingFunction, RoutingMismatch};
 use flitsim_router::{Credit, Flit, OutputPortSpec, Reset, Router};
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, RwLock};
 
-/// Marks a port without a channel.
+/// Marks a port without a channel (in local line indices).
 pub(crate) const NO_CHANNEL: u32 = u32::MAX;
+
+/// Where one channel side lives: the partition that writes it and its local line index.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LineRef {
+    pub part: u32,
+    pub line: u32,
+}
+
+/// A port without a channel.
+pub(crate) const NO_LINE: LineRef = LineRef {
+    part: u32::MAX,
+    line: u32::MAX,
+};
 
 /// A router with its channel map and its per-cycle inbox and outbox.
 pub(crate) struct RouterNode {
     pub router: Router,
-    /// Channel feeding each input port (`NO_CHANNEL` if none).
-    pub in_channels: Box<[u32]>,
-    /// Channel driven by each output port (`NO_CHANNEL` if none).
-    pub out_channels: Box<[u32]>,
+    /// Forward side feeding each input port (`NO_LINE` if none).
+    pub flit_src: Box<[LineRef]>,
+    /// Reverse side of each output port's channel, delivering credits (`NO_LINE` if none).
+    pub credit_src: Box<[LineRef]>,
+    /// Own forward line driven by each output port (`NO_CHANNEL` if none).
+    pub flit_dst: Box<[u32]>,
+    /// Own reverse line carrying each input port's credits upstream (`NO_CHANNEL` if none).
+    pub credit_dst: Box<[u32]>,
     pub flits_in: Box<[Option<Flit>]>,
     pub credits_in: Box<[Option<Credit>]>,
     pub flits_out: Box<[Option<Flit>]>,
@@ -44,13 +65,52 @@ pub(crate) struct RouterNode {
 /// A terminal with its two channels and its outbox.
 pub(crate) struct TerminalNode {
     pub terminal: Terminal,
-    pub injection: u32,
-    pub ejection: u32,
+    /// Forward side of the ejection channel (written by the router).
+    pub flit_src: LineRef,
+    /// Reverse side of the injection channel (written by the router).
+    pub credit_src: LineRef,
+    /// Own forward line: the injection channel.
+    pub flit_dst: u32,
+    /// Own reverse line: the ejection channel.
+    pub credit_dst: u32,
     pub flit_out: Option<Flit>,
     pub credit_out: Option<Credit>,
     /// Trace events of this cycle (`None`: tracing off).
     pub trace: Option<Vec<crate::trace::TerminalEvent>>,
 }
+
+/// The components of one partition (ids `lo..lo + routers.len()`), owned by its worker.
+pub(crate) struct Nodes {
+    pub lo: usize,
+    pub routers: Vec<RouterNode>,
+    pub terminals: Vec<TerminalNode>,
+    /// Counters of this partition, published in phase 2.
+    pub status: Status,
+    /// Trace events of this partition (`None`: tracing off).
+    pub trace: Option<crate::trace::PartTrace>,
+}
+
+/// The channel sides a partition writes (phase 2) and everyone reads (phase 1), and the
+/// partition's published counters.
+#[derive(Default)]
+pub(crate) struct Outbound {
+    pub flits: Lines<Flit>,
+    pub credits: Lines<Credit>,
+    /// Timeout resets on reverse sides, same indices as `credits` (empty when no router
+    /// has a timeout).
+    pub resets: Lines<Reset>,
+    pub status: Status,
+}
+
+/// One partition. The locks only hand out phase-specific access: they are taken with
+/// `try_lock`/`try_read`/`try_write` and never contended (a failure is a phase bug).
+pub(crate) struct Part {
+    pub nodes: Mutex<Nodes>,
+    pub lines: RwLock<Outbound>,
+}
+
+/// Message of every lock failure: the phases overlap.
+pub(crate) const PHASE_BUG: &str = "partition lock contended: phase discipline broken";
 
 /// Where a channel starts and ends (for conservation checks and reports).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -80,17 +140,38 @@ impl Names {
     }
 }
 
-/// The assembled network.
+/// The assembled network: partitions of contiguous ids, and what never changes.
 pub(crate) struct Network {
-    pub routers: Vec<RouterNode>,
-    pub terminals: Vec<TerminalNode>,
-    pub channels: Vec<Channel>,
+    pub parts: Vec<Part>,
+    /// Partition `p` holds ids `bounds[p]..bounds[p + 1]`.
+    pub bounds: Vec<usize>,
+    /// Forward and reverse side of every channel, by global channel index (see the
+    /// module docs for the order).
+    pub wires: Vec<(LineRef, LineRef)>,
     pub ends: Vec<ChannelEnds>,
     pub names: Names,
     /// The routing function of router 0 (zero-load latency).
     pub routing: Option<Arc<dyn RoutingFunction>>,
     /// Some router has a timeout: resets travel on channels' reverse sides.
     pub resets: bool,
+}
+
+impl Network {
+    /// Number of routers (= terminals).
+    pub fn len(&self) -> usize {
+        *self.bounds.last().unwrap_or(&0)
+    }
+
+    /// The partition holding id `i`.
+    pub fn part_of(&self, i: usize) -> usize {
+        self.bounds.partition_point(|&b| b <= i) - 1
+    }
+}
+
+/// Partition bounds: `parts` contiguous ranges of `n` ids, sizes differing by at most one.
+pub(crate) fn bounds(n: usize, parts: usize) -> Vec<usize> {
+    let parts = parts.clamp(1, n.max(1));
+    (0..=parts).map(|p| p * n / parts).collect()
 }
 
 /// Builds the routing functions the netlist's routers use (one per distinct kind).
@@ -129,52 +210,88 @@ fn routing_error(
     }
 }
 
-/// Assembles `netlist` with terminals configured by `tc` and destinations from `pattern`.
+/// Assembles `netlist` with terminals configured by `tc` and destinations from `pattern`,
+/// split into `parts` partitions of contiguous ids.
 pub(crate) fn assemble(
     netlist: &Netlist,
     tc: &TerminalConfig,
     pattern: &Arc<dyn TrafficPattern>,
     seed: u64,
+    parts: usize,
 ) -> Result<Network, ConfigError> {
     let routings = routing_functions(netlist)?;
     let n = netlist.num_routers();
     let c = netlist.num_channels();
-    let mut channels = Vec::with_capacity(c + 2 * n);
+    let bounds = bounds(n, parts);
+    let nparts = bounds.len() - 1;
+    let part_of = |i: usize| bounds.partition_point(|&b| b <= i) - 1;
+    let mut outbound: Vec<Outbound> = (0..nparts).map(|_| Outbound::default()).collect();
+    let mut wires = Vec::with_capacity(c + 2 * n);
     let mut ends = Vec::with_capacity(c + 2 * n);
+    // Forward side with the upstream partition, reverse side with the downstream one.
+    let resets = netlist.routers().any(|r| r.config.timeout > 0);
+    let mut wire = |up: usize, down: usize, latency: u32| {
+        let f = outbound[part_of(up)].flits.push(latency);
+        let r = outbound[part_of(down)].credits.push(latency);
+        if resets {
+            outbound[part_of(down)].resets.push(latency);
+        }
+        (
+            LineRef {
+                part: part_of(up) as u32,
+                line: f,
+            },
+            LineRef {
+                part: part_of(down) as u32,
+                line: r,
+            },
+        )
+    };
     for ch in netlist.channels() {
-        channels.push(Channel::new(ch.latency));
+        wires.push(wire(ch.from.index(), ch.to.index(), ch.latency));
         ends.push(ChannelEnds {
             from: Some((ch.from, ch.from_port)),
             to: Some((ch.to, ch.to_port)),
         });
     }
     for r in netlist.routers() {
-        channels.push(Channel::new(r.terminal_latency));
+        wires.push(wire(r.id.index(), r.id.index(), r.terminal_latency));
         ends.push(ChannelEnds {
             from: None,
             to: Some((r.id, InPort(TERMINAL_PORT))),
         });
     }
     for r in netlist.routers() {
-        channels.push(Channel::new(r.terminal_latency));
+        wires.push(wire(r.id.index(), r.id.index(), r.terminal_latency));
         ends.push(ChannelEnds {
             from: Some((r.id, OutPort(TERMINAL_PORT))),
             to: None,
         });
     }
-    let injection = |r: usize| (c + r) as u32;
-    let ejection = |r: usize| (c + n + r) as u32;
+    let injection = |r: usize| wires[c + r];
+    let ejection = |r: usize| wires[c + n + r];
 
-    let mut routers = Vec::with_capacity(n);
-    let mut terminals = Vec::with_capacity(n);
+    let mut nodes: Vec<Nodes> = (0..nparts)
+        .map(|p| Nodes {
+            lo: bounds[p],
+            routers: Vec::with_capacity(bounds[p + 1] - bounds[p]),
+            terminals: Vec::with_capacity(bounds[p + 1] - bounds[p]),
+            status: Status::default(),
+            trace: None,
+        })
+        .collect();
     let mut names = Names::default();
     for spec in netlist.routers() {
         let i = spec.id.index();
         let ports = spec.ports.len();
-        let mut in_channels = vec![NO_CHANNEL; ports];
-        let mut out_channels = vec![NO_CHANNEL; ports];
-        in_channels[0] = injection(i);
-        out_channels[0] = ejection(i);
+        let mut flit_src = vec![NO_LINE; ports];
+        let mut credit_src = vec![NO_LINE; ports];
+        let mut flit_dst = vec![NO_CHANNEL; ports];
+        let mut credit_dst = vec![NO_CHANNEL; ports];
+        flit_src[0] = injection(i).0;
+        credit_dst[0] = injection(i).1.line;
+        flit_dst[0] = ejection(i).0.line;
+        credit_src[0] = ejection(i).1;
         let mut outputs = Vec::with_capacity(ports);
         outputs.push(OutputPortSpec {
             downstream_vcs: spec.config.vcs,
@@ -182,11 +299,15 @@ pub(crate) fn assemble(
         });
         for p in 1..ports {
             if let Some(ch) = netlist.in_channel(spec.id, InPort(p as u8)) {
-                in_channels[p] = ch.0;
+                let (f, r) = wires[ch.index()];
+                flit_src[p] = f;
+                credit_dst[p] = r.line;
             }
             match netlist.out_channel(spec.id, OutPort(p as u8)) {
                 Some(ch) => {
-                    out_channels[p] = ch.0;
+                    let (f, r) = wires[ch.index()];
+                    flit_dst[p] = f.line;
+                    credit_src[p] = r;
                     let ch = netlist.channel(ch);
                     let down = &netlist.router(ch.to).ports[ch.to_port.index()];
                     outputs.push(OutputPortSpec {
@@ -207,10 +328,17 @@ pub(crate) fn assemble(
             routing,
             rng::stream_seed(seed, ComponentKind::Router, spec.id.0),
         );
-        routers.push(RouterNode {
+        let mut router = router;
+        if resets {
+            router.enable_resets();
+        }
+        let part = &mut nodes[part_of(i)];
+        part.routers.push(RouterNode {
             router,
-            in_channels: in_channels.into_boxed_slice(),
-            out_channels: out_channels.into_boxed_slice(),
+            flit_src: flit_src.into_boxed_slice(),
+            credit_src: credit_src.into_boxed_slice(),
+            flit_dst: flit_dst.into_boxed_slice(),
+            credit_dst: credit_dst.into_boxed_slice(),
             flits_in: vec![None; ports].into_boxed_slice(),
             credits_in: vec![None; ports].into_boxed_slice(),
             flits_out: vec![None; ports].into_boxed_slice(),
@@ -222,7 +350,7 @@ pub(crate) fn assemble(
         });
         let local = &spec.ports[TERMINAL_PORT as usize];
         let t = TerminalId(spec.id.0);
-        terminals.push(TerminalNode {
+        part.terminals.push(TerminalNode {
             terminal: Terminal::new(
                 t,
                 tc,
@@ -231,8 +359,10 @@ pub(crate) fn assemble(
                 local.vcs,
                 local.buffer_depth,
             ),
-            injection: injection(i),
-            ejection: ejection(i),
+            flit_src: ejection(i).0,
+            credit_src: injection(i).1,
+            flit_dst: injection(i).0.line,
+            credit_dst: ejection(i).1.line,
             flit_out: None,
             credit_out: None,
             trace: None,
@@ -246,18 +376,21 @@ pub(crate) fn assemble(
         .routers()
         .next()
         .map(|r| Arc::clone(&routings[&(r.config.routing as u8)]));
-    let resets = netlist.routers().any(|r| r.config.timeout > 0);
-    if resets {
-        routers.iter_mut().for_each(|r| r.router.enable_resets());
-        channels.iter_mut().for_each(Channel::enable_resets);
-    }
+    let parts = nodes
+        .into_iter()
+        .zip(outbound)
+        .map(|(nodes, lines)| Part {
+            nodes: Mutex::new(nodes),
+            lines: RwLock::new(lines),
+        })
+        .collect();
     Ok(Network {
-        resets,
-        routers,
-        terminals,
-        channels,
+        parts,
+        bounds,
+        wires,
         ends,
         names,
         routing,
+        resets,
     })
 }

@@ -1,222 +1,182 @@
-//! A channel: a delay line of latency `L >= 1` carrying flits downstream on its forward
-//! side and credits upstream on its reverse side, with the same latency.
+//! Channel delay lines. A channel of latency `L >= 1` has two sides: flits go downstream
+//! on its forward side, credits upstream on its reverse side, with the same latency. Each
+//! side is one delay line, stored with its *writer* (STYLE.md B.4.3): the forward side with
+//! the upstream component's partition, the reverse side with the downstream one's, so a
+//! partition's phase-2 writes touch only its own [`Lines`].
 //!
-//! Both sides are ring buffers of `L + 1` slots indexed by `cycle mod (L + 1)`. What is
-//! sent at cycle `t` sits in the slot of cycle `t + L`; the reader of cycle `t + L` takes
-//! it out. A reader empties only the slot due now (phase 1 of a cycle), a writer fills
-//! only a slot due later (phase 2), so the two never touch the same slot in one cycle
-//! and a slot is always empty when it is written (checked: a full slot is a
-//! phase-discipline bug and panics).
+//! A delay line is a ring of slots (a power of two >= `L + 1`, indexed by `cycle & mask`),
+//! each tagged with the cycle it is due. What is sent at cycle `t` sits in the slot of
+//! `t + L` tagged `t + L`; the reader of cycle `t + L` finds it by the tag. Readers never
+//! write (a stale slot simply carries an old tag), so phase 1 reads other partitions'
+//! lines through shared references while nobody writes them; writers fill only slots due
+//! later (phase 2). The live tags at any time lie in `[now, now + L]`, fewer than the ring
+//! size, so a slot is never overwritten before it is read.
 //!
-//! At most one flit and one credit enter each side per cycle: a channel moves one flit
-//! per cycle (flit = phit), and the contract allows at most one credit per channel per cycle.
+//! At most one item enters each side per cycle: a channel moves one flit per cycle
+//! (flit = phit), and the contract allows at most one credit per channel per cycle. A
+//! second write in one cycle is a phase-discipline bug and panics.
 
-use flitsim_netlist::Cycle;
-use flitsim_router::{Credit, Flit, Reset};
+/// Tag of a slot that never held anything.
+const NEVER: u64 = u64::MAX;
 
-/// One channel's two delay lines.
-#[derive(Clone, Debug)]
-pub struct Channel {
-    latency: u64,
-    flits: Box<[Option<Flit>]>,
-    credits: Box<[Option<Credit>]>,
-    /// Timeout resets on the reverse side (allocated only when resets are enabled).
-    resets: Box<[Option<Reset>]>,
-    flits_in_flight: u32,
-    credits_in_flight: u32,
+#[derive(Copy, Clone, Debug)]
+struct Slot<T> {
+    due: u64,
+    item: Option<T>,
 }
 
-impl Channel {
-    /// A channel of `latency >= 1` cycles.
+#[derive(Copy, Clone, Debug)]
+struct Meta {
+    start: u32,
+    mask: u32,
+    latency: u32,
+}
+
+/// Many delay lines of one item type in one flat ring-buffer arena, by local index.
+#[derive(Clone, Debug)]
+pub struct Lines<T> {
+    meta: Vec<Meta>,
+    slots: Vec<Slot<T>>,
+}
+
+impl<T> Default for Lines<T> {
+    fn default() -> Self {
+        Lines {
+            meta: Vec::new(),
+            slots: Vec::new(),
+        }
+    }
+}
+
+impl<T: Copy> Lines<T> {
+    /// Adds a line of `latency >= 1` cycles; returns its local index.
     ///
     /// # Panics
     /// If `latency` is 0 (netlist validation rejects it before the engine sees it).
-    pub fn new(latency: u32) -> Channel {
+    pub fn push(&mut self, latency: u32) -> u32 {
         assert!(latency >= 1, "channel latency must be >= 1, got 0");
-        let slots = latency as usize + 1;
-        Channel {
-            latency: u64::from(latency),
-            flits: vec![None; slots].into_boxed_slice(),
-            credits: vec![None; slots].into_boxed_slice(),
-            resets: Box::new([]),
-            flits_in_flight: 0,
-            credits_in_flight: 0,
+        let size = (latency as usize + 1).next_power_of_two();
+        let start = self.slots.len() as u32;
+        self.slots.extend(std::iter::repeat_n(
+            Slot {
+                due: NEVER,
+                item: None,
+            },
+            size,
+        ));
+        self.meta.push(Meta {
+            start,
+            mask: size as u32 - 1,
+            latency,
+        });
+        (self.meta.len() - 1) as u32
+    }
+
+    /// Number of lines.
+    pub fn len(&self) -> usize {
+        self.meta.len()
+    }
+
+    /// No lines.
+    pub fn is_empty(&self) -> bool {
+        self.meta.is_empty()
+    }
+
+    /// Latency of line `i`.
+    pub fn latency(&self, i: u32) -> u32 {
+        self.meta[i as usize].latency
+    }
+
+    /// Phase 1 at `now`: the item of line `i` due now, if any (the line is not changed).
+    #[inline]
+    pub fn peek(&self, i: u32, now: u64) -> Option<T> {
+        let m = self.meta[i as usize];
+        let s = &self.slots[(m.start + (now as u32 & m.mask)) as usize];
+        if s.due == now {
+            s.item
+        } else {
+            None
         }
     }
 
-    /// Cycles from send to receive (on both sides).
-    pub fn latency(&self) -> u32 {
-        self.latency as u32
-    }
-
-    #[inline]
-    fn slot(&self, t: u64) -> usize {
-        (t % (self.latency + 1)) as usize
-    }
-
-    /// Phase 1 at `now`: the flit due now, if any (the slot is emptied).
-    #[inline]
-    pub fn recv_flit(&mut self, now: Cycle) -> Option<Flit> {
-        let s = self.slot(now.0);
-        let f = self.flits[s].take();
-        self.flits_in_flight -= u32::from(f.is_some());
-        f
-    }
-
-    /// Phase 1 at `now`: the credit due now, if any (the slot is emptied).
-    #[inline]
-    pub fn recv_credit(&mut self, now: Cycle) -> Option<Credit> {
-        let s = self.slot(now.0);
-        let c = self.credits[s].take();
-        self.credits_in_flight -= u32::from(c.is_some());
-        c
-    }
-
-    /// Phase 2 at `now`: sends `flit`, readable downstream at `now + latency`.
+    /// Phase 2 at `now`: sends `item` on line `i`, due at `now + latency`.
     ///
     /// # Panics
-    /// If a flit was already sent this cycle (two writers, or one writer twice).
+    /// If something was already sent on the line this cycle (two writers, or one twice).
     #[inline]
-    pub fn send_flit(&mut self, now: Cycle, flit: Flit) {
-        let s = self.slot(now.0 + self.latency);
+    pub fn send(&mut self, i: u32, now: u64, item: T) {
+        let m = self.meta[i as usize];
+        let due = now + u64::from(m.latency);
+        let s = &mut self.slots[(m.start + (due as u32 & m.mask)) as usize];
         assert!(
-            self.flits[s].is_none(),
-            "two flits sent on one channel at cycle {now} (phase discipline broken)"
+            s.due != due,
+            "two items sent on one channel side at cycle {now} (phase discipline broken)"
         );
-        self.flits[s] = Some(flit);
-        self.flits_in_flight += 1;
+        *s = Slot {
+            due,
+            item: Some(item),
+        };
     }
 
-    /// Phase 2 at `now`: sends `credit` upstream, readable at `now + latency`.
-    ///
-    /// # Panics
-    /// If a credit was already sent this cycle.
-    #[inline]
-    pub fn send_credit(&mut self, now: Cycle, credit: Credit) {
-        let s = self.slot(now.0 + self.latency);
-        assert!(
-            self.credits[s].is_none(),
-            "two credits sent on one channel at cycle {now} (phase discipline broken)"
-        );
-        self.credits[s] = Some(credit);
-        self.credits_in_flight += 1;
+    /// The items of line `i` still travelling at the start of cycle `next` (due at
+    /// `next` or later), in no particular order.
+    pub fn in_flight(&self, i: u32, next: u64) -> impl Iterator<Item = &T> + '_ {
+        let m = self.meta[i as usize];
+        self.slots[m.start as usize..(m.start + m.mask + 1) as usize]
+            .iter()
+            .filter(move |s| s.due != NEVER && s.due >= next)
+            .filter_map(|s| s.item.as_ref())
     }
 
-    /// Gives the reverse side a lane for timeout resets (same latency as credits).
-    pub fn enable_resets(&mut self) {
-        self.resets = vec![None; self.latency as usize + 1].into_boxed_slice();
-    }
-
-    /// Phase 1 at `now`: the reset due now, if any.
-    #[inline]
-    pub fn recv_reset(&mut self, now: Cycle) -> Option<Reset> {
-        if self.resets.is_empty() {
-            return None;
-        }
-        let s = self.slot(now.0);
-        self.resets[s].take()
-    }
-
-    /// Phase 2 at `now`: sends `reset` upstream, readable at `now + latency`.
-    ///
-    /// # Panics
-    /// If resets are not enabled or a reset was already sent this cycle.
-    #[inline]
-    pub fn send_reset(&mut self, now: Cycle, reset: Reset) {
-        let s = self.slot(now.0 + self.latency);
-        assert!(
-            self.resets[s].is_none(),
-            "two resets sent on one channel at cycle {now} (phase discipline broken)"
-        );
-        self.resets[s] = Some(reset);
-    }
-
-    /// Resets on the reverse side (sent, not yet received).
-    pub fn resets_in_flight(&self) -> usize {
-        self.resets.iter().flatten().count()
-    }
-
-    /// Flits on the forward side (sent, not yet received).
-    #[inline]
-    pub fn flits_in_flight(&self) -> u32 {
-        self.flits_in_flight
-    }
-
-    /// Credits on the reverse side (sent, not yet received).
-    #[inline]
-    pub fn credits_in_flight(&self) -> u32 {
-        self.credits_in_flight
-    }
-
-    /// The flits in flight (any order).
-    pub fn flits(&self) -> impl Iterator<Item = &Flit> + '_ {
-        self.flits.iter().flatten()
-    }
-
-    /// The credits in flight (any order).
-    pub fn credits(&self) -> impl Iterator<Item = &Credit> + '_ {
-        self.credits.iter().flatten()
+    /// Number of items of line `i` still travelling at the start of cycle `next`.
+    pub fn count_in_flight(&self, i: u32, next: u64) -> u32 {
+        self.in_flight(i, next).count() as u32
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use flitsim_netlist::{TerminalId, VcId};
-    use flitsim_router::{FlitKind, PacketId};
-
-    fn flit(seq: u32) -> Flit {
-        Flit {
-            packet: PacketId {
-                source: TerminalId(0),
-                seq,
-            },
-            index: 0,
-            len: 1,
-            kind: FlitKind::HeadTail,
-            vc: VcId(0),
-            dest: TerminalId(1),
-            created: Cycle(0),
-            injected: Cycle(0),
-            hops: 0,
-        }
-    }
 
     #[test]
-    fn a_flit_arrives_exactly_latency_cycles_later() {
-        for lat in 1..5u32 {
-            let mut ch = Channel::new(lat);
-            // Send one flit every cycle; receive every cycle (receive before send, as the
-            // two phases do).
+    fn an_item_arrives_exactly_latency_cycles_later() {
+        for lat in 1..6u32 {
+            let mut l: Lines<u32> = Lines::default();
+            let _other = l.push(1);
+            let i = l.push(lat);
+            // Send one item every cycle; read every cycle (read before send, as the two
+            // phases do).
             for t in 0..20u64 {
-                let got = ch.recv_flit(Cycle(t));
+                let got = l.peek(i, t);
                 if t >= u64::from(lat) {
-                    assert_eq!(got.map(|f| f.packet.seq), Some((t - u64::from(lat)) as u32));
+                    assert_eq!(got, Some((t - u64::from(lat)) as u32));
                 } else {
                     assert!(got.is_none());
                 }
-                ch.send_flit(Cycle(t), flit(t as u32));
-                assert_eq!(ch.flits_in_flight(), lat.min(t as u32 + 1));
+                l.send(i, t, t as u32);
+                assert_eq!(l.count_in_flight(i, t + 1), lat.min(t as u32 + 1));
             }
         }
     }
 
     #[test]
-    fn credits_take_the_same_latency() {
-        let mut ch = Channel::new(3);
-        ch.send_credit(Cycle(5), Credit { vc: VcId(2) });
-        for t in 6..8 {
-            assert!(ch.recv_credit(Cycle(t)).is_none());
+    fn a_gap_is_read_as_nothing_even_after_wraparound() {
+        let mut l: Lines<u32> = Lines::default();
+        let i = l.push(3);
+        l.send(i, 5, 7);
+        for t in 5..20 {
+            let got = l.peek(i, t);
+            assert_eq!(got, (t == 8).then_some(7), "cycle {t}");
         }
-        assert_eq!(ch.recv_credit(Cycle(8)), Some(Credit { vc: VcId(2) }));
-        assert_eq!(ch.credits_in_flight(), 0);
+        assert_eq!(l.count_in_flight(i, 9), 0);
     }
 
     #[test]
     #[should_panic(expected = "phase discipline")]
-    fn two_flits_in_one_cycle_panic() {
-        let mut ch = Channel::new(2);
-        ch.send_flit(Cycle(0), flit(0));
-        ch.send_flit(Cycle(0), flit(1));
+    fn two_items_in_one_cycle_panic() {
+        let mut l: Lines<u32> = Lines::default();
+        let i = l.push(2);
+        l.send(i, 0, 0);
+        l.send(i, 0, 1);
     }
 }

@@ -11,16 +11,18 @@
 //!
 //! Cost: O(routers + channel slots + VCs) per cycle.
 
-use crate::assemble::Network;
+use crate::cycle::View;
 use flitsim_netlist::{Cycle, InPort, OutPort, VcId, TERMINAL_PORT};
 
-/// Panics with the cycle and what is off when a conservation law is broken.
-pub(crate) fn check(now: Cycle, net: &Network, injected: u64, consumed: u64) {
-    let in_routers: u64 = net.routers.iter().map(|r| r.router.buffered_flits()).sum();
-    let in_channels: u64 = net
-        .channels
-        .iter()
-        .map(|c| u64::from(c.flits_in_flight()))
+/// Panics with the cycle and what is off when a conservation law is broken after cycle
+/// `now` (phase 2 of every partition done).
+pub(crate) fn check(now: Cycle, net: &View<'_>) {
+    let next = now.plus(1);
+    let totals = net.totals();
+    let (injected, consumed) = (totals.injected, totals.consumed + totals.discarded);
+    let in_routers: u64 = net.routers().map(|r| r.router.buffered_flits()).sum();
+    let in_channels: u64 = (0..net.net.ends.len())
+        .map(|ch| net.flits_on(ch, next).count() as u64)
         .sum();
     assert_eq!(
         injected,
@@ -29,26 +31,26 @@ pub(crate) fn check(now: Cycle, net: &Network, injected: u64, consumed: u64) {
     );
     let mut flits = vec![0u32; 256];
     let mut credits = vec![0u32; 256];
-    for (ch, (channel, ends)) in net.channels.iter().zip(&net.ends).enumerate() {
+    for (ch, ends) in net.net.ends.iter().enumerate() {
         flits.iter_mut().for_each(|x| *x = 0);
         credits.iter_mut().for_each(|x| *x = 0);
-        for f in channel.flits() {
+        for f in net.flits_on(ch, next) {
             flits[f.vc.index()] += 1;
         }
-        for c in channel.credits() {
+        for c in net.credits_on(ch, next) {
             credits[c.vc.index()] += 1;
         }
         match (ends.from, ends.to) {
             (Some((r, out)), Some((d, inp))) => {
-                let up = &net.routers[r.index()].router;
-                let down = &net.routers[d.index()].router;
-                let spec_vcs = net.routers[d.index()].in_vcs[inp.index()];
+                let up = &net.router(r.index()).router;
+                let down = &net.router(d.index()).router;
+                let spec_vcs = net.router(d.index()).in_vcs[inp.index()];
                 for v in 0..spec_vcs {
                     let vc = VcId(v);
                     let Some(held) = up.credits(out, vc) else {
                         continue;
                     };
-                    let depth = net.routers[d.index()].in_depth[inp.index()];
+                    let depth = net.router(d.index()).in_depth[inp.index()];
                     let total = held
                         + up.in_crossbar(out, vc)
                         + flits[usize::from(v)]
@@ -59,8 +61,8 @@ pub(crate) fn check(now: Cycle, net: &Network, injected: u64, consumed: u64) {
                         Some(total),
                         depth,
                         "credit conservation broken after cycle {now} on channel {ch} vc{v} ({} -> {}): held {held} + crossbar {} + on channel {} + FIFO {} + pending {} + returning {}",
-                        net.names.routers[r.index()],
-                        net.names.routers[d.index()],
+                        net.net.names.routers[r.index()],
+                        net.net.names.routers[d.index()],
                         up.in_crossbar(out, vc),
                         flits[usize::from(v)],
                         down.buffer_len(inp, vc),
@@ -71,8 +73,8 @@ pub(crate) fn check(now: Cycle, net: &Network, injected: u64, consumed: u64) {
             }
             (None, Some((d, inp))) => {
                 debug_assert_eq!(inp, InPort(TERMINAL_PORT));
-                let t = &net.terminals[d.index()].terminal;
-                let down = &net.routers[d.index()].router;
+                let t = &net.terminal(d.index()).terminal;
+                let down = &net.router(d.index()).router;
                 for v in 0..t.vcs() {
                     let vc = VcId(v as u8);
                     let total = flits[v]
@@ -89,8 +91,8 @@ pub(crate) fn check(now: Cycle, net: &Network, injected: u64, consumed: u64) {
             }
             (Some((r, out)), None) => {
                 debug_assert_eq!(out, OutPort(TERMINAL_PORT));
-                let up = &net.routers[r.index()].router;
-                let vcs = net.routers[r.index()].ejection_vcs;
+                let up = &net.router(r.index()).router;
+                let vcs = net.router(r.index()).ejection_vcs;
                 for v in 0..vcs {
                     let vc = VcId(v);
                     let total =
@@ -99,7 +101,7 @@ pub(crate) fn check(now: Cycle, net: &Network, injected: u64, consumed: u64) {
                         up.outstanding(out, vc),
                         total,
                         "ejection credit conservation broken after cycle {now} at {} vc{v}",
-                        net.names.routers[r.index()]
+                        net.net.names.routers[r.index()]
                     );
                 }
             }

@@ -1,10 +1,10 @@
 //! The simulation: an assembled network, the clock, the measurement window, the watchdog.
 
-use crate::assemble::{self, Network};
-use crate::conservation;
-use crate::cycle;
+use crate::assemble::{self, Network, PHASE_BUG};
+use crate::cycle::{Status, View};
 use crate::error::{ConfigError, SimError};
 use crate::length::LengthDist;
+use crate::parallel::{self, Stop};
 use crate::stats::report::ReportInputs;
 use crate::stats::{AutoConfig, MeasureOutcome, RunReport, TerminalStats, Window};
 use crate::terminal::{Delivery, TerminalConfig};
@@ -58,6 +58,36 @@ pub struct SimConfig {
     pub auto: Option<AutoConfig>,
     /// End the run as soon as the saturation verdict is reached (the CLI does). Default off.
     pub stop_on_saturation: bool,
+    /// Worker threads (partitions); 0 = automatic ([`auto_threads`]). Results do not
+    /// depend on it. Default 1.
+    #[serde(skip)]
+    pub threads: usize,
+}
+
+/// Routers per worker below which automatic thread counts stop adding workers: a smaller
+/// partition's cycle is shorter than a barrier round trip.
+pub const ROUTERS_PER_THREAD: usize = 256;
+
+/// The automatic thread count for `routers` routers: the available cores, at most one per
+/// [`ROUTERS_PER_THREAD`] routers, at least 1.
+pub fn auto_threads(routers: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.min(routers / ROUTERS_PER_THREAD).max(1)
+}
+
+/// Speed of a simulation (wall-clock; never part of the deterministic report).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Perf {
+    /// Wall-clock seconds spent simulating cycles (assembly excluded).
+    pub wall_seconds: f64,
+    /// Cycles simulated per second.
+    pub cycles_per_second: f64,
+    /// Routers x cycles per second (every router counts, stepped or skipped).
+    pub router_cycles_per_second: f64,
+    /// Flit-router traversals (flits written by routers, ejection included) per second.
+    pub flit_hops_per_second: f64,
+    /// Worker threads (partitions) used.
+    pub threads: usize,
 }
 
 impl Default for SimConfig {
@@ -77,6 +107,7 @@ impl Default for SimConfig {
             backoff: 0,
             auto: None,
             stop_on_saturation: false,
+            threads: 1,
         }
     }
 }
@@ -117,10 +148,6 @@ pub struct Simulation {
     window: Window,
     now: Cycle,
     watchdog: Watchdog,
-    flits_injected: u64,
-    flits_consumed: u64,
-    flits_discarded: u64,
-    router_steps: u64,
     zero_load_latency: f64,
     error: Option<SimError>,
     drain_limit_hit: bool,
@@ -129,6 +156,9 @@ pub struct Simulation {
     outcome: MeasureOutcome,
     /// Cycle the router counters were last reset (the window opened).
     stats_start: Cycle,
+    /// Wall-clock time spent in cycles, and the cycles it covers.
+    wall: std::time::Duration,
+    timed_cycles: u64,
 }
 
 impl Simulation {
@@ -153,14 +183,22 @@ impl Simulation {
             record_deliveries: config.record_deliveries,
             backoff: config.backoff,
         };
-        let mut net = assemble::assemble(netlist, &tc, &pattern, config.seed)?;
+        let threads = match config.threads {
+            0 => auto_threads(netlist.num_routers()),
+            n => n,
+        };
+        let mut net = assemble::assemble(netlist, &tc, &pattern, config.seed, threads)?;
         if let Some(events) = trace {
-            let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.terminals.len()];
+            let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.len()];
             for e in events {
                 per[e.source.index()].push(e);
             }
-            for (t, ev) in net.terminals.iter_mut().zip(per) {
-                t.terminal.set_schedule(ev);
+            let mut per = per.into_iter();
+            for part in &mut net.parts {
+                let nodes = part.nodes.get_mut().expect(PHASE_BUG);
+                for (t, ev) in nodes.terminals.iter_mut().zip(per.by_ref()) {
+                    t.terminal.set_schedule(ev);
+                }
             }
         }
         let zero_load_latency = net.routing.as_ref().map_or(0.0, |f| {
@@ -175,16 +213,14 @@ impl Simulation {
             window: config.window(),
             now: Cycle(0),
             watchdog: Watchdog::new(config.watchdog),
-            flits_injected: 0,
-            flits_consumed: 0,
-            flits_discarded: 0,
-            router_steps: 0,
             zero_load_latency,
             error: None,
             drain_limit_hit: false,
             trace: None,
             outcome: MeasureOutcome::default(),
             stats_start: Cycle(0),
+            wall: std::time::Duration::ZERO,
+            timed_cycles: 0,
         })
     }
 
@@ -204,41 +240,7 @@ impl Simulation {
     /// `SimError::Deadlock`/`Stalled` when the watchdog fires (then every later call
     /// returns the same error without simulating).
     pub fn step(&mut self) -> Result<(), SimError> {
-        if let Some(e) = &self.error {
-            return Err(e.clone());
-        }
-        let now = self.now;
-        let all = 0..self.net.routers.len();
-        let act = cycle::compute(now, all.clone(), &mut self.net);
-        cycle::write(now, all, &mut self.net);
-        self.flits_injected += act.injected;
-        self.flits_consumed += act.consumed;
-        self.flits_discarded += act.discarded;
-        self.router_steps += act.stepped;
-        if let Some((t, _)) = &mut self.trace {
-            t.collect(now, &mut self.net);
-        }
-        self.now = now.plus(1);
-        if cfg!(debug_assertions) {
-            conservation::check(
-                now,
-                &self.net,
-                self.flits_injected,
-                self.flits_consumed + self.flits_discarded,
-            );
-        }
-        if self
-            .watchdog
-            .observe(now, act.moved(), self.flits_in_network())
-        {
-            let e = watchdog::diagnose(now, self.watchdog.idle(now), &self.net);
-            if let Some((t, names)) = &mut self.trace {
-                t.verdict(now, names, &e);
-            }
-            self.error = Some(e.clone());
-            return Err(e);
-        }
-        Ok(())
+        self.advance_until(Stop::At(self.now.plus(1)))
     }
 
     /// Simulates `cycles` cycles.
@@ -246,10 +248,7 @@ impl Simulation {
     /// # Errors
     /// As [`Simulation::step`].
     pub fn run_for(&mut self, cycles: u64) -> Result<(), SimError> {
-        for _ in 0..cycles {
-            self.step()?;
-        }
-        Ok(())
+        self.advance_until(Stop::At(self.now.plus(cycles)))
     }
 
     /// Simulates until no packet is queued or in the network, at most `max` cycles.
@@ -258,12 +257,7 @@ impl Simulation {
     /// # Errors
     /// As [`Simulation::step`].
     pub fn run_until_idle(&mut self, max: u64) -> Result<bool, SimError> {
-        for _ in 0..max {
-            if self.is_idle() {
-                return Ok(true);
-            }
-            self.step()?;
-        }
+        self.advance_until(Stop::Idle(self.now.plus(max)))?;
         Ok(self.is_idle())
     }
 
@@ -284,16 +278,41 @@ impl Simulation {
         if self.outcome.saturated.is_some() && self.config.stop_on_saturation {
             return Ok(());
         }
-        let limit = self.window.end.0 + self.config.drain;
+        let limit = Cycle(self.window.end.0 + self.config.drain);
         if self.config.drain_all {
-            while self.now.0 < limit && !self.is_idle() {
-                self.step()?;
-            }
+            self.advance_until(Stop::Idle(limit))?;
             self.drain_limit_hit = !self.is_idle();
             return Ok(());
         }
-        while self.now.0 < limit && !self.measured_drained() {
-            self.step()?;
+        self.advance_until(Stop::Drained(limit))
+    }
+
+    /// Runs cycles until `stop` on every partition's worker (see `parallel.rs`).
+    fn advance_until(&mut self, stop: Stop) -> Result<(), SimError> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        self.publish();
+        let t0 = std::time::Instant::now();
+        let start = self.now;
+        let out = parallel::run(
+            &self.net,
+            start,
+            stop,
+            &self.watchdog,
+            cfg!(debug_assertions),
+        );
+        self.wall += t0.elapsed();
+        self.timed_cycles += out.now.0 - start.0;
+        self.now = out.now;
+        self.watchdog = out.watchdog;
+        if let Some(at) = out.fired {
+            let e = watchdog::diagnose(at, self.watchdog.idle(at), &View::new(&self.net));
+            if let Some((t, names)) = &mut self.trace {
+                t.verdict(at, names, &e);
+            }
+            self.error = Some(e.clone());
+            return Err(e);
         }
         Ok(())
     }
@@ -304,15 +323,55 @@ impl Simulation {
         self.drain_limit_hit
     }
 
-    fn measured_drained(&self) -> bool {
-        let s = self.stats();
-        s.measured_generated == s.measured_delivered
+    /// Republishes every partition's terminal-derived counters (a packet may have been
+    /// enqueued since the last cycle).
+    fn publish(&mut self) {
+        for part in &mut self.net.parts {
+            let nodes = part.nodes.get_mut().expect(PHASE_BUG);
+            let st = &mut nodes.status;
+            st.measured_generated = 0;
+            st.measured_delivered = 0;
+            st.queued = 0;
+            for t in &nodes.terminals {
+                st.measured_generated += t.terminal.stats().measured_generated;
+                st.measured_delivered += t.terminal.stats().measured_delivered;
+                st.queued += t.terminal.source_queue_len() as u64 + t.terminal.scheduled() as u64;
+            }
+            let status = *st;
+            part.lines.get_mut().expect(PHASE_BUG).status = status;
+        }
+    }
+
+    /// Every partition's counters, summed in id order.
+    fn totals(&self) -> Status {
+        let mut s = Status::default();
+        for part in &self.net.parts {
+            s.merge(&part.lines.try_read().expect(PHASE_BUG).status);
+        }
+        s
+    }
+
+    /// Speed so far.
+    pub fn perf(&self) -> Perf {
+        let secs = self.wall.as_secs_f64();
+        let per_s = |x: f64| if secs > 0.0 { x / secs } else { 0.0 };
+        let cycles = self.timed_cycles as f64;
+        Perf {
+            wall_seconds: secs,
+            cycles_per_second: per_s(cycles),
+            router_cycles_per_second: per_s(cycles * self.net.len() as f64),
+            flit_hops_per_second: per_s(self.totals().router_flits as f64),
+            threads: self.net.parts.len(),
+        }
     }
 
     /// Puts a packet from `src` to `dest` of `len` flits into `src`'s source queue, as
     /// generated at the current cycle (scripted traffic, tests).
     pub fn enqueue(&mut self, src: TerminalId, dest: TerminalId, len: u32) {
-        self.net.terminals[src.index()]
+        let p = self.net.part_of(src.index());
+        let nodes = self.net.parts[p].nodes.get_mut().expect(PHASE_BUG);
+        let lo = nodes.lo;
+        nodes.terminals[src.index() - lo]
             .terminal
             .enqueue(self.now, dest, len);
     }
@@ -331,7 +390,7 @@ impl Simulation {
     pub fn take_trace(&mut self) -> Vec<TraceEvent> {
         self.trace
             .as_mut()
-            .map(|(t, _)| t.take())
+            .map(|(t, _)| t.take(&mut self.net))
             .unwrap_or_default()
     }
 
@@ -340,20 +399,16 @@ impl Simulation {
         self.trace.as_ref().map(|(_, n)| n)
     }
 
-    /// Flits injected but not yet consumed or discarded (in channels and routers).
-    pub fn flits_in_network(&self) -> u64 {
-        self.flits_injected - self.flits_consumed - self.flits_discarded
-    }
-
     /// Timeout-reset counters of the whole run so far (see [`SwitchingStats`]).
     pub fn switching_stats(&self) -> SwitchingStats {
         let mut s = SwitchingStats::default();
-        for r in &self.net.routers {
+        let view = View::new(&self.net);
+        for r in view.routers() {
             let c = r.router.reset_counters();
             s.timeouts += c.timeouts;
             s.flits_discarded += c.flits_discarded;
         }
-        for t in &self.net.terminals {
+        for t in view.terminals() {
             s.retransmissions += t.terminal.retransmissions();
             s.requeued += t.terminal.resets();
         }
@@ -363,41 +418,48 @@ impl Simulation {
     /// Every credit home, every buffer and channel empty (no flit, credit or reset
     /// anywhere): what a fully drained network must look like.
     pub fn network_is_empty(&self) -> bool {
-        self.net
-            .routers
-            .iter()
+        let view = View::new(&self.net);
+        view.routers()
             .all(|r| r.router.is_quiescent() && r.router.all_credits_home())
-            && self.net.channels.iter().all(|c| {
-                c.flits_in_flight() == 0 && c.credits_in_flight() == 0 && c.resets_in_flight() == 0
+            && (0..self.net.ends.len()).all(|ch| {
+                view.flits_on(ch, self.now).next().is_none()
+                    && view.credits_on(ch, self.now).next().is_none()
+                    && view.resets_on(ch, self.now) == 0
             })
-            && self.net.terminals.iter().all(|t| {
+            && view.terminals().all(|t| {
                 (0..t.terminal.vcs())
                     .all(|v| t.terminal.outstanding(flitsim_netlist::VcId(v as u8)) == 0)
             })
     }
 
+    /// Flits injected but not yet consumed or discarded (in channels and routers).
+    pub fn flits_in_network(&self) -> u64 {
+        self.totals().in_network()
+    }
+
     /// No flit in the network and no packet waiting in any source queue.
     pub fn is_idle(&self) -> bool {
         self.flits_in_network() == 0
-            && self
-                .net
-                .terminals
-                .iter()
+            && View::new(&self.net)
+                .terminals()
                 .all(|t| t.terminal.source_queue_len() == 0 && t.terminal.scheduled() == 0)
     }
 
     /// Idle (see [`Simulation::is_idle`]) and also no credit on any channel and nothing
     /// left inside any router: further cycles without new packets change nothing.
     pub fn is_settled(&self) -> bool {
-        self.is_idle()
-            && self.net.routers.iter().all(|r| r.router.is_quiescent())
-            && self.net.channels.iter().all(|c| c.credits_in_flight() == 0)
+        if !self.is_idle() {
+            return false;
+        }
+        let view = View::new(&self.net);
+        view.routers().all(|r| r.router.is_quiescent())
+            && (0..self.net.ends.len()).all(|ch| view.credits_on(ch, self.now).next().is_none())
     }
 
     /// Terminal counters merged in id order.
     pub fn stats(&self) -> TerminalStats {
         let mut s = TerminalStats::default();
-        for t in &self.net.terminals {
+        for t in View::new(&self.net).terminals() {
             s.merge(t.terminal.stats());
         }
         s
@@ -406,27 +468,32 @@ impl Simulation {
     /// Delivered packets recorded since the last call (needs `record_deliveries`), in
     /// terminal id order, then consumption order.
     pub fn take_deliveries(&mut self) -> Vec<Delivery> {
-        self.net
-            .terminals
-            .iter_mut()
-            .flat_map(|t| t.terminal.take_deliveries())
-            .collect()
+        let mut out = Vec::new();
+        for part in &mut self.net.parts {
+            for t in &mut part.nodes.get_mut().expect(PHASE_BUG).terminals {
+                out.extend(t.terminal.take_deliveries());
+            }
+        }
+        out
     }
 
     /// Router steps actually executed (quiescent routers are skipped).
     pub fn router_steps(&self) -> u64 {
-        self.router_steps
+        self.totals().stepped
     }
 
     /// Router `id`, read-only: for observers that sample router state between cycles
     /// (`flitsim check` samples busy VCs per output port).
-    pub fn router(&self, id: flitsim_netlist::RouterId) -> &flitsim_router::Router {
-        &self.net.routers[id.index()].router
+    /// (`&mut self` only to reach the partition without locking; nothing changes.)
+    pub fn router(&mut self, id: flitsim_netlist::RouterId) -> &flitsim_router::Router {
+        let p = self.net.part_of(id.index());
+        let nodes = self.net.parts[p].nodes.get_mut().expect(PHASE_BUG);
+        &nodes.routers[id.index() - nodes.lo].router
     }
 
     /// Number of routers.
     pub fn num_routers(&self) -> usize {
-        self.net.routers.len()
+        self.net.len()
     }
 
     /// The watchdog's error, if it fired.
@@ -447,8 +514,10 @@ impl Simulation {
     /// Moves the measurement window of every terminal.
     fn set_window(&mut self, window: Window) {
         self.window = window;
-        for t in &mut self.net.terminals {
-            t.terminal.set_window(window);
+        for part in &mut self.net.parts {
+            for t in &mut part.nodes.get_mut().expect(PHASE_BUG).terminals {
+                t.terminal.set_window(window);
+            }
         }
     }
 
@@ -460,7 +529,7 @@ impl Simulation {
             &ReportInputs {
                 rate: self.config.rate,
                 length: self.config.lengths().mean(),
-                terminals: self.net.terminals.len(),
+                terminals: self.net.len(),
                 window: self.window,
                 drain,
                 total: self.now.0,

@@ -9,12 +9,12 @@
 //! VC first, walked from its smallest VC, always to the smallest successor inside the
 //! component, and rotated to start at its smallest VC.
 
-use crate::assemble::{Network, NO_CHANNEL};
+use crate::cycle::View;
 use crate::error::{SimError, WaitingVc};
 use flitsim_netlist::{Cycle, InPort, RouterId, VcId, TERMINAL_PORT};
 use petgraph::algo::tarjan_scc;
 use petgraph::graphmap::DiGraphMap;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// An input VC: (router, input port, VC), ordered by id.
 type VcNode = (u32, u8, u8);
@@ -51,10 +51,17 @@ impl Watchdog {
 }
 
 /// Builds the wait-for graph of `net` and reports its first cycle (or every waiting VC).
-pub(crate) fn diagnose(now: Cycle, idle: u64, net: &Network) -> SimError {
+pub(crate) fn diagnose(now: Cycle, idle: u64, view: &View<'_>) -> SimError {
+    let net = view.net;
+    let out_channel: BTreeMap<(RouterId, u8), usize> = net
+        .ends
+        .iter()
+        .enumerate()
+        .filter_map(|(ch, e)| e.from.map(|(r, o)| ((r, o.0), ch)))
+        .collect();
     let mut graph: DiGraphMap<VcNode, ()> = DiGraphMap::new();
     let mut waiting: BTreeSet<VcNode> = BTreeSet::new();
-    for (r, node) in net.routers.iter().enumerate() {
+    for (r, node) in view.routers().enumerate() {
         for w in node.router.waits() {
             let from: VcNode = (r as u32, w.in_port.0, w.vc.0);
             waiting.insert(from);
@@ -62,11 +69,10 @@ pub(crate) fn diagnose(now: Cycle, idle: u64, net: &Network) -> SimError {
             if w.out_port.0 == TERMINAL_PORT {
                 continue;
             }
-            let ch = node.out_channels[w.out_port.index()];
-            if ch == NO_CHANNEL {
+            let Some(&ch) = out_channel.get(&(RouterId(r as u32), w.out_port.0)) else {
                 continue;
-            }
-            let Some((to_r, to_p)) = net.ends[ch as usize].to else {
+            };
+            let Some((to_r, to_p)) = net.ends[ch].to else {
                 continue;
             };
             for vc in &w.out_vcs {

@@ -10,8 +10,15 @@ impl Simulation {
     /// Restarts every router's counters at the current cycle (the window opens).
     pub(super) fn reset_router_stats(&mut self) {
         let now = self.now;
-        for r in &mut self.net.routers {
-            r.router.reset_stats(now);
+        for part in &mut self.net.parts {
+            for r in &mut part
+                .nodes
+                .get_mut()
+                .expect(crate::assemble::PHASE_BUG)
+                .routers
+            {
+                r.router.reset_stats(now);
+            }
         }
         self.stats_start = now;
     }
@@ -24,11 +31,12 @@ impl Simulation {
     /// Statistics of every router-to-router channel, in id order, and their averages by
     /// class. `netlist` must be the simulated one (it names ports and directions).
     pub fn channel_stats(&self, netlist: &Netlist) -> (Vec<ChannelStats>, Vec<ChannelClassStats>) {
+        let view = crate::cycle::View::new(&self.net);
         let t = self.stats_cycles().max(1) as f64;
         let mut out = Vec::new();
         let mut held = Vec::new();
         for c in netlist.channels() {
-            let r = &self.net.routers[c.from.index()].router;
+            let r = &view.router(c.from.index()).router;
             let from = netlist.router(c.from);
             let to = netlist.router(c.to);
             let port = &from.ports[c.from_port.index()];
@@ -72,10 +80,11 @@ impl Simulation {
 
     /// Occupancy of every input VC FIFO (routers in id order, then ports, then VCs).
     pub fn buffer_stats(&self, netlist: &Netlist) -> Vec<BufferStats> {
+        let view = crate::cycle::View::new(&self.net);
         let t = self.stats_cycles().max(1) as f64;
         let mut out = Vec::new();
         for spec in netlist.routers() {
-            let r = &self.net.routers[spec.id.index()].router;
+            let r = &view.router(spec.id.index()).router;
             for (p, port) in spec.ports.iter().enumerate() {
                 for v in 0..port.vcs {
                     let o = r.buffer_occupancy(InPort(p as u8), VcId(v), self.now);

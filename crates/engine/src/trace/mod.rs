@@ -2,9 +2,11 @@
 //!
 //! With tracing on ([`crate::Simulation::enable_trace`]), every router appends what it
 //! does in a step to its own buffer (`flitsim_router::probe`), and every terminal to its
-//! own; after each cycle the engine collects the buffers in component id order (routers,
-//! then terminals, then the watchdog), so the trace is sorted by (cycle, component,
-//! sequence) and is the same whatever order the components were stepped in. Off, a router
+//! own; after each cycle (in phase 2) each partition's worker collects its components'
+//! buffers in component id order into the partition's event list, stamped with the cycle;
+//! [`crate::Simulation::take_trace`] merges the partitions' lists and the watchdog's
+//! verdicts by (cycle, component) with a stable sort, so the trace is sorted by (cycle,
+//! component, sequence) and is the same for any thread count and stepping order. Off, a router
 //! step pays one `Option` check per stage and a terminal step one.
 //!
 //! - [`event`]: [`TraceEvent`] and the netlist names ([`TraceNames`]) to render it;
@@ -20,51 +22,63 @@ pub mod vcd;
 pub use event::{Component, EventKind, Peer, TerminalEvent, TraceEvent, TraceNames, Verdict};
 pub use filter::TraceFilter;
 
-use crate::assemble::{Network, NO_CHANNEL};
+use crate::assemble::{Network, Nodes, PHASE_BUG};
+use crate::cycle::View;
 use crate::error::SimError;
 use flitsim_netlist::{Cycle, RouterId, TerminalId, TERMINAL_PORT};
 use flitsim_router::probe::RouterEvent;
 
-/// Collects the components' trace buffers after each cycle.
+/// The watchdog's verdicts; merges the partitions' event lists.
 #[derive(Debug, Default)]
 pub(crate) struct Tracer {
     events: Vec<TraceEvent>,
+}
+
+/// A partition's trace: its events since the last merge, and scratch space.
+#[derive(Debug, Default)]
+pub(crate) struct PartTrace {
+    events: Vec<TraceEvent>,
     scratch: Vec<RouterEvent>,
+}
+
+/// Moves the events of cycle `now` out of the components of `nodes`, in component id
+/// order, into the partition's list (nothing when tracing is off).
+pub(crate) fn collect(now: Cycle, nodes: &mut Nodes) {
+    let Some(tr) = &mut nodes.trace else { return };
+    for (i, node) in nodes.routers.iter_mut().enumerate() {
+        node.router.take_trace(&mut tr.scratch);
+        let component = Component::Router(RouterId((nodes.lo + i) as u32));
+        tr.events.extend(tr.scratch.drain(..).map(|e| TraceEvent {
+            cycle: now,
+            component,
+            kind: EventKind::Router(e),
+        }));
+    }
+    for (i, node) in nodes.terminals.iter_mut().enumerate() {
+        let Some(buf) = &mut node.trace else { continue };
+        let component = Component::Terminal(TerminalId((nodes.lo + i) as u32));
+        tr.events.extend(buf.drain(..).map(|e| TraceEvent {
+            cycle: now,
+            component,
+            kind: EventKind::Terminal(e),
+        }));
+    }
 }
 
 impl Tracer {
     /// Turns the per-component buffers of `net` on.
     pub fn start(net: &mut Network) -> Tracer {
-        for node in &mut net.routers {
-            node.router.set_tracing(true);
-        }
-        for node in &mut net.terminals {
-            node.trace = Some(Vec::new());
+        for part in &mut net.parts {
+            let nodes = part.nodes.get_mut().expect(PHASE_BUG);
+            for node in &mut nodes.routers {
+                node.router.set_tracing(true);
+            }
+            for node in &mut nodes.terminals {
+                node.trace = Some(Vec::new());
+            }
+            nodes.trace = Some(PartTrace::default());
         }
         Tracer::default()
-    }
-
-    /// Moves the events of cycle `now` out of the components, in component id order.
-    pub fn collect(&mut self, now: Cycle, net: &mut Network) {
-        for (i, node) in net.routers.iter_mut().enumerate() {
-            node.router.take_trace(&mut self.scratch);
-            let component = Component::Router(RouterId(i as u32));
-            self.events
-                .extend(self.scratch.drain(..).map(|e| TraceEvent {
-                    cycle: now,
-                    component,
-                    kind: EventKind::Router(e),
-                }));
-        }
-        for (i, node) in net.terminals.iter_mut().enumerate() {
-            let Some(buf) = &mut node.trace else { continue };
-            let component = Component::Terminal(TerminalId(i as u32));
-            self.events.extend(buf.drain(..).map(|e| TraceEvent {
-                cycle: now,
-                component,
-                kind: EventKind::Terminal(e),
-            }));
-        }
     }
 
     /// Records the watchdog's verdict at `now`.
@@ -85,43 +99,48 @@ impl Tracer {
         });
     }
 
-    /// The events collected since the last call.
-    pub fn take(&mut self) -> Vec<TraceEvent> {
-        std::mem::take(&mut self.events)
+    /// The events collected since the last call, merged over the partitions of `net` by
+    /// (cycle, component), each component's events in their order.
+    pub fn take(&mut self, net: &mut Network) -> Vec<TraceEvent> {
+        let mut all = Vec::new();
+        for part in &mut net.parts {
+            if let Some(tr) = &mut part.nodes.get_mut().expect(PHASE_BUG).trace {
+                all.append(&mut tr.events);
+            }
+        }
+        all.append(&mut self.events);
+        all.sort_by_key(|e| (e.cycle, e.component));
+        all
     }
 }
 
 impl TraceNames {
     /// From an assembled network (same result as [`TraceNames::new`] on its netlist).
     pub(crate) fn of_network(net: &Network) -> TraceNames {
-        let peer_in = |ch: u32| {
-            if ch == NO_CHANNEL {
-                return Peer::None;
+        let mut down: Vec<Vec<Peer>> = net
+            .names
+            .ports
+            .iter()
+            .map(|p| vec![Peer::None; p.len()])
+            .collect();
+        let mut up = down.clone();
+        for e in &net.ends {
+            if let (Some((r, o)), Some((d, i))) = (e.from, e.to) {
+                down[r.index()][o.index()] = Peer::Router(d, i.0);
+                up[d.index()][i.index()] = Peer::Router(r, o.0);
             }
-            match net.ends[ch as usize].from {
-                Some((r, p)) => Peer::Router(r, p.0),
-                None => Peer::None,
-            }
-        };
-        let peer_out = |ch: u32| {
-            if ch == NO_CHANNEL {
-                return Peer::None;
-            }
-            match net.ends[ch as usize].to {
-                Some((r, p)) => Peer::Router(r, p.0),
-                None => Peer::None,
-            }
-        };
+        }
         let mut n = TraceNames {
             routers: net.names.routers.clone(),
             ports: net.names.ports.clone(),
             ..TraceNames::default()
         };
-        for (i, node) in net.routers.iter().enumerate() {
+        let view = View::new(net);
+        for (i, (node, (mut down, mut up))) in
+            view.routers().zip(down.into_iter().zip(up)).enumerate()
+        {
             let t = Peer::Terminal(TerminalId(i as u32));
             let local = usize::from(TERMINAL_PORT);
-            let mut down: Vec<Peer> = node.out_channels.iter().map(|&c| peer_out(c)).collect();
-            let mut up: Vec<Peer> = node.in_channels.iter().map(|&c| peer_in(c)).collect();
             down[local] = t;
             up[local] = t;
             n.downstream.push(down);
