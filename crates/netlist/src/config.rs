@@ -95,6 +95,29 @@ pub enum RoutingKind {
     /// Torus DOR without datelines (one VC class): deadlocks under load; for the watchdog test.
     #[serde(rename = "dor-nodateline")]
     DorNoDateline,
+    /// Duato's minimal fully adaptive routing: adaptive VCs in any minimal direction plus
+    /// escape VCs running dimension-order routing (datelines on tori). Tori, meshes, rings.
+    Duato,
+    /// Duato-Nbc (paper 001): V1 fully adaptive VCs plus V2 escape VCs managed by
+    /// negative-hop routing with bonus cards. Tori, meshes, rings.
+    #[serde(rename = "duato-nbc")]
+    DuatoNbc,
+    /// Paper 000's scheme on 2-D tori: continue in X while X hops remain, take Y when X is
+    /// busy, wait for whichever frees first (2 adaptive + 2 dateline escape VCs).
+    Quaglia,
+    /// P-cube (paper 002) on hypercubes: 1 -> 0 dimensions first (any order), then 0 -> 1.
+    Pcube,
+    /// West-first turn model on 2-D meshes.
+    WestFirst,
+    /// North-last turn model on 2-D meshes.
+    NorthLast,
+    /// Negative-first turn model on meshes (any number of dimensions).
+    NegativeFirst,
+    /// Source routing: the path is fixed at the source (a shortest path) and carried by
+    /// the head flit. Any netlist.
+    Source,
+    /// Table routing from shortest paths restricted to up*/down* paths. Any netlist.
+    Table,
 }
 
 /// Selection function: picks one candidate among the free ones the routing function offers.
@@ -162,6 +185,13 @@ pub struct RouterConfig {
     pub routing: RoutingKind,
     /// Selection function. Default `first-free`.
     pub selection: SelectionKind,
+    /// Adaptive VCs per port (V1) for `duato`, `duato-nbc` and `quaglia`; the other
+    /// `vcs - adaptive_vcs` VCs are the escape VCs (V2). 0 (the default) = automatic: the
+    /// escape VCs the function needs (2 on tori, 1 on meshes for `duato`/`quaglia`, the
+    /// negative-hop classes for `duato-nbc`) and every other VC adaptive. Ignored by the
+    /// other routing functions.
+    #[serde(default)]
+    pub adaptive_vcs: u8,
 }
 
 impl Default for RouterConfig {
@@ -182,6 +212,7 @@ impl Default for RouterConfig {
             arbiter: ArbiterKind::RoundRobin,
             routing: RoutingKind::Dor,
             selection: SelectionKind::FirstFree,
+            adaptive_vcs: 0,
         }
     }
 }

@@ -47,6 +47,7 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("arbiter", value(&c.arbiter)),
         ("routing", value(&c.routing)),
         ("selection", value(&c.selection)),
+        ("adaptive_vcs", c.adaptive_vcs.to_string()),
     ]
 }
 

@@ -130,6 +130,7 @@ pub(crate) struct RawParams {
     arbiter: Option<Spanned<String>>,
     routing: Option<Spanned<String>>,
     selection: Option<Spanned<String>>,
+    adaptive_vcs: Option<Spanned<u8>>,
 }
 
 /// `[topology]`.
@@ -571,6 +572,10 @@ impl Loader {
         num(&p.crossbar_delay, "crossbar_delay", &mut cfg.crossbar_delay);
         num(&p.credit_delay, "credit_delay", &mut cfg.credit_delay);
         num(&p.timeout, "timeout", &mut cfg.timeout);
+        if let Some(v) = &p.adaptive_vcs {
+            keys.insert("adaptive_vcs".to_string(), v.span());
+            cfg.adaptive_vcs = *v.get_ref();
+        }
         self.vcs_depth(
             &p.vcs,
             &p.buffer_depth,

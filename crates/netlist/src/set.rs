@@ -23,6 +23,7 @@ pub const SET_KEYS: &[&str] = &[
     "arbiter",
     "routing",
     "selection",
+    "adaptive_vcs",
     "channel_latency",
     "terminal_latency",
     "max_packet_length",
@@ -137,6 +138,11 @@ impl Netlist {
             "selection" => {
                 let v = name(key, value)?;
                 Box::new(move |c| c.selection = v)
+            }
+            "adaptive_vcs" => {
+                let v = number(key, value, 0)?;
+                let v = u8::try_from(v).map_err(|_| bad(key, value, "expected 0..=255"))?;
+                Box::new(move |c| c.adaptive_vcs = v)
             }
             "channel_latency" => {
                 let v = number(key, value, 1)?;
