@@ -106,6 +106,11 @@ pub struct RunArgs {
     /// one per 256 routers.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
+
+    /// Selection function for every router (`first-free`, `random`, `most-credits`,
+    /// `x-first`); overrides the netlist (same as `--set selection=...`).
+    #[arg(long, value_name = "S")]
+    pub selection: Option<String>,
 }
 
 impl RunArgs {
@@ -132,6 +137,11 @@ impl RunArgs {
             netlist
                 .set("timeout", &timeout.to_string())
                 .with_context(|| format!("--timeout {timeout}"))?;
+        }
+        if let Some(selection) = &self.selection {
+            netlist
+                .set("selection", selection)
+                .with_context(|| format!("--selection {selection}"))?;
         }
         if let Some(routing) = &self.routing {
             netlist

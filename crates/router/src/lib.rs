@@ -224,9 +224,11 @@ impl Router {
             .map(|p| p.direction.map(|d| d.0))
             .collect();
         let rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        let mut va = VcAlloc::new(&spec.config, &state, port_dim, rng);
+        va.set_escape_vcs(routing.escape_vcs());
         Router {
             rc: RouteCompute::new(routing),
-            va: VcAlloc::new(&spec.config, &state, port_dim, rng),
+            va,
             sa: SwitchAlloc::new(&spec.config, &state),
             crossbar: Crossbar::new(n_out, delays.sd + delays.xd),
             credit_return: CreditReturn::new(in_vcs.len(), delays.cd),
@@ -329,6 +331,25 @@ impl Router {
         self.credit_return.emit(now, io.credits_out);
         if let Some(t) = &mut self.trace {
             probe::outputs(io, t);
+        }
+        self.count_adaptive_hops(io.flits_out);
+    }
+
+    /// `adaptive_hops_fraction`: compares each head leaving on a network port with the
+    /// port dimension-order routing would have taken here.
+    fn count_adaptive_hops(&mut self, flits_out: &[Option<Flit>]) {
+        for (o, f) in flits_out.iter().enumerate().skip(1) {
+            let Some(f) = f.filter(|f| f.kind.is_head()) else {
+                continue;
+            };
+            if let Some(p) = self
+                .rc
+                .routing()
+                .dimension_order_port(self.state.id, f.dest)
+            {
+                self.stats.reference_hops += 1;
+                self.stats.adaptive_hops += u64::from(p.index() != o);
+            }
         }
     }
 
@@ -549,6 +570,8 @@ impl Router {
         for c in self.stats.packets_sent.iter_mut() {
             *c = 0;
         }
+        self.stats.reference_hops = 0;
+        self.stats.adaptive_hops = 0;
         let s = &mut self.state;
         for i in 0..s.layout.total_in_vcs() {
             let (p, v) = s.layout.in_split(i);

@@ -11,6 +11,11 @@ pub struct RouterStats {
     pub packets_sent: Vec<u64>,
     /// Largest occupancy reached by each input VC FIFO: `max_occupancy[in_port][vc]`.
     pub max_occupancy: Vec<Vec<u32>>,
+    /// Head flits sent on router-to-router ports for which the routing function knows the
+    /// dimension-order port ([`crate::RoutingFunction::dimension_order_port`]).
+    pub reference_hops: u64,
+    /// Of those, heads sent on another port than the dimension-order one (adaptive hops).
+    pub adaptive_hops: u64,
 }
 
 impl RouterStats {
@@ -20,6 +25,8 @@ impl RouterStats {
             flits_sent: vec![0; out_ports],
             packets_sent: vec![0; out_ports],
             max_occupancy: in_vcs.iter().map(|&v| vec![0; usize::from(v)]).collect(),
+            reference_hops: 0,
+            adaptive_hops: 0,
         }
     }
 }

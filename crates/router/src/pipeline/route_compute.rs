@@ -75,7 +75,7 @@ impl RouteCompute {
                 in_vc: VcId(v),
             };
             let mut route = RouteSet::new();
-            self.routing.route(&ctx, head.dest, &mut route);
+            self.routing.route_packet(&ctx, head, &mut route);
             self.decisions.push((i as u32, route));
         }
     }

@@ -29,6 +29,8 @@ pub struct VcAlloc {
     rng: Pcg64Mcg,
     /// Dimension of each output port (for `x-first`).
     port_dim: Vec<Option<u8>>,
+    /// VCs `0..escape_vcs` are escape VCs (Duato's methodology); 0 = none.
+    escape_vcs: u8,
     req: BitMatrix,
     grant: BitMatrix,
     views: SmallVec<[CandidateView; 4]>,
@@ -48,10 +50,17 @@ impl VcAlloc {
             selection: Selection::new(config.selection),
             rng,
             port_dim,
+            escape_vcs: 0,
             req: BitMatrix::new(rows, cols),
             grant: BitMatrix::new(rows, cols),
             views: SmallVec::new(),
         }
+    }
+
+    /// Declares VCs `0..e` escape VCs: selection uses a candidate lying inside them only
+    /// when no other candidate is free ([`crate::RoutingFunction::escape_vcs`]).
+    pub fn set_escape_vcs(&mut self, e: Option<u8>) {
+        self.escape_vcs = e.unwrap_or(0);
     }
 
     /// Is output VC `ovc` free for a packet of `len` flits?
@@ -89,6 +98,7 @@ impl VcAlloc {
                     free_vcs,
                     credits,
                     dim: self.port_dim.get(o).copied().flatten(),
+                    escape: o != 0 && c.vcs.hi <= self.escape_vcs,
                 });
             }
             let Some(k) = self.selection.select(&self.views, &mut self.rng) else {

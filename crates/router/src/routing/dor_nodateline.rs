@@ -51,6 +51,10 @@ impl RoutingFunction for DorNoDateline {
         }
         out.push(eject(self.geo.terminal_vcs(here)));
     }
+
+    fn dimension_order_port(&self, router: RouterId, dest: TerminalId) -> Option<OutPort> {
+        self.geo.dor_port(router, RouterId(dest.0)).map(OutPort)
+    }
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ pub struct Geometry {
     pub radix: Vec<u32>,
     /// True for tori and rings.
     pub wraps: bool,
+    /// True for hypercubes (only `Plus` ports: "flip bit d").
+    pub hypercube: bool,
     /// `coord[r * dims + d]`.
     coord: Vec<u32>,
     /// `port[(r * dims + d) * 2 + dir]` (dir 0 = Plus, 1 = Minus); `u8::MAX` = none.
@@ -138,6 +140,7 @@ impl Geometry {
             dims,
             radix,
             wraps,
+            hypercube,
             coord,
             port,
             travel,
@@ -217,5 +220,53 @@ impl Geometry {
             Dir::Plus => a + 1 == self.radix[d],
             Dir::Minus => a == 0,
         }
+    }
+
+    /// The output port of `r` leading along `d` in direction `dir`, if connected.
+    #[inline]
+    pub fn try_port(&self, r: RouterId, d: usize, dir: Dir) -> Option<u8> {
+        let p = self.port[(r.index() * self.dims + d) * 2 + dir_index(dir)];
+        (p != NO_PORT).then_some(p)
+    }
+
+    /// The direction dimension-order routing takes in dimension `d` from `a` toward `b`
+    /// (ties at `k/2` go `Plus`; hypercube: `Plus` when bit `d` differs), `None` when equal.
+    pub fn offset(&self, a: RouterId, b: RouterId, d: usize) -> Option<Dir> {
+        let (x, y) = (self.coord(a, d), self.coord(b, d));
+        if self.hypercube {
+            (x != y).then_some(Dir::Plus)
+        } else {
+            self.step(d, x, y)
+        }
+    }
+
+    /// Minimal directions from `a` to `b` in dimension `d`: none, one, or both on a torus
+    /// when the distance is exactly `k/2` (`Plus` first).
+    pub fn minimal_dirs(&self, a: RouterId, b: RouterId, d: usize) -> [Option<Dir>; 2] {
+        let (x, y) = (self.coord(a, d), self.coord(b, d));
+        if x == y {
+            return [None, None];
+        }
+        if self.hypercube {
+            return [Some(Dir::Plus), None];
+        }
+        if self.wraps {
+            let k = self.radix[d];
+            let plus = (y + k - x) % k;
+            if 2 * plus == k {
+                return [Some(Dir::Plus), Some(Dir::Minus)];
+            }
+        }
+        [self.step(d, x, y), None]
+    }
+
+    /// The port dimension-order routing takes at `here` toward `there` (lowest differing
+    /// dimension, minimal direction, ties `Plus`), `None` at `there`. The reference of
+    /// the `adaptive_hops_fraction` statistic.
+    pub fn dor_port(&self, here: RouterId, there: RouterId) -> Option<u8> {
+        (0..self.dims).find_map(|d| {
+            self.offset(here, there, d)
+                .map(|dir| self.port(here, d, dir))
+        })
     }
 }

@@ -16,13 +16,40 @@
 //! | `dor`           | torus, ring    | `dor_torus_dateline.rs`  | 2          |
 //! | `dor`           | hypercube      | `ecube.rs`               | 1          |
 //! | `dor-nodateline`| torus, ring    | `dor_nodateline.rs`      | 1 (deadlock-prone) |
+//! | `duato`         | torus, ring, mesh | `duato_minimal.rs`    | 2 escape (1 on a mesh) + >= 1 adaptive |
+//! | `duato-nbc`     | torus, ring, mesh | `duato_nbc.rs`        | 1 + max negative hops escape + >= 1 adaptive |
+//! | `quaglia`       | 2-D torus      | `quaglia_adaptive.rs`    | 2 escape + >= 1 adaptive (paper: 4 VCs) |
+//! | `pcube`         | hypercube      | `pcube.rs`               | 1          |
+//! | `west-first`    | 2-D mesh       | `west_first.rs`          | 1          |
+//! | `north-last`    | 2-D mesh       | `north_last.rs`          | 1          |
+//! | `negative-first`| mesh           | `negative_first.rs`      | 1          |
+//! | `source`        | any netlist    | `source.rs`              | 1 (up*/down* paths) |
+//! | `table`         | any netlist    | `table.rs`               | 1 (up*/down* paths) |
+//!
+//! Adaptive functions return every allowed candidate; the selection function picks among
+//! the free ones in VA, from the output VC state as of the start of that stage (the
+//! congestion snapshot: nothing committed in the same cycle is visible). Functions built
+//! on Duato's methodology declare their escape VCs ([`RoutingFunction::escape_vcs`]):
+//! selection prefers a free adaptive candidate and falls back to the escape ones, and the
+//! static check ([`cdg`]) builds the escape sub-network's extended dependency graph.
 
+pub mod cdg;
 pub mod dor_mesh;
 pub mod dor_nodateline;
 pub mod dor_torus_dateline;
+pub mod duato_minimal;
+pub mod duato_nbc;
 pub mod ecube;
 mod geometry;
+pub mod negative_first;
+pub mod north_last;
+pub mod pcube;
+pub mod quaglia_adaptive;
 pub mod selection;
+pub mod source;
+pub mod table;
+mod updown;
+pub mod west_first;
 
 use flitsim_netlist::{
     InPort, Netlist, OutPort, RouterId, RoutingKind, RoutingProblem, RoutingProblemKind,
@@ -80,9 +107,10 @@ pub struct Candidate {
     pub vcs: VcRange,
 }
 
-/// The candidates of one route computation, inline for up to four (no allocation on the
-/// cycle path for the routing functions of this crate).
-pub type RouteSet = SmallVec<[Candidate; 4]>;
+/// The candidates of one route computation, inline for up to eight (no allocation on the
+/// cycle path for the routing functions of this crate on 2-D tori: Duato-Nbc offers an
+/// adaptive and an escape candidate on each of up to four minimal ports).
+pub type RouteSet = SmallVec<[Candidate; 8]>;
 
 /// Where a head flit is when it is routed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -107,7 +135,28 @@ pub trait RoutingFunction: Send + Sync {
 
     /// Candidates for a head at `ctx` bound for `dest`, appended to `out` (cleared first).
     /// At the destination router the only candidate is the ejection port 0 with all VCs.
+    /// For functions that route per packet (`source`) this is the union over packets.
     fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet);
+
+    /// Candidates for the head flit `head` (what the router calls). The default routes on
+    /// the destination alone; `source` routing reads the path the head carries.
+    fn route_packet(&self, ctx: &RouteCtx, head: &crate::Flit, out: &mut RouteSet) {
+        self.route(ctx, head.dest, out);
+    }
+
+    /// Duato's methodology: `Some(e)` when VCs `0..e` of every router-to-router port are
+    /// escape VCs (their extended dependency graph must be acyclic) and the others are
+    /// adaptive; `None` when every VC counts (the plain dependency graph must be acyclic).
+    fn escape_vcs(&self) -> Option<u8> {
+        None
+    }
+
+    /// The output port dimension-order routing would take at `router` toward `dest`
+    /// (the reference of `adaptive_hops_fraction`); `None` without coordinates.
+    fn dimension_order_port(&self, router: RouterId, dest: TerminalId) -> Option<OutPort> {
+        let _ = (router, dest);
+        None
+    }
 }
 
 /// Why a routing function cannot run on a netlist.
@@ -146,6 +195,15 @@ pub fn kind_name(kind: RoutingKind) -> &'static str {
     match kind {
         RoutingKind::Dor => "dor",
         RoutingKind::DorNoDateline => "dor-nodateline",
+        RoutingKind::Duato => "duato",
+        RoutingKind::DuatoNbc => "duato-nbc",
+        RoutingKind::Quaglia => "quaglia",
+        RoutingKind::Pcube => "pcube",
+        RoutingKind::WestFirst => "west-first",
+        RoutingKind::NorthLast => "north-last",
+        RoutingKind::NegativeFirst => "negative-first",
+        RoutingKind::Source => "source",
+        RoutingKind::Table => "table",
     }
 }
 
@@ -177,6 +235,29 @@ pub fn build(
     Ok(f)
 }
 
+/// The `adaptive_vcs` setting of the netlist's routers (the largest, if they differ).
+fn adaptive_vcs(netlist: &Netlist) -> u8 {
+    netlist
+        .routers()
+        .map(|r| r.config.adaptive_vcs)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The fewest VCs of any router-to-router input port.
+fn min_network_vcs(netlist: &Netlist) -> u8 {
+    netlist
+        .routers()
+        .flat_map(|r| r.ports.iter().skip(1).map(|p| p.vcs))
+        .min()
+        .unwrap_or(0)
+}
+
+/// Is the netlist a 2-D mesh?
+fn is_mesh_2d(t: &Topology) -> bool {
+    matches!(t, Topology::Mesh { radix } if radix.len() == 2)
+}
+
 /// The routing function for `kind` on this topology, without the VC-count check.
 fn construct(
     kind: RoutingKind,
@@ -195,6 +276,44 @@ fn construct(
         (RoutingKind::DorNoDateline, Topology::Torus { .. } | Topology::Ring { .. }) => Arc::new(
             dor_nodateline::DorNoDateline::new(Geometry::new(netlist, kind)?),
         ),
+        (
+            RoutingKind::Duato,
+            Topology::Torus { .. } | Topology::Ring { .. } | Topology::Mesh { .. },
+        ) => Arc::new(duato_minimal::DuatoMinimal::new(
+            Geometry::new(netlist, kind)?,
+            adaptive_vcs(netlist),
+            min_network_vcs(netlist),
+        )),
+        (
+            RoutingKind::DuatoNbc,
+            Topology::Torus { .. } | Topology::Ring { .. } | Topology::Mesh { .. },
+        ) => Arc::new(duato_nbc::DuatoNbc::new(
+            Geometry::new(netlist, kind)?,
+            netlist,
+            adaptive_vcs(netlist),
+            min_network_vcs(netlist),
+        )),
+        (RoutingKind::Quaglia, Topology::Torus { radix }) if radix.len() == 2 => {
+            Arc::new(quaglia_adaptive::Quaglia::new(
+                Geometry::new(netlist, kind)?,
+                adaptive_vcs(netlist),
+                min_network_vcs(netlist),
+            ))
+        }
+        (RoutingKind::Pcube, Topology::Hypercube { .. }) => {
+            Arc::new(pcube::Pcube::new(Geometry::new(netlist, kind)?))
+        }
+        (RoutingKind::WestFirst, t) if is_mesh_2d(t) => {
+            Arc::new(west_first::WestFirst::new(Geometry::new(netlist, kind)?))
+        }
+        (RoutingKind::NorthLast, t) if is_mesh_2d(t) => {
+            Arc::new(north_last::NorthLast::new(Geometry::new(netlist, kind)?))
+        }
+        (RoutingKind::NegativeFirst, Topology::Mesh { .. }) => Arc::new(
+            negative_first::NegativeFirst::new(Geometry::new(netlist, kind)?),
+        ),
+        (RoutingKind::Source, _) => Arc::new(source::SourceRouting::new(netlist)),
+        (RoutingKind::Table, _) => Arc::new(table::TableRouting::new(netlist)),
         (_, t) => return Err(does_not_fit(kind, t)),
     })
 }
@@ -205,6 +324,18 @@ fn does_not_fit(kind: RoutingKind, t: &Topology) -> RoutingMismatch {
             "use a torus, mesh, ring or hypercube generator (dor needs coordinates)"
         }
         RoutingKind::DorNoDateline => "dor-nodateline runs on tori and rings only; use `dor`",
+        RoutingKind::Duato | RoutingKind::DuatoNbc => {
+            "use a torus, ring or mesh generator (the escape VCs route by coordinates), or `table`"
+        }
+        RoutingKind::Quaglia => {
+            "quaglia is paper 000's scheme for 2-D tori; use `duato` on other tori and meshes"
+        }
+        RoutingKind::Pcube => "pcube runs on hypercubes only; use `dor` (e-cube) or `table`",
+        RoutingKind::WestFirst | RoutingKind::NorthLast => {
+            "this turn model is defined on 2-D meshes; use `negative-first` or `table`"
+        }
+        RoutingKind::NegativeFirst => "negative-first runs on meshes; use `table` elsewhere",
+        RoutingKind::Source | RoutingKind::Table => "source and table routing fit any netlist",
     };
     RoutingMismatch::DoesNotFit {
         routing: kind_name(kind).to_string(),
@@ -248,8 +379,8 @@ impl RoutingRequirements for RoutingRegistry {
         }
         for kind in kinds {
             let users = |r: &flitsim_netlist::RouterSpec| r.config.routing == kind;
-            let classes = match construct(kind, netlist) {
-                Ok(f) => f.vc_classes(),
+            let f = match construct(kind, netlist) {
+                Ok(f) => f,
                 Err(RoutingMismatch::DoesNotFit {
                     routing,
                     topology,
@@ -269,6 +400,8 @@ impl RoutingRequirements for RoutingRegistry {
                 }
                 Err(RoutingMismatch::TooFewVcs { .. }) => unreachable!("unchecked build"),
             };
+            let classes = f.vc_classes();
+            let before = problems.len();
             for r in netlist.routers().filter(|r| users(r)) {
                 let have = r.ports.iter().skip(1).map(|p| p.vcs).min();
                 if let Some(have) = have.filter(|&h| h < classes) {
@@ -284,6 +417,23 @@ impl RoutingRequirements for RoutingRegistry {
                             kind_name(kind)
                         ),
                     });
+                }
+            }
+            // The static deadlock check, once the function fits and has its VCs (and only
+            // when every router runs it: the engine shares one function).
+            if problems.len() == before && netlist.routers().all(users) {
+                if let Some(cycle) = cdg::dependency_cycle(f.as_ref(), netlist) {
+                    let channels = cdg::cycle_names(netlist, &cycle);
+                    for r in netlist.routers() {
+                        problems.push(RoutingProblem {
+                            router: r.id,
+                            kind: RoutingProblemKind::DependencyCycle {
+                                routing: kind_name(kind).to_string(),
+                                channels: channels.clone(),
+                            },
+                            help: cdg::cycle_help(kind),
+                        });
+                    }
                 }
             }
         }
@@ -344,6 +494,14 @@ pub fn route_hops(
 pub fn hops(kind: RoutingKind, netlist: &Netlist, src: RouterId, dst: RouterId) -> u32 {
     let f = build(kind, netlist).unwrap_or_else(|e| panic!("hops: {e}"));
     route_hops(f.as_ref(), netlist, src, dst)
+}
+
+/// The candidate of every VC of output `port` at `here`.
+pub(crate) fn whole_port(geo: &Geometry, here: RouterId, port: u8) -> Candidate {
+    Candidate {
+        port: OutPort(port),
+        vcs: VcRange::new(0, geo.out_vcs(here, port)),
+    }
 }
 
 /// The ejection candidate: port 0 with every VC of the router's terminal port.

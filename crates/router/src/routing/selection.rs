@@ -10,6 +10,10 @@
 //!   congestion measure), ties to the lowest port;
 //! - `x-first`: the free candidate in the lowest dimension (paper 000's "continue in X"),
 //!   ties to the lowest port; ports without a dimension (ejection) count as dimension 0.
+//!
+//! Escape candidates (Duato's methodology, [`CandidateView::escape`]) are a fallback: each
+//! rule first looks only at the free adaptive candidates and considers the free escape
+//! candidates only when none is free.
 
 use flitsim_netlist::SelectionKind;
 use rand::RngExt;
@@ -28,6 +32,8 @@ pub struct CandidateView {
     pub credits: u32,
     /// Dimension of the output port, if it has one.
     pub dim: Option<u8>,
+    /// The candidate's VCs are escape VCs (used only when no adaptive candidate is free).
+    pub escape: bool,
 }
 
 /// A selection function (see the module docs).
@@ -46,7 +52,12 @@ impl Selection {
     /// when none is free. Draws from `rng` only for `random` and only when two or more
     /// candidates are free.
     pub fn select(&self, views: &[CandidateView], rng: &mut Pcg64Mcg) -> Option<usize> {
-        let free = || views.iter().filter(|v| v.free_vcs > 0);
+        let adaptive_free = views.iter().any(|v| v.free_vcs > 0 && !v.escape);
+        let free = || {
+            views
+                .iter()
+                .filter(move |v| v.free_vcs > 0 && (!adaptive_free || !v.escape))
+        };
         let by_port = |v: &&CandidateView| v.port;
         match self.kind {
             SelectionKind::FirstFree => free().min_by_key(by_port).map(|v| v.index),
@@ -80,7 +91,29 @@ mod tests {
             free_vcs,
             credits,
             dim: Some(dim),
+            escape: false,
         }
+    }
+
+    #[test]
+    fn escape_candidates_are_a_fallback() {
+        let mut views = [view(0, 1, 1, 9, 0), view(1, 3, 1, 1, 1)];
+        views[0].escape = true;
+        for k in [
+            SelectionKind::FirstFree,
+            SelectionKind::Random,
+            SelectionKind::MostCredits,
+            SelectionKind::XFirst,
+        ] {
+            let mut rng = Pcg64Mcg::seed_from_u64(3);
+            assert_eq!(Selection::new(k).select(&views, &mut rng), Some(1));
+        }
+        views[1].free_vcs = 0;
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        assert_eq!(
+            Selection::new(SelectionKind::FirstFree).select(&views, &mut rng),
+            Some(0)
+        );
     }
 
     #[test]

@@ -251,3 +251,54 @@ pub fn dependency_graph_is_cyclic(f: &dyn RoutingFunction, n: &Netlist) -> bool 
     }
     petgraph::algo::is_cyclic_directed(&g)
 }
+
+/// Every turn any packet takes under `f` on `n` (every source, destination and candidate):
+/// pairs (direction travelled into a router, direction of the output port taken there),
+/// straight-through pairs included. Directions are the netlist ports' `(dim, dir)`.
+pub fn turns_taken(f: &dyn RoutingFunction, n: &Netlist) -> BTreeSet<((u8, Dir), (u8, Dir))> {
+    let mut turns = BTreeSet::new();
+    let mut set = RouteSet::new();
+    for t in 0..n.num_routers() {
+        let dest = TerminalId(t as u32);
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<(RouteCtx, Option<(u8, Dir)>)> = (0..n.num_routers())
+            .map(|s| {
+                (
+                    RouteCtx {
+                        router: RouterId(s as u32),
+                        in_port: InPort(TERMINAL_PORT),
+                        in_vc: VcId(0),
+                    },
+                    None,
+                )
+            })
+            .collect();
+        while let Some((ctx, came)) = stack.pop() {
+            if !seen.insert((ctx.router, ctx.in_port, ctx.in_vc)) {
+                continue;
+            }
+            f.route(&ctx, dest, &mut set);
+            for c in set.clone() {
+                if c.port.0 == TERMINAL_PORT {
+                    continue;
+                }
+                let dir = n.router(ctx.router).ports[c.port.index()]
+                    .direction
+                    .expect("network port has a direction");
+                if let Some(prev) = came {
+                    turns.insert((prev, dir));
+                }
+                let ch = n.channel(n.out_channel(ctx.router, c.port).expect("connected"));
+                stack.push((
+                    RouteCtx {
+                        router: ch.to,
+                        in_port: ch.to_port,
+                        in_vc: VcId(c.vcs.lo),
+                    },
+                    Some(dir),
+                ));
+            }
+        }
+    }
+    turns
+}

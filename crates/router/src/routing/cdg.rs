@@ -1,0 +1,254 @@
+//! The static deadlock check: the channel dependency graph of a routing function on a
+//! netlist, built with petgraph at load time (never in the cycle loop).
+//!
+//! Nodes are virtual channels `(channel, VC)` of router-to-router channels. For a function
+//! without escape VCs ([`RoutingFunction::escape_vcs`] is `None`) there is an edge from
+//! `(c1, v1)` to `(c2, v2)` when a packet holding `v1` on `c1` may request `v2` on `c2` at
+//! the next router (Dally and Seitz: wormhole routing is deadlock-free when this graph is
+//! acyclic). For a function built on Duato's methodology only the escape VCs are nodes,
+//! and the graph is Duato's *extended* channel dependency graph: an edge from escape VC
+//! `a` to escape VC `b` when a packet holding `a` may next request `b` either directly or
+//! after any number of hops on adaptive VCs (the indirect dependencies). Duato's theorem:
+//! a connected escape sub-function whose extended graph is acyclic makes the whole
+//! function deadlock-free.
+//!
+//! The graph is explored from every injection VC of every router, for every destination,
+//! over every candidate the function offers (so it covers every selection outcome). A
+//! cycle is reported with every virtual channel on it. Netlists above
+//! [`MAX_ROUTERS`] routers are not checked (the exploration grows with the square of the
+//! router count); check a smaller instance of the same family.
+
+use super::{kind_name, RouteCtx, RouteSet, RoutingFunction};
+use flitsim_netlist::{
+    ChannelId, InPort, Netlist, RouterId, RoutingKind, TerminalId, VcId, TERMINAL_PORT,
+};
+use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::VecDeque;
+
+/// Largest netlist (in routers) the static check explores.
+pub const MAX_ROUTERS: usize = 1024;
+
+/// Index arithmetic over states `(router, in_port, in_vc)` and nodes `(channel, vc)`.
+struct Space<'a> {
+    f: &'a dyn RoutingFunction,
+    n: &'a Netlist,
+    escape: Option<u8>,
+    max_ports: usize,
+    max_vcs: usize,
+}
+
+impl Space<'_> {
+    fn state(&self, r: RouterId, p: InPort, v: VcId) -> usize {
+        (r.index() * self.max_ports + p.index()) * self.max_vcs + usize::from(v.0)
+    }
+
+    fn node(&self, ch: ChannelId, v: VcId) -> u32 {
+        (ch.index() * self.max_vcs + usize::from(v.0)) as u32
+    }
+
+    fn is_escape(&self, v: VcId) -> bool {
+        self.escape.is_none_or(|e| v.0 < e)
+    }
+
+    /// `(node, next state's router, port, vc)` for every router-to-router candidate VC.
+    fn successors(
+        &self,
+        r: RouterId,
+        p: InPort,
+        v: VcId,
+        dest: TerminalId,
+        set: &mut RouteSet,
+    ) -> Vec<(u32, RouterId, InPort, VcId)> {
+        self.f.route(
+            &RouteCtx {
+                router: r,
+                in_port: p,
+                in_vc: v,
+            },
+            dest,
+            set,
+        );
+        let mut out = Vec::new();
+        for c in set.iter() {
+            if c.port.0 == TERMINAL_PORT {
+                continue;
+            }
+            let Some(id) = self.n.out_channel(r, c.port) else {
+                continue;
+            };
+            let ch = self.n.channel(id);
+            for w in c.vcs.iter() {
+                out.push((self.node(id, w), ch.to, ch.to_port, w));
+            }
+        }
+        out
+    }
+
+    /// Escape nodes a packet in state `s` may request next, directly or after adaptive
+    /// hops (memoised per destination in `memo`).
+    fn first_escape(
+        &self,
+        s: (RouterId, InPort, VcId),
+        dest: TerminalId,
+        memo: &mut Vec<Option<Vec<u32>>>,
+        set: &mut RouteSet,
+    ) -> Vec<u32> {
+        let i = self.state(s.0, s.1, s.2);
+        if let Some(m) = &memo[i] {
+            return m.clone();
+        }
+        // Guard against adaptive cycles (none for minimal functions): an empty entry while
+        // this state is being expanded.
+        memo[i] = Some(Vec::new());
+        let mut found = Vec::new();
+        for (node, r, p, w) in self.successors(s.0, s.1, s.2, dest, set) {
+            if self.is_escape(w) {
+                found.push(node);
+            } else {
+                found.extend(self.first_escape((r, p, w), dest, memo, set));
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        memo[i] = Some(found.clone());
+        found
+    }
+}
+
+/// The (extended) channel dependency graph of `f` on `netlist` (see the module docs):
+/// one node per `(channel, VC)` of router-to-router channels, edges sorted.
+pub fn dependency_graph(
+    f: &dyn RoutingFunction,
+    netlist: &Netlist,
+) -> DiGraph<(ChannelId, VcId), ()> {
+    let max_ports = netlist.routers().map(|r| r.ports.len()).max().unwrap_or(1);
+    let max_vcs = netlist
+        .routers()
+        .flat_map(|r| r.ports.iter().map(|p| usize::from(p.vcs)))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let space = Space {
+        f,
+        n: netlist,
+        escape: f.escape_vcs(),
+        max_ports,
+        max_vcs,
+    };
+    let states = netlist.num_routers() * max_ports * max_vcs;
+    let mut edges: Vec<u64> = Vec::new();
+    let mut set = RouteSet::new();
+    for t in 0..netlist.num_routers() {
+        let dest = TerminalId(t as u32);
+        let mut memo: Vec<Option<Vec<u32>>> = vec![None; states];
+        let mut seen = vec![false; states];
+        let mut stack = Vec::new();
+        for r in netlist.routers() {
+            for v in 0..r.ports[0].vcs {
+                stack.push((r.id, InPort(TERMINAL_PORT), VcId(v)));
+            }
+        }
+        while let Some((r, p, v)) = stack.pop() {
+            let i = space.state(r, p, v);
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            for (node, nr, np, w) in space.successors(r, p, v, dest, &mut set) {
+                if space.is_escape(w) {
+                    for b in space.first_escape((nr, np, w), dest, &mut memo, &mut set) {
+                        edges.push(u64::from(node) << 32 | u64::from(b));
+                    }
+                }
+                stack.push((nr, np, w));
+            }
+        }
+        if edges.len() > 1 << 22 {
+            edges.sort_unstable();
+            edges.dedup();
+        }
+    }
+    edges.sort_unstable();
+    edges.dedup();
+    let mut g = DiGraph::with_capacity(netlist.num_channels() * max_vcs, edges.len());
+    for c in 0..netlist.num_channels() {
+        for v in 0..max_vcs {
+            g.add_node((ChannelId(c as u32), VcId(v as u8)));
+        }
+    }
+    for e in edges {
+        g.add_edge(
+            NodeIndex::new((e >> 32) as usize),
+            NodeIndex::new((e & 0xffff_ffff) as usize),
+            (),
+        );
+    }
+    g
+}
+
+/// A cycle of the (extended) channel dependency graph, as the virtual channels on it in
+/// dependency order, or `None` when the graph is acyclic (or the netlist is larger than
+/// [`MAX_ROUTERS`], which is not checked).
+pub fn dependency_cycle(
+    f: &dyn RoutingFunction,
+    netlist: &Netlist,
+) -> Option<Vec<(ChannelId, VcId)>> {
+    if netlist.num_routers() > MAX_ROUTERS {
+        return None;
+    }
+    let g = dependency_graph(f, netlist);
+    let start = petgraph::algo::toposort(&g, None).err()?.node_id();
+    // Breadth-first from `start` back to itself: the shortest cycle through it.
+    let mut parent = vec![None; g.node_count()];
+    let mut queue = VecDeque::from([start]);
+    while let Some(u) = queue.pop_front() {
+        for w in g.neighbors(u) {
+            if w == start {
+                let mut cycle = vec![g[u]];
+                let mut x = u;
+                while x != start {
+                    x = parent[x.index()].expect("on the search tree");
+                    cycle.push(g[x]);
+                }
+                cycle.reverse();
+                return Some(cycle);
+            }
+            if parent[w.index()].is_none() && w != start {
+                parent[w.index()] = Some(u);
+                queue.push_back(w);
+            }
+        }
+    }
+    unreachable!("toposort reported a cycle through a node that reaches no cycle")
+}
+
+/// Netlist names of the virtual channels of a cycle: `r3.east -> r4.west vc1`.
+pub fn cycle_names(netlist: &Netlist, cycle: &[(ChannelId, VcId)]) -> Vec<String> {
+    cycle
+        .iter()
+        .map(|&(id, v)| {
+            let ch = netlist.channel(id);
+            let (a, b) = (netlist.router(ch.from), netlist.router(ch.to));
+            format!(
+                "{}.{} -> {}.{} vc{}",
+                a.name,
+                a.ports[ch.from_port.index()].name,
+                b.name,
+                b.ports[ch.to_port.index()].name,
+                v.0
+            )
+        })
+        .collect()
+}
+
+/// What to do about a dependency cycle of routing `kind`.
+pub fn cycle_help(kind: RoutingKind) -> String {
+    match kind {
+        RoutingKind::DorNoDateline => {
+            "use `dor` (dateline VC classes break the ring cycles) or an adaptive routing with escape VCs".into()
+        }
+        _ => format!(
+            "`{}` is not deadlock-free on this netlist; use `table` (up*/down*) or a routing made for this topology",
+            kind_name(kind)
+        ),
+    }
+}

@@ -1,0 +1,107 @@
+//! West-first routing on 2-D meshes (Glass and Ni's turn model, "The turn model for
+//! adaptive routing", ISCA 1992).
+//!
+//! - Topology: 2-D `mesh`. Dimension 0 is X (`east` = Plus, `west` = Minus), dimension 1 is
+//!   Y (`north` = Plus, `south` = Minus).
+//! - Route: a packet whose destination lies west goes west first (deterministically, all
+//!   its west hops); otherwise it routes adaptively among its minimal directions (east,
+//!   north, south). Minimal.
+//! - Forbidden turns: the two turns *into* west (north -> west, south -> west). Deadlock
+//!   freedom: each of the two abstract cycles of a mesh (clockwise, counter-clockwise)
+//!   needs one of the forbidden turns, and no turn sequence of the remaining six rebuilds
+//!   them (Glass and Ni, theorem 1); with one VC class the channel dependency graph is
+//!   acyclic (tested below).
+//! - VC classes: 1.
+
+use super::{eject, whole_port, Geometry, RouteCtx, RouteSet, RoutingFunction};
+use flitsim_netlist::{Dir, OutPort, RouterId, TerminalId};
+
+/// West-first (see the module docs).
+#[derive(Clone, Debug)]
+pub struct WestFirst {
+    geo: Geometry,
+}
+
+impl WestFirst {
+    /// Over the geometry of a 2-D mesh netlist.
+    pub fn new(geo: Geometry) -> WestFirst {
+        WestFirst { geo }
+    }
+}
+
+impl RoutingFunction for WestFirst {
+    fn name(&self) -> &'static str {
+        "west-first"
+    }
+
+    fn vc_classes(&self) -> u8 {
+        1
+    }
+
+    fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet) {
+        out.clear();
+        let (here, there) = (ctx.router, RouterId(dest.0));
+        let dx = self.geo.offset(here, there, 0);
+        let dy = self.geo.offset(here, there, 1);
+        match (dx, dy) {
+            (None, None) => out.push(eject(self.geo.terminal_vcs(here))),
+            (Some(Dir::Minus), _) => out.push(whole_port(
+                &self.geo,
+                here,
+                self.geo.port(here, 0, Dir::Minus),
+            )),
+            _ => {
+                if let Some(dir) = dx {
+                    out.push(whole_port(&self.geo, here, self.geo.port(here, 0, dir)));
+                }
+                if let Some(dir) = dy {
+                    out.push(whole_port(&self.geo, here, self.geo.port(here, 1, dir)));
+                }
+            }
+        }
+    }
+
+    fn dimension_order_port(&self, router: RouterId, dest: TerminalId) -> Option<OutPort> {
+        self.geo.dor_port(router, RouterId(dest.0)).map(OutPort)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::super::{build, RoutingMismatch};
+    use flitsim_netlist::{topology, Dir, RoutingKind};
+
+    const E: (u8, Dir) = (0, Dir::Plus);
+    const W: (u8, Dir) = (0, Dir::Minus);
+    const N: (u8, Dir) = (1, Dir::Plus);
+    const S: (u8, Dir) = (1, Dir::Minus);
+
+    #[test]
+    fn minimal_acyclic_and_never_turns_into_west() {
+        for n in [mesh(&[4, 4], 1), mesh(&[5, 3], 2), topology::mesh(&[4, 5])] {
+            let f = build(RoutingKind::WestFirst, &n).unwrap();
+            assert_minimal(f.as_ref(), &n);
+            assert!(!dependency_graph_is_cyclic(f.as_ref(), &n));
+            let turns = turns_taken(f.as_ref(), &n);
+            assert!(
+                !turns.contains(&(N, W)) && !turns.contains(&(S, W)),
+                "{turns:?}"
+            );
+            // Every allowed turn does occur (the routing is adaptive, not DOR).
+            for t in [(W, N), (W, S), (E, N), (E, S), (N, E), (S, E)] {
+                assert!(turns.contains(&t), "{t:?} missing");
+            }
+        }
+    }
+
+    #[test]
+    fn only_2d_meshes_fit() {
+        for n in [torus(&[4, 4], 2), mesh(&[3, 3, 3], 1), hypercube(3, 1)] {
+            assert!(matches!(
+                build(RoutingKind::WestFirst, &n),
+                Err(RoutingMismatch::DoesNotFit { .. })
+            ));
+        }
+    }
+}
