@@ -9,7 +9,11 @@ pub fn netlist_file(name: &str, body: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("run_cli");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{name}.toml"));
-    std::fs::write(&path, format!("name = \"{name}\"\n{body}")).unwrap();
+    // Tests run in parallel and share these files: write a private file and rename it into
+    // place (atomic), so no test ever reads a half-written netlist.
+    let tmp = dir.join(format!("{name}.{:?}.tmp", std::thread::current().id()));
+    std::fs::write(&tmp, format!("name = \"{name}\"\n{body}")).unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
     path
 }
 
