@@ -275,6 +275,59 @@ fn scenario4_dateline_crossing_changes_the_vc_class() {
     insta::assert_snapshot!("scenario4_dateline", trace);
 }
 
+/// Scenario 5: an adaptive turn with paper 000's routing (`quaglia`) on its 4x4 torus
+/// preset (one-cycle-per-hop router: rd = vd = sd = xd = 0), 3 VCs per port: escape VCs 0
+/// and 1 (dateline dimension-order), adaptive VC 2. Packet 3:0 (8 flits, t3 -> t1, X + 2
+/// through r0) takes r0.east/vc2 at cycle 2 and holds it while its flits stream through
+/// (tail granted at 9). Packet 0:0 (2 flits, t0 -> t5 = (1, 1), one hop in X and one in
+/// Y), injected at 3, is routed at r0 at 4 with the candidates X first (r0.east/vc2), then
+/// Y (r0.north/vc2), then the escape VC; X's only adaptive VC is busy, so VA gives it
+/// r0.north/vc2 in that same cycle: the packet turns into Y instead of waiting.
+///
+/// Asserted, not snapshotted: without the blocker the same packet takes r0.east/vc2.
+#[test]
+fn scenario5_adaptive_routing_takes_y_when_x_is_busy() {
+    let net = "netlists/paper000-torus-4x4.toml";
+    let base = ["--rate", "0", "--routing", "quaglia", "--set", "vcs=3"];
+    let mut args = base.to_vec();
+    args.extend([
+        "--inject", "0:3:1:8", "--inject", "3:0:5:2", "--router", "r0", "--to", "9",
+    ]);
+    let trace = check_trace(net, &args, 0);
+    let lines = parse(&trace);
+    assert_sorted(&lines);
+    let detail = |lines: &[Line], event: &str, flit: &str| {
+        lines
+            .iter()
+            .find(|l| l.comp == "r0" && l.event == event && l.flit == flit)
+            .unwrap()
+            .detail
+            .clone()
+    };
+    assert_eq!(
+        detail(&lines, "route", "0:0.0"),
+        "r0.local/vc0 -> r0.east/vc2,r0.north/vc2,r0.east/vc1"
+    );
+    assert_eq!(
+        detail(&lines, "vc-alloc", "3:0.0"),
+        "r0.west/vc2 -> r0.east/vc2"
+    );
+    assert_eq!(
+        detail(&lines, "vc-alloc", "0:0.0"),
+        "r0.local/vc0 -> r0.north/vc2"
+    );
+    assert_eq!(at(&lines, "r0", "vc-alloc", "0:0.0"), 4);
+    insta::assert_snapshot!("scenario5_adaptive_turn", trace);
+
+    let mut alone = base.to_vec();
+    alone.extend(["--inject", "3:0:5:2"]);
+    let lines = parse(&check_trace(net, &alone, 0));
+    assert_eq!(
+        detail(&lines, "vc-alloc", "0:0.0"),
+        "r0.local/vc0 -> r0.east/vc2"
+    );
+}
+
 /// Scenario 6: the watchdog's report on the ring without a dateline. One VC of 2 flits per
 /// port, `dor-nodateline`; at cycle 0 every terminal t_i sends 8 flits to t_{i+2} (all go
 /// east). Each packet takes its router's east output VC, fills the next router's 2-flit
