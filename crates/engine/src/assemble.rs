@@ -9,7 +9,7 @@
 //! forward side lives in its upstream component's partition, its reverse side in its
 //! downstream component's ([`crate::channel`]).
 
-use crate::channel::Lines;
+use crate::channel::{Lines, Wakes};
 use crate::cycle::Status;
 use crate::error::ConfigError;
 use crate::rng::{self, ComponentKind};
@@ -37,6 +37,23 @@ pub(crate) const NO_LINE: LineRef = LineRef {
     line: u32::MAX,
 };
 
+/// Whom an item sent on a line wakes: a router or a terminal, by partition and local
+/// index (a terminal's index carries [`WAKE_TERMINAL`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct WakeRef {
+    pub part: u32,
+    pub id: u32,
+}
+
+/// Marks a terminal's local index in a wake-up list.
+pub(crate) const WAKE_TERMINAL: u32 = 1 << 31;
+
+/// A port without a channel: nobody to wake.
+pub(crate) const NO_WAKE: WakeRef = WakeRef {
+    part: u32::MAX,
+    id: u32::MAX,
+};
+
 /// A router with its channel map and its per-cycle inbox and outbox.
 pub(crate) struct RouterNode {
     pub router: Router,
@@ -48,6 +65,11 @@ pub(crate) struct RouterNode {
     pub flit_dst: Box<[u32]>,
     /// Own reverse line carrying each input port's credits upstream (`NO_CHANNEL` if none).
     pub credit_dst: Box<[u32]>,
+    /// The component each output port's flits wake (the terminal for the ejection port).
+    pub flit_wake: Box<[WakeRef]>,
+    /// The component each input port's credits and resets wake (the terminal for the
+    /// injection port).
+    pub credit_wake: Box<[WakeRef]>,
     pub flits_in: Box<[Option<Flit>]>,
     pub credits_in: Box<[Option<Credit>]>,
     pub flits_out: Box<[Option<Flit>]>,
@@ -81,9 +103,19 @@ pub(crate) struct TerminalNode {
 
 /// The components of one partition (ids `lo..lo + routers.len()`), owned by its worker.
 pub(crate) struct Nodes {
+    /// Index of the partition.
+    pub part: usize,
     pub lo: usize,
     pub routers: Vec<RouterNode>,
     pub terminals: Vec<TerminalNode>,
+    /// Bit set of the local routers to step next cycle: the ones not quiescent after
+    /// their last step; phase 1 adds the ones something arrives for.
+    pub pending: Vec<u64>,
+    /// Bit set of the local terminals something arrives for this cycle (the others find
+    /// nothing on their lines).
+    pub arriving: Vec<u64>,
+    /// Local routers stepped this cycle (their outboxes are written in phase 2).
+    pub stepped: Vec<u32>,
     /// Counters of this partition, published in phase 2.
     pub status: Status,
     /// Trace events of this partition (`None`: tracing off).
@@ -99,6 +131,8 @@ pub(crate) struct Outbound {
     /// Timeout resets on reverse sides, same indices as `credits` (empty when no router
     /// has a timeout).
     pub resets: Lines<Reset>,
+    /// Wake-up lists for each reader partition (by partition index).
+    pub wakes: Vec<Wakes>,
     pub status: Status,
 }
 
@@ -225,7 +259,25 @@ pub(crate) fn assemble(
     let bounds = bounds(n, parts);
     let nparts = bounds.len() - 1;
     let part_of = |i: usize| bounds.partition_point(|&b| b <= i) - 1;
-    let mut outbound: Vec<Outbound> = (0..nparts).map(|_| Outbound::default()).collect();
+    let max_latency = netlist
+        .channels()
+        .map(|ch| ch.latency)
+        .chain(netlist.routers().map(|r| r.terminal_latency))
+        .max()
+        .unwrap_or(1);
+    let mut outbound: Vec<Outbound> = (0..nparts)
+        .map(|_| Outbound {
+            wakes: vec![Wakes::new(max_latency); nparts],
+            ..Outbound::default()
+        })
+        .collect();
+    let wake_of = |r: RouterId| {
+        let p = part_of(r.index());
+        WakeRef {
+            part: p as u32,
+            id: (r.index() - bounds[p]) as u32,
+        }
+    };
     let mut wires = Vec::with_capacity(c + 2 * n);
     let mut ends = Vec::with_capacity(c + 2 * n);
     // Forward side with the upstream partition, reverse side with the downstream one.
@@ -273,9 +325,13 @@ pub(crate) fn assemble(
 
     let mut nodes: Vec<Nodes> = (0..nparts)
         .map(|p| Nodes {
+            part: p,
             lo: bounds[p],
             routers: Vec::with_capacity(bounds[p + 1] - bounds[p]),
             terminals: Vec::with_capacity(bounds[p + 1] - bounds[p]),
+            pending: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
+            arriving: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
+            stepped: Vec::with_capacity(bounds[p + 1] - bounds[p]),
             status: Status::default(),
             trace: None,
         })
@@ -288,6 +344,14 @@ pub(crate) fn assemble(
         let mut credit_src = vec![NO_LINE; ports];
         let mut flit_dst = vec![NO_CHANNEL; ports];
         let mut credit_dst = vec![NO_CHANNEL; ports];
+        let mut flit_wake = vec![NO_WAKE; ports];
+        let mut credit_wake = vec![NO_WAKE; ports];
+        let own_terminal = WakeRef {
+            id: wake_of(spec.id).id | WAKE_TERMINAL,
+            ..wake_of(spec.id)
+        };
+        flit_wake[0] = own_terminal;
+        credit_wake[0] = own_terminal;
         flit_src[0] = injection(i).0;
         credit_dst[0] = injection(i).1.line;
         flit_dst[0] = ejection(i).0.line;
@@ -302,6 +366,7 @@ pub(crate) fn assemble(
                 let (f, r) = wires[ch.index()];
                 flit_src[p] = f;
                 credit_dst[p] = r.line;
+                credit_wake[p] = wake_of(netlist.channel(ch).from);
             }
             match netlist.out_channel(spec.id, OutPort(p as u8)) {
                 Some(ch) => {
@@ -309,6 +374,7 @@ pub(crate) fn assemble(
                     flit_dst[p] = f.line;
                     credit_src[p] = r;
                     let ch = netlist.channel(ch);
+                    flit_wake[p] = wake_of(ch.to);
                     let down = &netlist.router(ch.to).ports[ch.to_port.index()];
                     outputs.push(OutputPortSpec {
                         downstream_vcs: down.vcs,
@@ -339,6 +405,8 @@ pub(crate) fn assemble(
             credit_src: credit_src.into_boxed_slice(),
             flit_dst: flit_dst.into_boxed_slice(),
             credit_dst: credit_dst.into_boxed_slice(),
+            flit_wake: flit_wake.into_boxed_slice(),
+            credit_wake: credit_wake.into_boxed_slice(),
             flits_in: vec![None; ports].into_boxed_slice(),
             credits_in: vec![None; ports].into_boxed_slice(),
             flits_out: vec![None; ports].into_boxed_slice(),

@@ -99,12 +99,13 @@ impl<T: Copy> Lines<T> {
         }
     }
 
-    /// Phase 2 at `now`: sends `item` on line `i`, due at `now + latency`.
+    /// Phase 2 at `now`: sends `item` on line `i`, due at `now + latency`; returns that
+    /// cycle.
     ///
     /// # Panics
     /// If something was already sent on the line this cycle (two writers, or one twice).
     #[inline]
-    pub fn send(&mut self, i: u32, now: u64, item: T) {
+    pub fn send(&mut self, i: u32, now: u64, item: T) -> u64 {
         let m = self.meta[i as usize];
         let due = now + u64::from(m.latency);
         let s = &mut self.slots[(m.start + (due as u32 & m.mask)) as usize];
@@ -116,6 +117,7 @@ impl<T: Copy> Lines<T> {
             due,
             item: Some(item),
         };
+        due
     }
 
     /// The items of line `i` still travelling at the start of cycle `next` (due at
@@ -131,6 +133,57 @@ impl<T: Copy> Lines<T> {
     /// Number of items of line `i` still travelling at the start of cycle `next`.
     pub fn count_in_flight(&self, i: u32, next: u64) -> u32 {
         self.in_flight(i, next).count() as u32
+    }
+}
+
+/// Wake-up lists: what one writer partition sent to one reader partition, as the reader's
+/// local component indices bucketed by the cycle the items are due. The reader visits only
+/// the components listed for `now` instead of peeking every line (cost follows activity).
+///
+/// Same discipline as the lines: buckets are a ring (a power of two > the largest latency,
+/// indexed by `due & mask`) tagged with their due cycle; the writer fills buckets due later
+/// in phase 2 (a bucket whose tag is stale is emptied first), the reader only reads the
+/// bucket due `now` in phase 1. An index may be listed more than once.
+#[derive(Clone, Debug)]
+pub struct Wakes {
+    mask: u32,
+    buckets: Vec<(u64, Vec<u32>)>,
+}
+
+impl Wakes {
+    /// Wake-up lists for lines of latency at most `max_latency` (>= 1).
+    pub fn new(max_latency: u32) -> Wakes {
+        let size = (max_latency.max(1) as usize + 1).next_power_of_two();
+        Wakes {
+            mask: size as u32 - 1,
+            buckets: vec![(NEVER, Vec::new()); size],
+        }
+    }
+
+    /// Phase 2: component `id` of the reader partition receives something at `due`.
+    #[inline]
+    pub fn push(&mut self, due: u64, id: u32) {
+        let b = &mut self.buckets[(due as u32 & self.mask) as usize];
+        if b.0 != due {
+            debug_assert!(
+                b.0 == NEVER || b.0 < due,
+                "wake-up bucket reused while still live"
+            );
+            b.0 = due;
+            b.1.clear();
+        }
+        b.1.push(id);
+    }
+
+    /// Phase 1 at `now`: the components that receive something now.
+    #[inline]
+    pub fn due(&self, now: u64) -> &[u32] {
+        let b = &self.buckets[(now as u32 & self.mask) as usize];
+        if b.0 == now {
+            &b.1
+        } else {
+            &[]
+        }
     }
 }
 
@@ -169,6 +222,23 @@ mod tests {
             assert_eq!(got, (t == 8).then_some(7), "cycle {t}");
         }
         assert_eq!(l.count_in_flight(i, 9), 0);
+    }
+
+    #[test]
+    fn a_wake_up_is_seen_exactly_at_its_due_cycle() {
+        let mut w = Wakes::new(3);
+        // Latencies 1..=3 from several cycles; each list is read once, at its cycle.
+        let mut expected: std::collections::BTreeMap<u64, Vec<u32>> = Default::default();
+        for t in 0..30u64 {
+            assert_eq!(w.due(t), expected.remove(&t).unwrap_or_default().as_slice());
+            for lat in 1..=3u64 {
+                if (t + lat) % 2 == 0 {
+                    let id = (t * 10 + lat) as u32;
+                    w.push(t + lat, id);
+                    expected.entry(t + lat).or_default().push(id);
+                }
+            }
+        }
     }
 
     #[test]

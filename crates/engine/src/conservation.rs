@@ -9,9 +9,13 @@
 //! - Ejection channels (unbounded): flits the router counts as outstanding = in its
 //!   crossbar + on the channel + credits on the way back (the terminal returns credits at once).
 //!
+//! - Packet counts kept by events (the stop rules' measured packets generated and
+//!   delivered, packets queued) = the same counts swept over the terminals.
+//!
 //! Cost: O(routers + channel slots + VCs) per cycle.
 
 use crate::cycle::View;
+use crate::terminal::Tally;
 use flitsim_netlist::{Cycle, InPort, OutPort, VcId, TERMINAL_PORT};
 
 /// Panics with the cycle and what is off when a conservation law is broken after cycle
@@ -19,6 +23,24 @@ use flitsim_netlist::{Cycle, InPort, OutPort, VcId, TERMINAL_PORT};
 pub(crate) fn check(now: Cycle, net: &View<'_>) {
     let next = now.plus(1);
     let totals = net.totals();
+    let mut swept = Tally::default();
+    for t in net.terminals() {
+        swept.merge(&Tally::of(&t.terminal));
+    }
+    let kept = totals.tally;
+    assert_eq!(
+        (
+            kept.measured_generated,
+            kept.measured_delivered,
+            kept.queued()
+        ),
+        (
+            swept.measured_generated,
+            swept.measured_delivered,
+            swept.queued()
+        ),
+        "packet counts kept by events drifted from the terminals' after cycle {now}"
+    );
     let (injected, consumed) = (totals.injected, totals.consumed + totals.discarded);
     let in_routers: u64 = net.routers().map(|r| r.router.buffered_flits()).sum();
     let in_channels: u64 = (0..net.net.ends.len())

@@ -8,11 +8,18 @@
 //! 1. [`compute`]: each router and terminal of the partition takes what its channels
 //!    deliver at `now` (reading, through shared references, the lines their writers own),
 //!    steps, and stages its outputs in its own outbox. A router with nothing to do
-//!    (quiescent and no input) is not stepped.
-//! 2. [`write`]: each component of the partition puts its outbox into its own lines'
-//!    slots due at `now + latency`, and the partition publishes its [`Status`].
+//!    (quiescent and no input) is not stepped, nor even looked at: the partition keeps a
+//!    bit set of the routers left non-quiescent by their last step and adds the ones the
+//!    writers' wake-up lists name for `now` ([`crate::channel::Wakes`]), so the cost of a
+//!    cycle follows activity, not size. Terminals step every cycle.
+//! 2. [`write`]: each component stepped puts its outbox into its own lines' slots due at
+//!    `now + latency` and the reader it wakes onto the wake-up list of that cycle, and the
+//!    partition publishes its [`Status`] (counters kept by events, not by a sweep).
 
-use crate::assemble::{LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, PHASE_BUG};
+use crate::assemble::{
+    LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, NO_WAKE, PHASE_BUG, WAKE_TERMINAL,
+};
+use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset, RouterIo};
 use smallvec::SmallVec;
@@ -34,12 +41,8 @@ pub(crate) struct Status {
     pub stepped: u64,
     /// Did any flit move in the last cycle?
     pub moved: bool,
-    /// Measured packets generated (terminal stats).
-    pub measured_generated: u64,
-    /// Measured packets delivered (terminal stats).
-    pub measured_delivered: u64,
-    /// Packets in source queues.
-    pub queued: u64,
+    /// Packet counts of the terminals (since the run started: see [`Tally::of`]).
+    pub tally: Tally,
 }
 
 impl Status {
@@ -51,9 +54,7 @@ impl Status {
         self.discarded += o.discarded;
         self.stepped += o.stepped;
         self.moved |= o.moved;
-        self.measured_generated += o.measured_generated;
-        self.measured_delivered += o.measured_delivered;
-        self.queued += o.queued;
+        self.tally.merge(&o.tally);
     }
 
     /// Flits injected but not yet consumed or discarded.
@@ -86,110 +87,199 @@ fn peek_credit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Credit> {
     }
 }
 
+/// Before the first cycle of a run (serially, from the simulation): the routers to step are exactly the non-quiescent
+/// ones (router state may have been read or changed between runs), and the terminals'
+/// counts are taken afresh.
+pub(crate) fn start(nodes: &mut Nodes) {
+    nodes.pending.fill(0);
+    debug_assert!(nodes.arriving.iter().all(|&w| w == 0));
+    for (i, node) in nodes.routers.iter().enumerate() {
+        if !node.router.is_quiescent() {
+            nodes.pending[i / 64] |= 1 << (i % 64);
+        }
+    }
+    let mut tally = Tally::default();
+    for t in &nodes.terminals {
+        tally.merge(&Tally::of(&t.terminal));
+    }
+    nodes.status.tally = tally;
+}
+
 /// Phase 1 at `now` for the partition `nodes`; `lines` are every partition's outbound
 /// lines, by partition index.
+///
+/// Only routers that are not quiescent or receive something now are visited: the
+/// pending set carries the first kind from the previous cycle, every writer's wake-up
+/// list for this partition the second. Terminals step every cycle (each draws its
+/// Bernoulli trial).
 pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bool) {
     let t = now.0;
-    let st = &mut nodes.status;
+    let part = nodes.part;
+    let Nodes {
+        routers,
+        terminals,
+        pending,
+        arriving,
+        stepped,
+        status: st,
+        ..
+    } = nodes;
     let before = st.router_flits + st.injected + st.consumed + st.discarded;
-    for node in &mut nodes.routers {
-        let mut any_input = false;
-        for (slot, &src) in node.flits_in.iter_mut().zip(node.flit_src.iter()) {
-            *slot = peek_flit(lines, src, t);
-            any_input |= slot.is_some();
+    for l in lines {
+        for &i in l.wakes[part].due(t) {
+            let set = if i & WAKE_TERMINAL == 0 {
+                &mut *pending
+            } else {
+                &mut *arriving
+            };
+            let i = i & !WAKE_TERMINAL;
+            set[i as usize / 64] |= 1 << (i % 64);
         }
-        for (slot, &src) in node.credits_in.iter_mut().zip(node.credit_src.iter()) {
-            *slot = peek_credit(lines, src, t);
-            any_input |= slot.is_some();
-        }
-        let discarded_before = node.router.reset_counters().flits_discarded;
-        if resets {
-            for (o, &src) in node.credit_src.iter().enumerate() {
-                if let Some(r) = peek_reset(lines, src, t) {
-                    node.router
-                        .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
-                    any_input = true;
+    }
+    stepped.clear();
+    for (w, word) in pending.iter_mut().enumerate() {
+        let mut bits = std::mem::take(word);
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let node = &mut routers[i];
+            let mut any_input = false;
+            for (slot, &src) in node.flits_in.iter_mut().zip(node.flit_src.iter()) {
+                *slot = peek_flit(lines, src, t);
+                any_input |= slot.is_some();
+            }
+            for (slot, &src) in node.credits_in.iter_mut().zip(node.credit_src.iter()) {
+                *slot = peek_credit(lines, src, t);
+                any_input |= slot.is_some();
+            }
+            let discarded_before = node.router.reset_counters().flits_discarded;
+            if resets {
+                for (o, &src) in node.credit_src.iter().enumerate() {
+                    if let Some(r) = peek_reset(lines, src, t) {
+                        node.router
+                            .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
+                        any_input = true;
+                    }
                 }
             }
+            debug_assert!(
+                any_input || !node.router.is_quiescent(),
+                "router visited with nothing to do"
+            );
+            st.stepped += 1;
+            let mut io = RouterIo {
+                flits_in: &node.flits_in,
+                credits_in: &node.credits_in,
+                flits_out: &mut node.flits_out,
+                credits_out: &mut node.credits_out,
+            };
+            node.router.step(now, &mut io);
+            if resets {
+                node.router.emit_resets(&mut node.resets_out);
+                st.discarded += node.router.reset_counters().flits_discarded - discarded_before;
+            }
+            st.router_flits += node.flits_out.iter().flatten().count() as u64;
+            if !node.router.is_quiescent() {
+                *word |= 1 << (i % 64);
+            }
+            stepped.push(i as u32);
         }
-        if !any_input && node.router.is_quiescent() {
-            continue;
-        }
-        st.stepped += 1;
-        let mut io = RouterIo {
-            flits_in: &node.flits_in,
-            credits_in: &node.credits_in,
-            flits_out: &mut node.flits_out,
-            credits_out: &mut node.credits_out,
+    }
+    for (i, node) in terminals.iter_mut().enumerate() {
+        let word = &mut arriving[i / 64];
+        let bit = 1 << (i % 64);
+        let (flit_in, credit_in) = if *word & bit != 0 {
+            *word &= !bit;
+            if resets {
+                if let Some(r) = peek_reset(lines, node.credit_src, t) {
+                    node.terminal.receive_reset(now, r, &mut st.tally);
+                    if let Some(tr) = &mut node.trace {
+                        tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
+                    }
+                }
+            }
+            (
+                peek_flit(lines, node.flit_src, t),
+                peek_credit(lines, node.credit_src, t),
+            )
+        } else {
+            (None, None)
         };
-        node.router.step(now, &mut io);
-        if resets {
-            node.router.emit_resets(&mut node.resets_out);
-            st.discarded += node.router.reset_counters().flits_discarded - discarded_before;
-        }
-        st.router_flits += node.flits_out.iter().flatten().count() as u64;
-    }
-    let (mut generated, mut delivered, mut queued) = (0, 0, 0);
-    for node in &mut nodes.terminals {
-        let flit_in = peek_flit(lines, node.flit_src, t);
-        let credit_in = peek_credit(lines, node.credit_src, t);
-        if resets {
-            if let Some(r) = peek_reset(lines, node.credit_src, t) {
-                node.terminal.receive_reset(now, r);
-                if let Some(tr) = &mut node.trace {
-                    tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
-                }
-            }
-        }
         st.consumed += u64::from(flit_in.is_some());
-        let (flit_out, credit_out) = node.terminal.step(now, flit_in, credit_in);
+        node.terminal.step_into(
+            now,
+            flit_in,
+            credit_in,
+            &mut st.tally,
+            &mut node.flit_out,
+            &mut node.credit_out,
+        );
         if let Some(t) = &mut node.trace {
-            crate::trace::event::terminal_step(t, flit_in, credit_in, flit_out, credit_out);
+            crate::trace::event::terminal_step(
+                t,
+                flit_in,
+                credit_in,
+                node.flit_out,
+                node.credit_out,
+            );
         }
-        st.injected += u64::from(flit_out.is_some());
-        node.flit_out = flit_out;
-        node.credit_out = credit_out;
-        let s = node.terminal.stats();
-        generated += s.measured_generated;
-        delivered += s.measured_delivered;
-        queued += node.terminal.source_queue_len() as u64 + node.terminal.scheduled() as u64;
+        st.injected += u64::from(node.flit_out.is_some());
     }
-    st.measured_generated = generated;
-    st.measured_delivered = delivered;
-    st.queued = queued;
     st.moved = st.router_flits + st.injected + st.consumed + st.discarded > before;
 }
 
-/// Phase 2 at `now` for the partition `nodes`: outboxes into its own lines' slots due
-/// later; publishes the partition's status.
+/// Phase 2 at `now` for partition `nodes`: outboxes into its own lines' slots due later,
+/// the routers they wake onto the wake-up lists; publishes the partition's status.
 pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     let t = now.0;
-    for node in &mut nodes.routers {
-        for (slot, &dst) in node.flits_out.iter_mut().zip(node.flit_dst.iter()) {
+    let Outbound {
+        flits,
+        credits,
+        resets,
+        wakes,
+        status,
+    } = out;
+    for &i in &nodes.stepped {
+        let node = &mut nodes.routers[i as usize];
+        for (o, slot) in node.flits_out.iter_mut().enumerate() {
             if let Some(f) = slot.take() {
-                out.flits.send(dst, t, f);
+                let due = flits.send(node.flit_dst[o], t, f);
+                let w = node.flit_wake[o];
+                if w != NO_WAKE {
+                    wakes[w.part as usize].push(due, w.id);
+                }
             }
         }
-        for (slot, &dst) in node.credits_out.iter_mut().zip(node.credit_dst.iter()) {
+        for (p, slot) in node.credits_out.iter_mut().enumerate() {
             if let Some(c) = slot.take() {
-                out.credits.send(dst, t, c);
+                let due = credits.send(node.credit_dst[p], t, c);
+                let w = node.credit_wake[p];
+                if w != NO_WAKE {
+                    wakes[w.part as usize].push(due, w.id);
+                }
             }
         }
-        for (slot, &dst) in node.resets_out.iter_mut().zip(node.credit_dst.iter()) {
+        for (p, slot) in node.resets_out.iter_mut().enumerate() {
             if let Some(r) = slot.take() {
-                out.resets.send(dst, t, r);
+                let due = resets.send(node.credit_dst[p], t, r);
+                let w = node.credit_wake[p];
+                if w != NO_WAKE {
+                    wakes[w.part as usize].push(due, w.id);
+                }
             }
         }
     }
-    for node in &mut nodes.terminals {
+    let own = &mut wakes[nodes.part];
+    for (i, node) in nodes.terminals.iter_mut().enumerate() {
+        debug_assert!(i as u32 & WAKE_TERMINAL == 0);
         if let Some(f) = node.flit_out.take() {
-            out.flits.send(node.flit_dst, t, f);
+            own.push(flits.send(node.flit_dst, t, f), i as u32);
         }
         if let Some(c) = node.credit_out.take() {
-            out.credits.send(node.credit_dst, t, c);
+            own.push(credits.send(node.credit_dst, t, c), i as u32);
         }
     }
-    out.status = nodes.status;
+    *status = nodes.status;
     crate::trace::collect(now, nodes);
 }
 

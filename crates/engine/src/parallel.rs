@@ -40,8 +40,10 @@ impl Stop {
     fn reached(self, now: Cycle, s: &Status) -> bool {
         match self {
             Stop::At(end) => now >= end,
-            Stop::Drained(end) => now >= end || s.measured_generated == s.measured_delivered,
-            Stop::Idle(end) => now >= end || (s.in_network() == 0 && s.queued == 0),
+            Stop::Drained(end) => {
+                now >= end || s.tally.measured_generated == s.tally.measured_delivered
+            }
+            Stop::Idle(end) => now >= end || (s.in_network() == 0 && s.tally.queued() == 0),
         }
     }
 }

@@ -323,21 +323,13 @@ impl Simulation {
         self.drain_limit_hit
     }
 
-    /// Republishes every partition's terminal-derived counters (a packet may have been
-    /// enqueued since the last cycle).
+    /// Prepares every partition for a run and republishes its terminal-derived counters (a
+    /// packet may have been enqueued, or a router looked at, since the last cycle).
     fn publish(&mut self) {
         for part in &mut self.net.parts {
             let nodes = part.nodes.get_mut().expect(PHASE_BUG);
-            let st = &mut nodes.status;
-            st.measured_generated = 0;
-            st.measured_delivered = 0;
-            st.queued = 0;
-            for t in &nodes.terminals {
-                st.measured_generated += t.terminal.stats().measured_generated;
-                st.measured_delivered += t.terminal.stats().measured_delivered;
-                st.queued += t.terminal.source_queue_len() as u64 + t.terminal.scheduled() as u64;
-            }
-            let status = *st;
+            crate::cycle::start(nodes);
+            let status = nodes.status;
             part.lines.get_mut().expect(PHASE_BUG).status = status;
         }
     }

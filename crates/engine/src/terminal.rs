@@ -80,6 +80,47 @@ impl Delivery {
     }
 }
 
+/// Running counts over a group of terminals that the engine's stop rules read, kept by
+/// events (a terminal step adds what it changed) instead of a sweep over the terminals.
+/// All counts are monotone; packets waiting = `queued_in - queued_out`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Measured packets generated.
+    pub measured_generated: u64,
+    /// Measured packets delivered (tail consumed).
+    pub measured_delivered: u64,
+    /// Packets that entered a source queue or a trace schedule (a timeout reset re-queues
+    /// a packet: it enters again).
+    pub queued_in: u64,
+    /// Packets that left (tail sent, dropped from a schedule, or taken back by a reset).
+    pub queued_out: u64,
+}
+
+impl Tally {
+    /// The counts of one terminal as it stands (the start of a run: nothing left yet).
+    pub fn of(t: &Terminal) -> Tally {
+        Tally {
+            measured_generated: t.stats.measured_generated,
+            measured_delivered: t.stats.measured_delivered,
+            queued_in: (t.source_queue_len() + t.scheduled()) as u64,
+            queued_out: 0,
+        }
+    }
+
+    /// Adds `o`.
+    pub fn merge(&mut self, o: &Tally) {
+        self.measured_generated += o.measured_generated;
+        self.measured_delivered += o.measured_delivered;
+        self.queued_in += o.queued_in;
+        self.queued_out += o.queued_out;
+    }
+
+    /// Packets waiting in source queues or schedules, or being injected.
+    pub fn queued(&self) -> u64 {
+        self.queued_in - self.queued_out
+    }
+}
+
 /// How a terminal generates traffic.
 #[derive(Clone, Debug)]
 pub struct TerminalConfig {
@@ -169,10 +210,10 @@ impl Terminal {
     /// of cycle `now`.
     pub fn enqueue(&mut self, now: Cycle, dest: TerminalId, len: u32) {
         assert!(len >= 1, "packet length must be >= 1");
-        self.push_packet(now, dest, len);
+        self.push_packet(now, dest, len, &mut Tally::default());
     }
 
-    fn push_packet(&mut self, now: Cycle, dest: TerminalId, len: u32) {
+    fn push_packet(&mut self, now: Cycle, dest: TerminalId, len: u32, tally: &mut Tally) {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.queue.push_back(QueuedPacket {
@@ -185,6 +226,7 @@ impl Terminal {
         });
         self.stats.packets_generated += 1;
         if self.window.contains(now) {
+            tally.measured_generated += 1;
             self.stats.measured_generated += 1;
             self.stats.window_flits_generated += u64::from(len);
         }
@@ -199,6 +241,36 @@ impl Terminal {
         flit_in: Option<Flit>,
         credit_in: Option<Credit>,
     ) -> (Option<Flit>, Option<Credit>) {
+        let (mut flit_out, mut credit_out) = (None, None);
+        let mut tally = Tally::default();
+        self.step_into(
+            now,
+            flit_in,
+            credit_in,
+            &mut tally,
+            &mut flit_out,
+            &mut credit_out,
+        );
+        (flit_out, credit_out)
+    }
+
+    /// [`Terminal::step`] for the engine: adds what the step changed to `tally` and writes
+    /// the outputs in place (the caller's outbox, empty on entry: returning a flit by value
+    /// through a tuple costs a store-forwarding stall per terminal per cycle).
+    #[inline]
+    pub fn step_into(
+        &mut self,
+        now: Cycle,
+        flit_in: Option<Flit>,
+        credit_in: Option<Credit>,
+        tally: &mut Tally,
+        flit_out: &mut Option<Flit>,
+        credit_out: &mut Option<Credit>,
+    ) {
+        debug_assert!(
+            flit_out.is_none() && credit_out.is_none(),
+            "outbox not empty"
+        );
         if let Some(c) = credit_in {
             let vc = &mut self.vcs[c.vc.index()];
             assert!(
@@ -209,33 +281,37 @@ impl Terminal {
             );
             vc.outstanding -= 1;
         }
-        let credit_out = flit_in.map(|f| {
-            self.consume(now, &f);
-            Credit { vc: f.vc }
-        });
+        if let Some(f) = &flit_in {
+            self.consume(now, f, tally);
+            *credit_out = Some(Credit { vc: f.vc });
+        }
         let generating = self.stop_generating.is_none_or(|s| now < s);
         if generating && self.generate.sample(&mut self.rng) {
             let dest = self.pattern.destination(self.id, &mut self.rng);
             let len = self.length.sample(&mut self.rng);
-            self.push_packet(now, dest, len);
+            tally.queued_in += 1;
+            self.push_packet(now, dest, len, tally);
         }
-        if !generating {
-            self.schedule.clear();
+        if !self.schedule.is_empty() {
+            if !generating {
+                tally.queued_out += self.schedule.len() as u64;
+                self.schedule.clear();
+            }
+            // A scheduled packet moves to the source queue: still queued.
+            while let Some(e) = self.schedule.front().filter(|e| e.cycle <= now) {
+                let (dest, len) = (e.dest, e.len);
+                self.schedule.pop_front();
+                self.push_packet(now, dest, len, tally);
+            }
         }
-        while let Some(e) = self.schedule.front().filter(|e| e.cycle <= now) {
-            let (dest, len) = (e.dest, e.len);
-            self.schedule.pop_front();
-            self.push_packet(now, dest, len);
-        }
-        let flit_out = self.inject(now);
+        self.inject(now, tally, flit_out);
         if self.window.contains(now) {
             self.stats.generated_area += self.stats.packets_generated;
             self.stats.consumed_area += self.stats.packets_consumed;
         }
-        (flit_out, credit_out)
     }
 
-    fn consume(&mut self, now: Cycle, f: &Flit) {
+    fn consume(&mut self, now: Cycle, f: &Flit, tally: &mut Tally) {
         debug_assert_eq!(
             f.dest, self.id,
             "flit of packet {} for {} ejected at terminal {}",
@@ -256,6 +332,7 @@ impl Terminal {
         }
         if self.window.contains(f.created) {
             let latency = now.0 - f.created.0;
+            tally.measured_delivered += 1;
             self.stats.measured_delivered += 1;
             self.stats.latency_sum += latency;
             self.stats.latency_max = self.stats.latency_max.max(latency);
@@ -280,8 +357,8 @@ impl Terminal {
     /// step): stop sending it if it is still being sent (its flits already out are
     /// discarded by the router, which returns their credits) and put it back at the tail
     /// of the source queue, sendable again `backoff` cycles from now. It keeps its id and
-    /// generation cycle, so it is measured (and delivered) once.
-    pub fn receive_reset(&mut self, now: Cycle, r: Reset) {
+    /// generation cycle, so it is measured (and delivered) once. `tally` gains the change.
+    pub fn receive_reset(&mut self, now: Cycle, r: Reset, tally: &mut Tally) {
         debug_assert_eq!(
             r.packet.source, self.id,
             "reset for another terminal's packet"
@@ -289,7 +366,9 @@ impl Terminal {
         if let Some(cur) = self.current.filter(|c| c.packet.seq == r.packet.seq) {
             self.vcs[cur.vc.index()].owned = false;
             self.current = None;
+            tally.queued_out += 1;
         }
+        tally.queued_in += 1;
         self.queue.push_back(QueuedPacket {
             seq: r.packet.seq,
             dest: r.dest,
@@ -311,13 +390,15 @@ impl Terminal {
         self.retransmissions
     }
 
-    fn inject(&mut self, now: Cycle) -> Option<Flit> {
+    /// Puts the next flit to send, if any, into `out`.
+    fn inject(&mut self, now: Cycle, tally: &mut Tally, out: &mut Option<Flit>) {
         if self.current.is_none() {
-            let packet = *self.queue.front().filter(|p| p.not_before <= now)?;
-            let vc = self
-                .vcs
-                .iter()
-                .position(|v| !v.owned && v.outstanding == 0)?;
+            let Some(&packet) = self.queue.front().filter(|p| p.not_before <= now) else {
+                return;
+            };
+            let Some(vc) = self.vcs.iter().position(|v| !v.owned && v.outstanding == 0) else {
+                return;
+            };
             self.queue.pop_front();
             self.retransmissions += u64::from(packet.retry);
             self.vcs[vc].owned = true;
@@ -328,14 +409,16 @@ impl Terminal {
                 injected: now,
             });
         }
-        let cur = self.current.as_mut()?;
+        let Some(cur) = self.current.as_mut() else {
+            return;
+        };
         let vc = &mut self.vcs[cur.vc.index()];
         if vc.depth.is_some_and(|d| vc.outstanding >= d) {
-            return None;
+            return;
         }
         vc.outstanding += 1;
         let p = cur.packet;
-        let flit = Flit {
+        *out = Some(Flit {
             packet: PacketId {
                 source: self.id,
                 seq: p.seq,
@@ -348,14 +431,14 @@ impl Terminal {
             created: p.created,
             injected: cur.injected,
             hops: 0,
-        };
+        });
         cur.next_index += 1;
         if cur.next_index == p.len {
             vc.owned = false;
             self.current = None;
+            tally.queued_out += 1;
         }
         self.stats.flits_injected += 1;
-        Some(flit)
     }
 
     /// Replaces random generation by `events` (this terminal's packets of a trace, sorted
