@@ -203,8 +203,8 @@ impl Simulation {
         }
         let zero_load_latency = net.routing.as_ref().map_or(0.0, |f| {
             // T0 is affine in the length: evaluate at 1 and 2 flits, extend to the mean.
-            let t1 = zero_load::zero_load_latency_uniform(netlist, f.as_ref(), 1);
-            let t2 = zero_load::zero_load_latency_uniform(netlist, f.as_ref(), 2);
+            let sums = zero_load::UniformSums::of(netlist, f.as_ref());
+            let (t1, t2) = (sums.mean(1), sums.mean(2));
             t1 + (t2 - t1) * (lengths.mean() - 1.0)
         });
         Ok(Simulation {
