@@ -1,11 +1,12 @@
 //! Allocator micro-benches (STYLE.md B.9): separable input-first and output-first
-//! allocators over request matrices of switch allocation (radix x radix) and VC
-//! allocation ((radix x V) x (radix x V)) at radix 5, 7 and 16 with V = 2, 4 and 10.
+//! allocators (word-mask matrices, static dispatch) over request matrices of VC
+//! allocation ((radix x V) x (radix x V)) at radix 5, 7 and 16 with V = 2, 4 and 10 (up
+//! to 160 x 160: three words per row).
 //! Requests are a fixed pseudo-random half-full pattern. CI only compiles this.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use flitsim_netlist::{AllocatorKind, ArbiterKind};
-use flitsim_router::alloc::{new_allocator, BitMatrix};
+use flitsim_router::alloc::{Allocator, BitMatrix};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -40,7 +41,7 @@ fn allocators(c: &mut Criterion) {
             for vcs in [2usize, 4, 10] {
                 let n = radix * vcs;
                 let reqs: Vec<BitMatrix> = (0..8).map(|s| requests(n, n, s)).collect();
-                let mut alloc = new_allocator(kind, ArbiterKind::RoundRobin, n, n);
+                let mut alloc = Allocator::new(kind, ArbiterKind::RoundRobin, n, n);
                 let mut grant = BitMatrix::new(n, n);
                 group.throughput(Throughput::Elements(1));
                 let id = BenchmarkId::new(format!("{kind:?}"), format!("radix={radix}/V={vcs}"));

@@ -67,6 +67,7 @@ pub mod buffer;
 pub mod config;
 pub mod credit;
 pub mod flit;
+pub mod mask;
 pub mod occupancy;
 pub mod pipeline;
 pub mod probe;
@@ -205,7 +206,7 @@ impl Router {
         let n_out = outputs.len();
         let state = RouterState {
             id: spec.id,
-            vcs: vec![Default::default(); layout.total_in_vcs()],
+            vcs: vc_state::InputVcs::new(layout.total_in_vcs()),
             layout,
             delays,
             switching: spec.config.switching,
@@ -297,7 +298,7 @@ impl Router {
                 let m = &mut self.stats.max_occupancy[p][usize::from(f.vc.0)];
                 *m = (*m).max(occ);
                 if f.kind.is_head() && was_empty && s.vcs[i].phase == VcPhase::Idle {
-                    s.vcs[i].head_arrived(now);
+                    s.vcs.head_arrived(i, now);
                 }
                 if let Some(t) = &mut self.trace {
                     let port = InPort(p as u8);
@@ -447,9 +448,12 @@ impl Router {
     /// Drops every head that has waited `timeout` cycles for an output VC.
     fn expire_timers(&mut self, now: Cycle) {
         let timeout = self.resets.timeout;
-        for i in 0..self.state.vcs.len() {
+        // Ascending over the waiting VCs; dropping VC i changes no other VC's phase.
+        let mut next = 0;
+        while let Some(i) = mask::first_one_from(self.state.vcs.waiting(), next) {
+            next = i + 1;
             let vc = &self.state.vcs[i];
-            if vc.phase != VcPhase::VcWait || vc.ready_at.0 + timeout > now.0 {
+            if vc.ready_at.0 + timeout > now.0 {
                 continue;
             }
             let head = self
@@ -497,13 +501,11 @@ impl Router {
         if !tail_seen {
             self.resets.discarding[i] = Some(packet);
         }
-        let vc = &mut s.vcs[i];
-        vc.phase = VcPhase::Idle;
-        vc.route.clear();
+        s.vcs.abandon(i);
         if let Some(b) = s.buffers.front(i) {
             debug_assert!(b.flit.kind.is_head());
             let ready = b.arrived.max(now);
-            s.vcs[i].head_arrived(ready);
+            s.vcs.head_arrived(i, ready);
         }
     }
 

@@ -258,7 +258,7 @@ pub(crate) fn vc_alloc(now: Cycle, s: &RouterState, grant: &BitMatrix, t: &mut V
         if vc.phase != VcPhase::VcWait || !vc.ready(now) {
             continue;
         }
-        if grant.rows() > i && grant.row(i).any() {
+        if grant.rows() > i && !crate::mask::is_empty(grant.row(i)) {
             continue;
         }
         let Some(b) = s.buffers.front(i) else {

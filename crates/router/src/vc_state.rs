@@ -10,7 +10,13 @@
 //!
 //! `ready_at` is the pipeline delay expressed as a time on the VC (Garnet's
 //! `need_stage(vc, stage, time)`), not as a queue of events.
+//!
+//! [`InputVcs`] holds the state machines of all input VCs of a router together with a
+//! word mask ([`crate::mask`]) of the VCs in each non-idle phase, so each stage visits
+//! only the VCs in its phase (usually few) instead of scanning every VC every cycle. All
+//! transitions go through [`InputVcs`], which keeps the masks exact.
 
+use crate::mask;
 use crate::routing::RouteSet;
 use flitsim_netlist::{Cycle, OutPort, VcId};
 
@@ -94,6 +100,114 @@ impl InputVcState {
     }
 }
 
+/// The state machines of all input VCs of a router (flat index) and the VCs in each
+/// phase (see the module docs). Read a VC with `vcs[i]`; change it with the transition
+/// methods, the only way to change it.
+#[derive(Clone, Debug, Default)]
+pub struct InputVcs {
+    states: Vec<InputVcState>,
+    /// VCs in `Routing`.
+    routing: Vec<u64>,
+    /// VCs in `VcWait`.
+    waiting: Vec<u64>,
+    /// VCs in `Active`.
+    active: Vec<u64>,
+}
+
+impl std::ops::Index<usize> for InputVcs {
+    type Output = InputVcState;
+    #[inline]
+    fn index(&self, i: usize) -> &InputVcState {
+        &self.states[i]
+    }
+}
+
+impl InputVcs {
+    /// `n` idle VCs.
+    pub fn new(n: usize) -> InputVcs {
+        InputVcs {
+            states: vec![InputVcState::default(); n],
+            routing: vec![0; mask::words(n)],
+            waiting: vec![0; mask::words(n)],
+            active: vec![0; mask::words(n)],
+        }
+    }
+
+    /// Number of VCs.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// True when the router has no input VC.
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// Every VC's state, by flat index.
+    pub fn iter(&self) -> std::slice::Iter<'_, InputVcState> {
+        self.states.iter()
+    }
+
+    /// Mask of the VCs in `Routing`.
+    #[inline]
+    pub fn routing(&self) -> &[u64] {
+        &self.routing
+    }
+
+    /// Mask of the VCs in `VcWait`.
+    #[inline]
+    pub fn waiting(&self) -> &[u64] {
+        &self.waiting
+    }
+
+    /// Mask of the VCs in `Active`.
+    #[inline]
+    pub fn active(&self) -> &[u64] {
+        &self.active
+    }
+
+    /// See [`InputVcState::head_arrived`].
+    #[inline]
+    pub fn head_arrived(&mut self, i: usize, ready: Cycle) {
+        self.states[i].head_arrived(ready);
+        mask::set(&mut self.routing, i);
+    }
+
+    /// See [`InputVcState::routed`].
+    #[inline]
+    pub fn routed(&mut self, i: usize, route: &RouteSet, ready: Cycle) {
+        self.states[i].routed(route, ready);
+        mask::unset(&mut self.routing, i);
+        mask::set(&mut self.waiting, i);
+    }
+
+    /// See [`InputVcState::allocated`].
+    #[inline]
+    pub fn allocated(&mut self, i: usize, port: OutPort, vc: VcId, ready: Cycle) {
+        self.states[i].allocated(port, vc, ready);
+        mask::unset(&mut self.waiting, i);
+        mask::set(&mut self.active, i);
+    }
+
+    /// See [`InputVcState::tail_left`].
+    #[inline]
+    pub fn tail_left(&mut self, i: usize) {
+        self.states[i].tail_left();
+        mask::unset(&mut self.active, i);
+    }
+
+    /// The VC's packet was dropped (timeout reset): back to `Idle` from any phase.
+    pub fn abandon(&mut self, i: usize) {
+        let vc = &mut self.states[i];
+        vc.phase = VcPhase::Idle;
+        vc.route.clear();
+        for m in [&mut self.routing, &mut self.waiting, &mut self.active] {
+            mask::unset(m, i);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,6 +235,31 @@ mod tests {
         s.tail_left();
         assert_eq!(s.phase, VcPhase::Idle);
         assert!(s.route.is_empty());
+    }
+
+    #[test]
+    fn phase_masks_follow_the_transitions() {
+        let mut v = InputVcs::new(70);
+        let masks = |v: &InputVcs| {
+            [v.routing(), v.waiting(), v.active()].map(|m| mask::ones(m).collect::<Vec<_>>())
+        };
+        let route: RouteSet = [Candidate {
+            port: OutPort(1),
+            vcs: VcRange::new(0, 1),
+        }]
+        .into_iter()
+        .collect();
+        v.head_arrived(3, Cycle(0));
+        v.head_arrived(66, Cycle(0));
+        v.routed(66, &route, Cycle(1));
+        assert_eq!(masks(&v), [vec![3], vec![66], vec![]]);
+        v.allocated(66, OutPort(1), VcId(0), Cycle(2));
+        v.routed(3, &route, Cycle(1));
+        assert_eq!(masks(&v), [vec![], vec![3], vec![66]]);
+        v.abandon(3);
+        v.tail_left(66);
+        assert_eq!(masks(&v), [vec![], vec![], vec![]]);
+        assert_eq!((v[3].phase, v[66].phase), (VcPhase::Idle, VcPhase::Idle));
     }
 
     #[test]

@@ -1,29 +1,40 @@
 //! Allocators: many-to-many matchers of requesters (rows) to resources (columns), used by
 //! VC allocation (input VCs x output VCs) and switch allocation (input ports x output
-//! ports). Requests and grants are bit matrices ([`RequestMatrix`], [`GrantMatrix`]) on
-//! `bitvec`, reused every cycle (no allocation on the cycle path).
+//! ports). Requests and grants are bit matrices ([`RequestMatrix`], [`GrantMatrix`]) of
+//! word-mask rows ([`crate::mask`]; why words and not `bitvec` there: see that module),
+//! reused every cycle (no allocation on the cycle path). A matrix also keeps a mask of its
+//! non-empty rows, so clearing, scanning and emptiness tests cost in proportion to the
+//! rows in use, not to the matrix size.
 //!
 //! Contract of every allocator: grants are a subset of requests, with at most one grant
 //! per row and per column. [`Allocator::allocate`] computes the matching without moving
 //! arbiter priorities; [`Allocator::update`] moves them for the grants that were used
 //! (BookSim's evaluate/update split, which iSLIP-style pointer updates need).
+//! [`Allocator`] is a closed enum over the kinds (static dispatch on the cycle path).
 
 pub mod separable_input_first;
 pub mod separable_output_first;
 
-use crate::arbiter::{new_arbiter, Arbiter};
-use bitvec::prelude::*;
+use crate::arbiter::Arbiter;
+use crate::mask;
+use bitvec::prelude::{BitSlice, Lsb0};
 use flitsim_netlist::{AllocatorKind, ArbiterKind};
 
 pub use separable_input_first::SeparableInputFirst;
 pub use separable_output_first::SeparableOutputFirst;
 
-/// A `rows x cols` bit matrix, row-major.
+/// A `rows x cols` bit matrix: row r is the word mask
+/// `words[r * wpr..(r + 1) * wpr]`, `wpr = mask::words(cols)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BitMatrix {
     rows: usize,
     cols: usize,
-    bits: BitVec,
+    /// Words per row.
+    wpr: usize,
+    words: Vec<u64>,
+    /// Rows that may hold a set bit (a superset: exactly the rows set since the last
+    /// `clear`).
+    nonempty: Vec<u64>,
 }
 
 /// Requests: bit `(r, c)` = requester r wants resource c.
@@ -34,10 +45,13 @@ pub type GrantMatrix = BitMatrix;
 impl BitMatrix {
     /// An all-zero `rows x cols` matrix.
     pub fn new(rows: usize, cols: usize) -> BitMatrix {
+        let wpr = mask::words(cols);
         BitMatrix {
             rows,
             cols,
-            bits: bitvec![0; rows * cols],
+            wpr,
+            words: vec![0; rows * wpr],
+            nonempty: vec![0; mask::words(rows)],
         }
     }
     /// Rows.
@@ -48,74 +62,109 @@ impl BitMatrix {
     pub fn cols(&self) -> usize {
         self.cols
     }
-    /// Clears every bit (keeps the allocation).
+    /// Clears every bit (keeps the allocation); touches only the rows set since the last
+    /// clear.
+    #[inline]
     pub fn clear(&mut self) {
-        self.bits.fill(false);
+        let wpr = self.wpr;
+        for r in mask::ones(&self.nonempty) {
+            self.words[r * wpr..(r + 1) * wpr].fill(0);
+        }
+        self.nonempty.fill(0);
     }
     /// Sets bit `(r, c)`.
     #[inline]
     pub fn set(&mut self, r: usize, c: usize) {
-        self.bits.set(r * self.cols + c, true);
+        debug_assert!(r < self.rows && c < self.cols);
+        mask::set(&mut self.words[r * self.wpr..(r + 1) * self.wpr], c);
+        mask::set(&mut self.nonempty, r);
     }
     /// Bit `(r, c)`.
     #[inline]
     pub fn get(&self, r: usize, c: usize) -> bool {
-        self.bits[r * self.cols + c]
+        debug_assert!(c < self.cols);
+        mask::get(self.row(r), c)
     }
-    /// Row `r` as a bit slice.
+    /// Row `r` as a word mask (`mask::words(cols)` words).
     #[inline]
-    pub fn row(&self, r: usize) -> &BitSlice {
-        &self.bits[r * self.cols..(r + 1) * self.cols]
+    pub fn row(&self, r: usize) -> &[u64] {
+        &self.words[r * self.wpr..(r + 1) * self.wpr]
+    }
+    /// Row `r` as a `bitvec` slice of `cols` bits (for cold readers).
+    pub fn row_bits(&self, r: usize) -> &BitSlice<u64, Lsb0> {
+        mask::bits(self.row(r), self.cols)
     }
     /// True when no bit is set.
+    #[inline]
     pub fn is_empty(&self) -> bool {
-        self.bits.not_any()
+        mask::is_empty(&self.nonempty)
+    }
+    /// Rows that hold a set bit, ascending.
+    #[inline]
+    pub fn nonempty_rows(&self) -> mask::Ones<'_> {
+        mask::ones(&self.nonempty)
     }
     /// The set bits as `(row, col)` pairs, row-major.
+    #[inline]
     pub fn ones(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let cols = self.cols;
-        self.bits.iter_ones().map(move |i| (i / cols, i % cols))
+        self.nonempty_rows()
+            .flat_map(move |r| mask::ones(self.row(r)).map(move |c| (r, c)))
     }
 }
 
-/// A many-to-many matcher (see the module docs).
-pub trait Allocator: Send + std::fmt::Debug {
-    /// Computes grants for `req` into `grant` (cleared first). Does not move priorities;
-    /// `&mut self` only for internal scratch space.
-    fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix);
-    /// Moves arbiter priorities for the grants in `used`.
-    fn update(&mut self, used: &GrantMatrix);
+/// A many-to-many matcher of any kind (see the module docs).
+#[derive(Clone, Debug)]
+pub enum Allocator {
+    /// Separable input-first.
+    InputFirst(SeparableInputFirst),
+    /// Separable output-first.
+    OutputFirst(SeparableOutputFirst),
 }
 
-/// A boxed allocator of `kind` over `rows x cols`, built from arbiters of `arbiter`.
-pub fn new_allocator(
-    kind: AllocatorKind,
-    arbiter: ArbiterKind,
-    rows: usize,
-    cols: usize,
-) -> Box<dyn Allocator> {
-    match kind {
-        AllocatorKind::SeparableInputFirst => {
-            Box::new(SeparableInputFirst::new(arbiter, rows, cols))
+impl Allocator {
+    /// An allocator of `kind` over `rows x cols`, built from arbiters of `arbiter`.
+    pub fn new(kind: AllocatorKind, arbiter: ArbiterKind, rows: usize, cols: usize) -> Allocator {
+        match kind {
+            AllocatorKind::SeparableInputFirst => {
+                Allocator::InputFirst(SeparableInputFirst::new(arbiter, rows, cols))
+            }
+            AllocatorKind::SeparableOutputFirst => {
+                Allocator::OutputFirst(SeparableOutputFirst::new(arbiter, rows, cols))
+            }
         }
-        AllocatorKind::SeparableOutputFirst => {
-            Box::new(SeparableOutputFirst::new(arbiter, rows, cols))
+    }
+
+    /// Computes grants for `req` into `grant` (cleared first). Does not move priorities;
+    /// `&mut self` only for internal scratch space.
+    #[inline]
+    pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
+        match self {
+            Allocator::InputFirst(a) => a.allocate(req, grant),
+            Allocator::OutputFirst(a) => a.allocate(req, grant),
+        }
+    }
+
+    /// Moves arbiter priorities for the grants in `used`.
+    #[inline]
+    pub fn update(&mut self, used: &GrantMatrix) {
+        match self {
+            Allocator::InputFirst(a) => a.update(used),
+            Allocator::OutputFirst(a) => a.update(used),
         }
     }
 }
 
 /// Shared state of the separable allocators: one arbiter per row (over the columns) and
 /// one per column (over the rows), plus scratch space.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Separable {
     pub rows: usize,
     pub cols: usize,
-    pub row_arb: Vec<Box<dyn Arbiter>>,
-    pub col_arb: Vec<Box<dyn Arbiter>>,
-    /// Scratch: one row or column of candidate bits.
-    pub scratch_rows: BitVec,
-    /// Scratch: the intermediate matching (first stage's picks).
-    pub mid: BitMatrix,
+    pub row_arb: Vec<Arbiter>,
+    pub col_arb: Vec<Arbiter>,
+    /// Scratch, transposed (`cols x rows`): per column, the rows taking part in its
+    /// arbitration.
+    pub by_col: BitMatrix,
 }
 
 impl Separable {
@@ -123,13 +172,13 @@ impl Separable {
         Separable {
             rows,
             cols,
-            row_arb: (0..rows).map(|_| new_arbiter(arbiter, cols)).collect(),
-            col_arb: (0..cols).map(|_| new_arbiter(arbiter, rows)).collect(),
-            scratch_rows: bitvec![0; rows],
-            mid: BitMatrix::new(rows, cols),
+            row_arb: (0..rows).map(|_| Arbiter::new(arbiter, cols)).collect(),
+            col_arb: (0..cols).map(|_| Arbiter::new(arbiter, rows)).collect(),
+            by_col: BitMatrix::new(cols, rows),
         }
     }
 
+    #[inline]
     pub fn update(&mut self, used: &GrantMatrix) {
         for (r, c) in used.ones() {
             self.row_arb[r].update(c);
@@ -161,6 +210,130 @@ mod tests {
         m
     }
 
+    /// A plain model of an arbiter, from its definition: round-robin grants the first
+    /// requester at or after the pointer (cyclically); matrix grants the requester served
+    /// least recently (never served: lower index first).
+    struct PlainArbiter {
+        kind: ArbiterKind,
+        n: usize,
+        pointer: usize,
+        served: Vec<i64>,
+        t: i64,
+    }
+
+    impl PlainArbiter {
+        fn new(kind: ArbiterKind, n: usize) -> PlainArbiter {
+            let served = (0..n).map(|i| i as i64 - n as i64).collect();
+            PlainArbiter {
+                kind,
+                n,
+                pointer: 0,
+                served,
+                t: 0,
+            }
+        }
+        fn pick(&self, req: &[bool]) -> Option<usize> {
+            match self.kind {
+                ArbiterKind::RoundRobin => (0..self.n)
+                    .map(|k| (self.pointer + k) % self.n)
+                    .find(|&i| req[i]),
+                ArbiterKind::Matrix => (0..self.n)
+                    .filter(|&i| req[i])
+                    .min_by_key(|&i| self.served[i]),
+            }
+        }
+        fn update(&mut self, w: usize) {
+            self.pointer = (w + 1) % self.n;
+            self.served[w] = self.t;
+            self.t += 1;
+        }
+    }
+
+    /// A plain separable allocator on `Vec<bool>` matrices, from the definitions in
+    /// `separable_input_first.rs` and `separable_output_first.rs`.
+    fn plain_allocate(
+        kind: AllocatorKind,
+        rows_arb: &[PlainArbiter],
+        cols_arb: &[PlainArbiter],
+        req: &[Vec<bool>],
+    ) -> Vec<(usize, usize)> {
+        let (rows, cols) = (req.len(), req[0].len());
+        let mut mid = vec![vec![false; cols]; rows];
+        let mut grants = Vec::new();
+        match kind {
+            AllocatorKind::SeparableInputFirst => {
+                for r in 0..rows {
+                    if let Some(c) = rows_arb[r].pick(&req[r]) {
+                        mid[r][c] = true;
+                    }
+                }
+                for c in 0..cols {
+                    let col: Vec<bool> = (0..rows).map(|r| mid[r][c]).collect();
+                    if let Some(r) = cols_arb[c].pick(&col) {
+                        grants.push((r, c));
+                    }
+                }
+            }
+            AllocatorKind::SeparableOutputFirst => {
+                for c in 0..cols {
+                    let col: Vec<bool> = (0..rows).map(|r| req[r][c]).collect();
+                    if let Some(r) = cols_arb[c].pick(&col) {
+                        mid[r][c] = true;
+                    }
+                }
+                for r in 0..rows {
+                    if let Some(c) = rows_arb[r].pick(&mid[r]) {
+                        grants.push((r, c));
+                    }
+                }
+            }
+        }
+        grants.sort_unstable();
+        grants
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Over sizes past one word, a sequence of allocations grants exactly what the
+        /// plain model grants, and priorities move the same way.
+        #[test]
+        fn allocators_follow_the_plain_model(
+            rows in 1usize..140, cols in 1usize..140,
+            seeds in proptest::collection::vec(any::<u64>(), 1..6),
+            density in 1u64..8,
+        ) {
+            for kind in KINDS { for arb in ARBS {
+                let mut a = Allocator::new(kind, arb, rows, cols);
+                let mut g = BitMatrix::new(rows, cols);
+                let mut ra: Vec<_> = (0..rows).map(|_| PlainArbiter::new(arb, cols)).collect();
+                let mut ca: Vec<_> = (0..cols).map(|_| PlainArbiter::new(arb, rows)).collect();
+                for &seed in &seeds {
+                    let mut x = seed;
+                    let mut req = BitMatrix::new(rows, cols);
+                    let mut plain = vec![vec![false; cols]; rows];
+                    for (r, row) in plain.iter_mut().enumerate() {
+                        for (c, bit) in row.iter_mut().enumerate() {
+                            x = x.wrapping_mul(6_364_136_223_846_793_005)
+                                .wrapping_add(1_442_695_040_888_963_407);
+                            if (x >> 60) < density {
+                                req.set(r, c);
+                                *bit = true;
+                            }
+                        }
+                    }
+                    a.allocate(&req, &mut g);
+                    let want = plain_allocate(kind, &ra, &ca, &plain);
+                    prop_assert_eq!(g.ones().collect::<Vec<_>>(), want.clone());
+                    a.update(&g);
+                    for &(r, c) in &want {
+                        ra[r].update(c);
+                        ca[c].update(r);
+                    }
+                }
+            }}
+        }
+    }
+
     proptest! {
         /// Grants are a subset of requests, at most one per row and per column, and a
         /// request matrix with any request gets at least one grant (separable allocators
@@ -172,12 +345,12 @@ mod tests {
         ) {
             let req = matrix(rows, cols, &bits);
             for kind in KINDS { for arb in ARBS {
-                let mut a = new_allocator(kind, arb, rows, cols);
+                let mut a = Allocator::new(kind, arb, rows, cols);
                 let mut g = BitMatrix::new(rows, cols);
                 for _ in 0..3 {
                     a.allocate(&req, &mut g);
                     for (r, c) in g.ones() { prop_assert!(req.get(r, c)); }
-                    for r in 0..rows { prop_assert!(g.row(r).count_ones() <= 1); }
+                    for r in 0..rows { prop_assert!(g.row_bits(r).count_ones() <= 1); }
                     for c in 0..cols {
                         prop_assert!((0..rows).filter(|&r| g.get(r, c)).count() <= 1);
                     }
@@ -199,7 +372,7 @@ mod tests {
             let (vr, vc) = (pick % rows, (pick / rows) % cols);
             req.set(vr, vc);
             for kind in KINDS { for arb in ARBS {
-                let mut a = new_allocator(kind, arb, rows, cols);
+                let mut a = Allocator::new(kind, arb, rows, cols);
                 let mut g = BitMatrix::new(rows, cols);
                 let mut won = false;
                 for _ in 0..rows * cols {

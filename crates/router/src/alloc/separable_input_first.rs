@@ -2,11 +2,11 @@
 //! columns; then each column's arbiter picks one of the rows that picked it. A row
 //! arbiter's priority moves only when its pick was granted (in `update`).
 
-use super::{Allocator, GrantMatrix, RequestMatrix, Separable};
+use super::{GrantMatrix, RequestMatrix, Separable};
 use flitsim_netlist::ArbiterKind;
 
 /// Separable input-first allocator (see the module docs).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SeparableInputFirst {
     s: Separable,
 }
@@ -18,41 +18,31 @@ impl SeparableInputFirst {
             s: Separable::new(arbiter, rows, cols),
         }
     }
-}
 
-impl Allocator for SeparableInputFirst {
-    fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
+    /// Computes grants for `req` into `grant` (cleared first); priorities stay.
+    #[inline]
+    pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
         let s = &mut self.s;
         debug_assert_eq!((req.rows(), req.cols()), (s.rows, s.cols));
         grant.clear();
-        s.mid.clear();
-        let mut any = false;
-        for r in 0..s.rows {
+        // Stage 1: each requesting row picks a column; `by_col` collects the picks.
+        for r in req.nonempty_rows() {
             if let Some(c) = s.row_arb[r].arbitrate(req.row(r)) {
-                s.mid.set(r, c);
-                any = true;
+                s.by_col.set(c, r);
             }
         }
-        if !any {
-            return;
-        }
-        for c in 0..s.cols {
-            let mut n = 0;
-            for r in 0..s.rows {
-                let b = s.mid.get(r, c);
-                s.scratch_rows.set(r, b);
-                n += usize::from(b);
-            }
-            if n == 0 {
-                continue;
-            }
-            if let Some(r) = s.col_arb[c].arbitrate(&s.scratch_rows) {
+        // Stage 2: each picked column grants one of the rows that picked it.
+        for c in s.by_col.nonempty_rows() {
+            if let Some(r) = s.col_arb[c].arbitrate(s.by_col.row(c)) {
                 grant.set(r, c);
             }
         }
+        s.by_col.clear();
     }
 
-    fn update(&mut self, used: &GrantMatrix) {
+    /// Moves arbiter priorities for the grants in `used`.
+    #[inline]
+    pub fn update(&mut self, used: &GrantMatrix) {
         self.s.update(used);
     }
 }

@@ -2,13 +2,15 @@
 //! requesting it; then each row's arbiter accepts one of the columns that picked it.
 //! Priorities move only for accepted grants (in `update`).
 
-use super::{Allocator, GrantMatrix, RequestMatrix, Separable};
+use super::{BitMatrix, GrantMatrix, RequestMatrix, Separable};
 use flitsim_netlist::ArbiterKind;
 
 /// Separable output-first allocator (see the module docs).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SeparableOutputFirst {
     s: Separable,
+    /// Scratch: the columns' picks (`rows x cols`).
+    mid: BitMatrix,
 }
 
 impl SeparableOutputFirst {
@@ -16,41 +18,42 @@ impl SeparableOutputFirst {
     pub fn new(arbiter: ArbiterKind, rows: usize, cols: usize) -> SeparableOutputFirst {
         SeparableOutputFirst {
             s: Separable::new(arbiter, rows, cols),
+            mid: BitMatrix::new(rows, cols),
         }
     }
-}
 
-impl Allocator for SeparableOutputFirst {
-    fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
+    /// Computes grants for `req` into `grant` (cleared first); priorities stay.
+    #[inline]
+    pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
         let s = &mut self.s;
         debug_assert_eq!((req.rows(), req.cols()), (s.rows, s.cols));
         grant.clear();
-        s.mid.clear();
         if req.is_empty() {
             return;
         }
-        for c in 0..s.cols {
-            let mut n = 0;
-            for r in 0..s.rows {
-                let b = req.get(r, c);
-                s.scratch_rows.set(r, b);
-                n += usize::from(b);
-            }
-            if n == 0 {
-                continue;
-            }
-            if let Some(r) = s.col_arb[c].arbitrate(&s.scratch_rows) {
-                s.mid.set(r, c);
+        // The requests by column (`by_col` is the transpose of `req`).
+        for (r, c) in req.ones() {
+            s.by_col.set(c, r);
+        }
+        // Stage 1: each requested column picks one of its requesting rows.
+        for c in s.by_col.nonempty_rows() {
+            if let Some(r) = s.col_arb[c].arbitrate(s.by_col.row(c)) {
+                self.mid.set(r, c);
             }
         }
-        for r in 0..s.rows {
-            if let Some(c) = s.row_arb[r].arbitrate(s.mid.row(r)) {
+        s.by_col.clear();
+        // Stage 2: each row offered columns accepts one of them.
+        for r in self.mid.nonempty_rows() {
+            if let Some(c) = s.row_arb[r].arbitrate(self.mid.row(r)) {
                 grant.set(r, c);
             }
         }
+        self.mid.clear();
     }
 
-    fn update(&mut self, used: &GrantMatrix) {
+    /// Moves arbiter priorities for the grants in `used`.
+    #[inline]
+    pub fn update(&mut self, used: &GrantMatrix) {
         self.s.update(used);
     }
 }
@@ -68,7 +71,7 @@ mod tests {
         req.set(0, 1);
         let mut g = BitMatrix::new(2, 2);
         a.allocate(&req, &mut g);
-        assert_eq!(g.row(0).count_ones(), 1);
-        assert!(g.row(1).not_any());
+        assert_eq!(g.row_bits(0).count_ones(), 1);
+        assert!(g.row_bits(1).not_any());
     }
 }

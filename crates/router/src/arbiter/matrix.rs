@@ -2,52 +2,57 @@
 //! priority over j. The winner is the requester that beats every other requester; an
 //! update gives the winner the lowest priority (clears its row, sets its column).
 
-use super::Arbiter;
-use bitvec::prelude::*;
+use crate::mask;
 
 /// Matrix arbiter (see the module docs).
 #[derive(Clone, Debug)]
 pub struct MatrixArbiter {
     size: usize,
-    /// Row-major `size x size` priority bits.
-    prio: BitVec,
+    /// Words per row.
+    wpr: usize,
+    /// Row i (`wpr` words): the requesters i beats. The diagonal is always clear.
+    prio: Vec<u64>,
 }
 
 impl MatrixArbiter {
     /// An arbiter over `size` requesters; initially lower index beats higher index.
     pub fn new(size: usize) -> MatrixArbiter {
-        let mut prio = bitvec![0; size * size];
+        let wpr = mask::words(size);
+        let mut prio = vec![0; size * wpr];
         for i in 0..size {
             for j in i + 1..size {
-                prio.set(i * size + j, true);
+                mask::set(&mut prio[i * wpr..(i + 1) * wpr], j);
             }
         }
-        MatrixArbiter { size, prio }
+        MatrixArbiter { size, wpr, prio }
     }
 
-    fn beats(&self, i: usize, j: usize) -> bool {
-        self.prio[i * self.size + j]
-    }
-}
-
-impl Arbiter for MatrixArbiter {
-    fn size(&self) -> usize {
+    /// Number of requesters.
+    pub fn size(&self) -> usize {
         self.size
     }
 
-    fn arbitrate(&self, req: &BitSlice) -> Option<usize> {
-        debug_assert_eq!(req.len(), self.size);
-        req.iter_ones()
-            .find(|&i| req.iter_ones().all(|j| j == i || self.beats(i, j)))
+    /// The lowest-indexed requester of `req` that beats every other requester of `req`.
+    #[inline]
+    pub fn arbitrate(&self, req: &[u64]) -> Option<usize> {
+        debug_assert_eq!(req.len(), self.wpr);
+        mask::ones(req).find(|&i| {
+            let beats = &self.prio[i * self.wpr..(i + 1) * self.wpr];
+            // Every other requester j has bit (i, j); i itself is not in its row.
+            req.iter().zip(beats).enumerate().all(|(k, (&r, &b))| {
+                let me = if k == i / 64 { 1u64 << (i % 64) } else { 0 };
+                r & !b & !me == 0
+            })
+        })
     }
 
-    fn update(&mut self, winner: usize) {
+    /// `winner` now loses to everybody: clear its row, set its column elsewhere.
+    pub fn update(&mut self, winner: usize) {
         debug_assert!(winner < self.size);
-        for j in 0..self.size {
-            if j != winner {
-                self.prio.set(winner * self.size + j, false);
-                self.prio.set(j * self.size + winner, true);
-            }
+        let w = self.wpr;
+        self.prio[winner * w..(winner + 1) * w].fill(0);
+        for j in (0..self.size).filter(|&j| j != winner) {
+            mask::set(&mut self.prio[j * w..(j + 1) * w], winner);
         }
     }
 }
@@ -59,7 +64,7 @@ mod tests {
     #[test]
     fn least_recently_served_wins() {
         let mut a = MatrixArbiter::new(3);
-        let all = bitvec![1; 3];
+        let all = [0b111];
         assert_eq!(a.arbitrate(&all), Some(0));
         a.update(0);
         assert_eq!(a.arbitrate(&all), Some(1));

@@ -1,8 +1,7 @@
 //! Round-robin arbiter: the first requester at or after the priority pointer wins; after
 //! an update the pointer moves just past the winner.
 
-use super::Arbiter;
-use bitvec::slice::BitSlice;
+use crate::mask;
 
 /// Round-robin arbiter (see the module docs).
 #[derive(Clone, Debug)]
@@ -17,41 +16,57 @@ impl RoundRobinArbiter {
     pub fn new(size: usize) -> RoundRobinArbiter {
         RoundRobinArbiter { size, pointer: 0 }
     }
-}
 
-impl Arbiter for RoundRobinArbiter {
-    fn size(&self) -> usize {
+    /// Number of requesters.
+    pub fn size(&self) -> usize {
         self.size
     }
 
-    fn arbitrate(&self, req: &BitSlice) -> Option<usize> {
-        debug_assert_eq!(req.len(), self.size);
-        req[self.pointer..]
-            .first_one()
-            .map(|i| i + self.pointer)
-            .or_else(|| req[..self.pointer].first_one())
+    /// The first requester of `req` at or after the pointer, else the first one before it.
+    #[inline]
+    pub fn arbitrate(&self, req: &[u64]) -> Option<usize> {
+        debug_assert_eq!(req.len(), mask::words(self.size));
+        // Nothing at or after the pointer: the lowest requester is before it.
+        mask::first_one_from(req, self.pointer).or_else(|| mask::first_one(req))
     }
 
-    fn update(&mut self, winner: usize) {
+    /// Moves the pointer just past `winner`.
+    #[inline]
+    pub fn update(&mut self, winner: usize) {
         debug_assert!(winner < self.size);
-        self.pointer = (winner + 1) % self.size;
+        self.pointer = if winner + 1 == self.size {
+            0
+        } else {
+            winner + 1
+        };
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bitvec::prelude::*;
 
     #[test]
     fn pointer_moves_past_the_winner() {
         let mut a = RoundRobinArbiter::new(4);
-        let req = bitvec![1, 0, 1, 0];
+        let req = [0b0101];
         assert_eq!(a.arbitrate(&req), Some(0));
         a.update(0);
         assert_eq!(a.arbitrate(&req), Some(2));
         a.update(2);
         assert_eq!(a.arbitrate(&req), Some(0));
-        assert_eq!(a.arbitrate(&bitvec![0; 4]), None);
+        assert_eq!(a.arbitrate(&[0]), None);
+    }
+
+    #[test]
+    fn the_search_wraps_across_words() {
+        let mut a = RoundRobinArbiter::new(130);
+        let mut req = [0u64; 3];
+        mask::set(&mut req, 3);
+        mask::set(&mut req, 129);
+        a.update(70);
+        assert_eq!(a.arbitrate(&req), Some(129));
+        a.update(129);
+        assert_eq!(a.arbitrate(&req), Some(3));
     }
 }

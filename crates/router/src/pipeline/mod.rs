@@ -55,7 +55,7 @@ pub mod vc_alloc;
 use crate::buffer::InputBuffer;
 use crate::config::{Delays, Switching};
 use crate::credit::OutputVcState;
-use crate::vc_state::InputVcState;
+use crate::vc_state::InputVcs;
 use flitsim_netlist::RouterId;
 
 /// Where each port's VCs sit in the flat per-VC vectors.
@@ -162,8 +162,8 @@ pub struct RouterState {
     /// Timeout resets possible: packet -> (input port, input VC) it came in on, recorded
     /// by VA (see `reset.rs`); `None` when resets are off.
     pub trail: Option<std::collections::BTreeMap<crate::flit::PacketId, (u8, u8)>>,
-    /// State machine per flat input VC.
-    pub vcs: Vec<InputVcState>,
+    /// State machine per flat input VC, with the VCs in each phase.
+    pub vcs: InputVcs,
     /// FIFO per flat input VC.
     pub buffers: InputBuffer,
     /// Credits and owner per flat output VC.

@@ -57,8 +57,8 @@ impl RouteCompute {
     /// Routes every eligible head.
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
         self.decisions.clear();
-        for (i, vc) in s.vcs.iter().enumerate() {
-            if vc.phase != crate::vc_state::VcPhase::Routing || !vc.ready(now) {
+        for i in crate::mask::ones(s.vcs.routing()) {
+            if !s.vcs[i].ready(now) {
                 continue;
             }
             let Some(head) = s.front_arrived(i, now) else {
@@ -94,7 +94,7 @@ impl RouteCompute {
     pub fn commit(&mut self, now: Cycle, s: &mut RouterState) {
         let ready = now.plus(s.delays.rd);
         for (i, route) in &self.decisions {
-            s.vcs[*i as usize].routed(route, ready);
+            s.vcs.routed(*i as usize, route, ready);
         }
     }
 }

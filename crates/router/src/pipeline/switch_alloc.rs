@@ -18,22 +18,21 @@
 use super::crossbar::Crossbar;
 use super::output::CreditReturn;
 use super::RouterState;
-use crate::alloc::{new_allocator, Allocator, BitMatrix};
-use crate::arbiter::{new_arbiter, Arbiter};
+use crate::alloc::{Allocator, BitMatrix};
+use crate::arbiter::Arbiter;
 use crate::flit::Credit;
-use crate::vc_state::VcPhase;
-use bitvec::prelude::*;
+use crate::mask;
 use flitsim_netlist::{Cycle, RouterConfig, VcId, TERMINAL_PORT};
 
 /// The SA stage: port allocator, per-input-port VC arbiters, scratch.
 #[derive(Debug)]
 pub struct SwitchAlloc {
-    allocator: Box<dyn Allocator>,
-    vc_arb: Vec<Box<dyn Arbiter>>,
-    /// Flat input VCs eligible this cycle.
-    eligible: BitVec,
-    /// Scratch: one input port's VCs requesting a given output.
-    vc_req: BitVec,
+    allocator: Allocator,
+    vc_arb: Vec<Arbiter>,
+    /// Flat input VCs eligible this cycle (word mask).
+    eligible: Vec<u64>,
+    /// Scratch: one input port's VCs requesting a given output (word mask).
+    vc_req: Vec<u64>,
     req: BitMatrix,
     grant: BitMatrix,
     /// Flat input VCs that won this cycle; reused.
@@ -46,23 +45,23 @@ impl SwitchAlloc {
         let (pi, po) = (s.layout.in_ports(), s.layout.out_ports());
         let max_vcs = (0..pi).map(|p| s.layout.in_vcs(p)).max().unwrap_or(0);
         SwitchAlloc {
-            allocator: new_allocator(config.switch_allocator, config.arbiter, pi, po),
+            allocator: Allocator::new(config.switch_allocator, config.arbiter, pi, po),
             vc_arb: (0..pi)
-                .map(|p| new_arbiter(config.arbiter, usize::from(s.layout.in_vcs(p))))
+                .map(|p| Arbiter::new(config.arbiter, usize::from(s.layout.in_vcs(p))))
                 .collect(),
-            eligible: bitvec![0; s.layout.total_in_vcs()],
-            vc_req: bitvec![0; usize::from(max_vcs)],
+            eligible: vec![0; mask::words(s.layout.total_in_vcs())],
+            vc_req: vec![0; mask::words(usize::from(max_vcs))],
             req: BitMatrix::new(pi, po),
             grant: BitMatrix::new(pi, po),
             winners: Vec::new(),
         }
     }
 
-    /// Can input VC `i` send its front flit at `now` (ready, arrived, credit)?
+    /// Can input VC `i` send its front flit at `now` (active, ready, arrived, credit)?
     #[inline]
     pub fn eligible(s: &RouterState, i: usize, now: Cycle) -> bool {
         let vc = &s.vcs[i];
-        vc.phase == VcPhase::Active
+        vc.phase == crate::vc_state::VcPhase::Active
             && vc.ready(now)
             && s.front_arrived(i, now).is_some()
             && s.outputs[s.layout.ovc(vc.out_port.index(), vc.out_vc.0)]
@@ -73,33 +72,46 @@ impl SwitchAlloc {
     /// Builds port requests and allocates, then picks one VC per granted input port.
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
         self.req.clear();
-        self.eligible.fill(false);
+        self.grant.clear();
         self.winners.clear();
-        let mut any = false;
-        for i in 0..s.vcs.len() {
-            if Self::eligible(s, i, now) {
-                self.eligible.set(i, true);
-                let (p, _) = s.layout.in_split(i);
-                self.req.set(p, s.vcs[i].out_port.index());
-                any = true;
-            }
+        self.eligible.copy_from_slice(s.vcs.active());
+        if mask::is_empty(&self.eligible) {
+            return;
         }
-        if !any {
-            self.grant.clear();
+        // `eligible` starts as the active VCs and keeps those that can send.
+        for k in 0..self.eligible.len() {
+            let mut w = self.eligible[k];
+            let mut keep = w;
+            while w != 0 {
+                let i = k * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                if Self::eligible(s, i, now) {
+                    let p = usize::from(s.layout.in_port_of[i]);
+                    self.req.set(p, s.vcs[i].out_port.index());
+                } else {
+                    keep &= !(1 << (i % 64));
+                }
+            }
+            self.eligible[k] = keep;
+        }
+        if self.req.is_empty() {
             return;
         }
         self.allocator.allocate(&self.req, &mut self.grant);
         for (p, o) in self.grant.ones() {
+            let base = s.layout.in_base[p] as usize;
             let n = usize::from(s.layout.in_vcs(p));
-            let req = &mut self.vc_req[..n];
-            for v in 0..n {
-                let i = s.layout.ivc(p, v as u8);
-                req.set(v, self.eligible[i] && s.vcs[i].out_port.index() == o);
+            let req = &mut self.vc_req[..mask::words(n)];
+            req.fill(0);
+            for i in mask::ones_in(&self.eligible, base, base + n) {
+                if s.vcs[i].out_port.index() == o {
+                    mask::set(req, i - base);
+                }
             }
             let v = self.vc_arb[p]
                 .arbitrate(req)
                 .expect("a granted input port has a requesting VC");
-            self.winners.push(s.layout.ivc(p, v as u8) as u32);
+            self.winners.push((base + v) as u32);
         }
     }
 
@@ -139,13 +151,13 @@ impl SwitchAlloc {
                 debug_assert_eq!(s.outputs[ovc].owner, Some(i as u32));
                 s.outputs[ovc].owner = None;
                 s.outputs[ovc].packet = None;
-                s.vcs[i].tail_left();
+                s.vcs.tail_left(i);
                 // Under `vc_release = credits` upstream the FIFO is empty now; under
                 // `tail` the next packet's head may already wait behind this tail: it is
                 // routed from the next cycle (the VC state machine restarts with it).
                 if let Some(b) = s.buffers.front(i) {
                     debug_assert!(b.flit.kind.is_head());
-                    s.vcs[i].head_arrived(b.arrived.max(now.plus(1)));
+                    s.vcs.head_arrived(i, b.arrived.max(now.plus(1)));
                 }
             }
             self.vc_arb[p].update(usize::from(v));

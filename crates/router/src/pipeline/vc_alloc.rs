@@ -14,9 +14,9 @@
 //! [`OutputVcState::is_free_for`]: crate::credit::OutputVcState::is_free_for
 
 use super::RouterState;
-use crate::alloc::{new_allocator, Allocator, BitMatrix};
+use crate::alloc::{Allocator, BitMatrix};
+use crate::mask;
 use crate::routing::selection::{CandidateView, Selection};
-use crate::vc_state::VcPhase;
 use flitsim_netlist::{Cycle, RouterConfig, VcId};
 use rand_pcg::Pcg64Mcg;
 use smallvec::SmallVec;
@@ -24,7 +24,7 @@ use smallvec::SmallVec;
 /// The VA stage: allocator, selection function, the router's RNG stream, scratch.
 #[derive(Debug)]
 pub struct VcAlloc {
-    allocator: Box<dyn Allocator>,
+    allocator: Allocator,
     selection: Selection,
     rng: Pcg64Mcg,
     /// Dimension of each output port (for `x-first`).
@@ -46,7 +46,7 @@ impl VcAlloc {
     ) -> VcAlloc {
         let (rows, cols) = (s.layout.total_in_vcs(), s.layout.total_out_vcs());
         VcAlloc {
-            allocator: new_allocator(config.vc_allocator, config.arbiter, rows, cols),
+            allocator: Allocator::new(config.vc_allocator, config.arbiter, rows, cols),
             selection: Selection::new(config.selection),
             rng,
             port_dim,
@@ -73,8 +73,9 @@ impl VcAlloc {
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
         self.req.clear();
         let mut any = false;
-        for (i, vc) in s.vcs.iter().enumerate() {
-            if vc.phase != VcPhase::VcWait || !vc.ready(now) {
+        for i in mask::ones(s.vcs.waiting()) {
+            let vc = &s.vcs[i];
+            if !vc.ready(now) {
                 continue;
             }
             let len = s.buffers.front(i).map_or(1, |b| b.flit.len);
@@ -152,7 +153,8 @@ impl VcAlloc {
                 s.busy_change(o, 1, now);
             }
             s.occupancy.allocated(o, ovc, now, !was_busy);
-            s.vcs[i].allocated(flitsim_netlist::OutPort(o as u8), VcId(v), ready);
+            s.vcs
+                .allocated(i, flitsim_netlist::OutPort(o as u8), VcId(v), ready);
         }
         self.allocator.update(&self.grant);
     }
