@@ -37,16 +37,28 @@ pub(crate) const NO_LINE: LineRef = LineRef {
     line: u32::MAX,
 };
 
-/// Whom an item sent on a line wakes: a router or a terminal, by partition and local
-/// index (a terminal's index carries [`WAKE_TERMINAL`]).
+/// Whom an item sent on a line wakes, by partition and wake code: `local index << 7 |
+/// what`, `what` being the bit of the router's arrival mask ([`arrival_bit`]) or
+/// [`WAKE_TERMINAL`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct WakeRef {
     pub part: u32,
     pub id: u32,
 }
 
-/// Marks a terminal's local index in a wake-up list.
-pub(crate) const WAKE_TERMINAL: u32 = 1 << 31;
+/// The `what` of a terminal's wake code.
+pub(crate) const WAKE_TERMINAL: u32 = 127;
+
+/// Routers with more ports than this read every line when woken (their arrival mask
+/// cannot name each port).
+pub(crate) const MASK_PORTS: usize = 32;
+
+/// The bit of a router's arrival mask for a flit on input port `p` (`credit`: false) or
+/// a credit or reset for output port `p` (true). Bit 31 / 63 stand for every port from
+/// [`MASK_PORTS`] - 1 on.
+pub(crate) fn arrival_bit(p: usize, credit: bool) -> u32 {
+    p.min(MASK_PORTS - 1) as u32 + if credit { 32 } else { 0 }
+}
 
 /// A port without a channel: nobody to wake.
 pub(crate) const NO_WAKE: WakeRef = WakeRef {
@@ -114,6 +126,9 @@ pub(crate) struct Nodes {
     /// Bit set of the local terminals something arrives for this cycle (the others find
     /// nothing on their lines).
     pub arriving: Vec<u64>,
+    /// Per local router, the lines something arrives on this cycle ([`arrival_bit`]): a
+    /// woken router reads only those.
+    pub arrivals: Vec<u64>,
     /// Local routers stepped this cycle (their outboxes are written in phase 2).
     pub stepped: Vec<u32>,
     /// Counters of this partition, published in phase 2.
@@ -271,11 +286,11 @@ pub(crate) fn assemble(
             ..Outbound::default()
         })
         .collect();
-    let wake_of = |r: RouterId| {
+    let wake_of = |r: RouterId, what: u32| {
         let p = part_of(r.index());
         WakeRef {
             part: p as u32,
-            id: (r.index() - bounds[p]) as u32,
+            id: ((r.index() - bounds[p]) as u32) << 7 | what,
         }
     };
     let mut wires = Vec::with_capacity(c + 2 * n);
@@ -331,6 +346,7 @@ pub(crate) fn assemble(
             terminals: Vec::with_capacity(bounds[p + 1] - bounds[p]),
             pending: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             arriving: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
+            arrivals: vec![0; bounds[p + 1] - bounds[p]],
             stepped: Vec::with_capacity(bounds[p + 1] - bounds[p]),
             status: Status::default(),
             trace: None,
@@ -346,10 +362,7 @@ pub(crate) fn assemble(
         let mut credit_dst = vec![NO_CHANNEL; ports];
         let mut flit_wake = vec![NO_WAKE; ports];
         let mut credit_wake = vec![NO_WAKE; ports];
-        let own_terminal = WakeRef {
-            id: wake_of(spec.id).id | WAKE_TERMINAL,
-            ..wake_of(spec.id)
-        };
+        let own_terminal = wake_of(spec.id, WAKE_TERMINAL);
         flit_wake[0] = own_terminal;
         credit_wake[0] = own_terminal;
         flit_src[0] = injection(i).0;
@@ -366,7 +379,8 @@ pub(crate) fn assemble(
                 let (f, r) = wires[ch.index()];
                 flit_src[p] = f;
                 credit_dst[p] = r.line;
-                credit_wake[p] = wake_of(netlist.channel(ch).from);
+                let ch = netlist.channel(ch);
+                credit_wake[p] = wake_of(ch.from, arrival_bit(ch.from_port.index(), true));
             }
             match netlist.out_channel(spec.id, OutPort(p as u8)) {
                 Some(ch) => {
@@ -374,7 +388,7 @@ pub(crate) fn assemble(
                     flit_dst[p] = f.line;
                     credit_src[p] = r;
                     let ch = netlist.channel(ch);
-                    flit_wake[p] = wake_of(ch.to);
+                    flit_wake[p] = wake_of(ch.to, arrival_bit(ch.to_port.index(), false));
                     let down = &netlist.router(ch.to).ports[ch.to_port.index()];
                     outputs.push(OutputPortSpec {
                         downstream_vcs: down.vcs,

@@ -17,7 +17,8 @@
 //!    partition publishes its [`Status`] (counters kept by events, not by a sweep).
 
 use crate::assemble::{
-    LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, NO_WAKE, PHASE_BUG, WAKE_TERMINAL,
+    arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, MASK_PORTS, NO_WAKE,
+    PHASE_BUG, WAKE_TERMINAL,
 };
 use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
@@ -87,6 +88,67 @@ fn peek_credit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Credit> {
     }
 }
 
+/// A woken router's inputs: only the lines its arrival mask names are read, the other
+/// inbox slots are emptied. Returns whether anything arrived.
+#[inline]
+fn read_arrived(
+    now: Cycle,
+    node: &mut RouterNode,
+    mut arrived: u64,
+    lines: &[&Outbound],
+    resets: bool,
+) -> bool {
+    let t = now.0;
+    node.flits_in.fill(None);
+    node.credits_in.fill(None);
+    let mut any = false;
+    while arrived != 0 {
+        let b = arrived.trailing_zeros() as usize;
+        arrived &= arrived - 1;
+        if b < 32 {
+            node.flits_in[b] = peek_flit(lines, node.flit_src[b], t);
+            debug_assert!(node.flits_in[b].is_some(), "woken for a flit not there");
+            any = true;
+        } else {
+            let o = b - 32;
+            node.credits_in[o] = peek_credit(lines, node.credit_src[o], t);
+            any |= node.credits_in[o].is_some();
+            if resets {
+                if let Some(r) = peek_reset(lines, node.credit_src[o], t) {
+                    node.router
+                        .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
+                    any = true;
+                }
+            }
+        }
+    }
+    any
+}
+
+/// A woken router with more than [`MASK_PORTS`] ports reads every line.
+fn read_all(now: Cycle, node: &mut RouterNode, lines: &[&Outbound], resets: bool) -> bool {
+    let t = now.0;
+    let mut any = false;
+    for (slot, &src) in node.flits_in.iter_mut().zip(node.flit_src.iter()) {
+        *slot = peek_flit(lines, src, t);
+        any |= slot.is_some();
+    }
+    for (slot, &src) in node.credits_in.iter_mut().zip(node.credit_src.iter()) {
+        *slot = peek_credit(lines, src, t);
+        any |= slot.is_some();
+    }
+    if resets {
+        for (o, &src) in node.credit_src.iter().enumerate() {
+            if let Some(r) = peek_reset(lines, src, t) {
+                node.router
+                    .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
+                any = true;
+            }
+        }
+    }
+    any
+}
+
 /// Before the first cycle of a run (serially, from the simulation): the routers to step are exactly the non-quiescent
 /// ones (router state may have been read or changed between runs), and the terminals'
 /// counts are taken afresh.
@@ -120,20 +182,21 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
         terminals,
         pending,
         arriving,
+        arrivals,
         stepped,
         status: st,
         ..
     } = nodes;
     let before = st.router_flits + st.injected + st.consumed + st.discarded;
     for l in lines {
-        for &i in l.wakes[part].due(t) {
-            let set = if i & WAKE_TERMINAL == 0 {
-                &mut *pending
+        for &code in l.wakes[part].due(t) {
+            let (i, what) = ((code >> 7) as usize, code & 127);
+            if what == WAKE_TERMINAL {
+                arriving[i / 64] |= 1 << (i % 64);
             } else {
-                &mut *arriving
-            };
-            let i = i & !WAKE_TERMINAL;
-            set[i as usize / 64] |= 1 << (i % 64);
+                pending[i / 64] |= 1 << (i % 64);
+                arrivals[i] |= 1 << what;
+            }
         }
     }
     stepped.clear();
@@ -143,25 +206,13 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
             let i = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let node = &mut routers[i];
-            let mut any_input = false;
-            for (slot, &src) in node.flits_in.iter_mut().zip(node.flit_src.iter()) {
-                *slot = peek_flit(lines, src, t);
-                any_input |= slot.is_some();
-            }
-            for (slot, &src) in node.credits_in.iter_mut().zip(node.credit_src.iter()) {
-                *slot = peek_credit(lines, src, t);
-                any_input |= slot.is_some();
-            }
+            let arrived = std::mem::take(&mut arrivals[i]);
             let discarded_before = node.router.reset_counters().flits_discarded;
-            if resets {
-                for (o, &src) in node.credit_src.iter().enumerate() {
-                    if let Some(r) = peek_reset(lines, src, t) {
-                        node.router
-                            .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
-                        any_input = true;
-                    }
-                }
-            }
+            let any_input = if node.flits_in.len() > MASK_PORTS {
+                read_all(now, node, lines, resets)
+            } else {
+                read_arrived(now, node, arrived, lines, resets)
+            };
             debug_assert!(
                 any_input || !node.router.is_quiescent(),
                 "router visited with nothing to do"
@@ -271,12 +322,15 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     }
     let own = &mut wakes[nodes.part];
     for (i, node) in nodes.terminals.iter_mut().enumerate() {
-        debug_assert!(i as u32 & WAKE_TERMINAL == 0);
+        let wake = (i as u32) << 7 | arrival_bit(0, false);
         if let Some(f) = node.flit_out.take() {
-            own.push(flits.send(node.flit_dst, t, f), i as u32);
+            own.push(flits.send(node.flit_dst, t, f), wake);
         }
         if let Some(c) = node.credit_out.take() {
-            own.push(credits.send(node.credit_dst, t, c), i as u32);
+            own.push(
+                credits.send(node.credit_dst, t, c),
+                wake | arrival_bit(0, true),
+            );
         }
     }
     *status = nodes.status;
