@@ -7,10 +7,11 @@
 //! with Dally's birth-death chain (`flitsim_analysis::markov::vc_occupancy`) fed with the
 //! same channel's *measured* packet arrival rate `lambda` and mean VC holding time `S`:
 //! the total-variation distance between the two distributions, and the measured against
-//! the predicted multiplexing degree `sum v^2 P_v / sum v P_v`. Because `S` is measured as
-//! (busy-VC cycles) / (packets), the measured mean number of busy VCs is `lambda S`
-//! exactly; the comparison tests the *shape* the chain assumes (Poisson arrivals,
-//! exponential holding, no correlation between VCs), not the load.
+//! the predicted multiplexing degree `sum v^2 P_v / sum v P_v`. `lambda` and `S` are the VC
+//! allocations per cycle and the busy period per allocation, so the measured mean number
+//! of busy VCs is `lambda S` (Little's law, up to the busy periods open at the end); the
+//! comparison tests the *shape* the chain assumes (Poisson arrivals, exponential holding,
+//! no correlation between VCs), not the load.
 //!
 //! The channels are also averaged per class (the output port's name: `east`, `d2p`, ...).
 //!
@@ -23,7 +24,8 @@ use flitsim_analysis::markov::{multiplexing_degree, vc_occupancy};
 use flitsim_analysis::papers::{p000_quaglia, p001_safaei, p002_patooghy, p004_vct};
 use serde::Serialize;
 
-/// What was measured on one router-to-router channel over the measurement window.
+/// What was measured on one router-to-router channel (`crate::measure`: the window and
+/// the drain).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ChannelMeasurement {
     /// Netlist name of the channel's output port, `r3.east`.
@@ -34,12 +36,13 @@ pub struct ChannelMeasurement {
     pub router: u32,
     /// Upstream output port.
     pub port: u8,
-    /// Packets (heads) written onto the channel over the window.
+    /// Packets (heads) written onto the channel.
     pub packets: u64,
-    /// Packets (heads) written onto the channel per cycle.
+    /// Packet arrival rate `lambda`: VC allocations (heads taking a VC of the channel) per
+    /// cycle.
     pub packets_per_cycle: f64,
-    /// Mean VC holding time, cycles: from the VC's allocation to its release (tail sent and
-    /// all credits home); `None` when no packet used the channel.
+    /// Mean VC holding time `S`, cycles: summed busy periods (allocation to release: tail
+    /// sent and all credits home) per allocation; `None` when no packet used the channel.
     pub holding_time: Option<f64>,
     /// Fraction of cycles with `v` VCs busy, `v = 0..=V`.
     pub p: Vec<f64>,

@@ -1,28 +1,33 @@
-//! Runs a simulation and measures, besides the engine's report, what the cross-checks
+//! Runs a simulation and collects, besides the engine's report, what the cross-checks
 //! need per router-to-router channel: the distribution of the number of busy VCs, the
-//! packet arrival rate and the mean VC holding time, over the measurement window.
+//! packet arrival rate and the mean VC holding time.
 //!
-//! The engine is stepped cycle by cycle; after each window cycle every router's output
-//! ports are sampled (`Router::busy_vcs`: VCs owned by a packet or with credits out, the
-//! VC holding of Dally's model under flitsim's conservative release). Packets per channel
-//! are the difference of `RouterStats::packets_sent` across the window. The holding time
-//! is (sum of sampled busy VCs) / (packets), so `lambda * S` equals the measured mean
-//! number of busy VCs (Little's law on the VCs).
+//! These come from the engine's per-channel statistics (`Simulation::channel_stats`, the
+//! `--channel-stats` fields of `flitsim run`): the routers' lazily accumulated occupancy
+//! counters, restarted when the measurement window opens and read after the drain (the
+//! traffic goes on during the drain, so the interval is the window plus the drain, one
+//! stationary stretch for a point below saturation). A VC is busy from its allocation
+//! until its tail has left and all its credits are home; `lambda` is the VC allocations
+//! per cycle and `S` the summed busy periods per allocation, so `lambda S` is the mean
+//! number of busy VCs up to the busy periods still open when it is read (Little's law on
+//! the VCs).
 //!
 //! The latency confidence interval: the engine's `latency.ci95` when it reports one,
 //! otherwise batch means over 10 equal slices of the window by generation cycle.
 
 use crate::crosscheck::{batch_means_ci95, ChannelMeasurement};
 use flitsim_engine::{RunReport, SimConfig, Simulation};
-use flitsim_netlist::{Netlist, OutPort, RouterId};
+use flitsim_netlist::Netlist;
 
 /// A run with per-channel measurements.
 #[derive(Clone, Debug)]
 pub struct Measured {
     /// The engine's report.
     pub report: RunReport,
-    /// One entry per router-to-router channel, in (router, port) order.
+    /// One entry per router-to-router channel, in netlist channel order.
     pub channels: Vec<ChannelMeasurement>,
+    /// Cycles the channel measurements cover (the window and the drain).
+    pub channel_cycles: u64,
     /// Half-width of the 95% CI of the mean latency.
     pub latency_ci95: Option<f64>,
     /// Largest occupancy (flits) any router-to-router input VC reached during the run.
@@ -42,67 +47,24 @@ pub fn run(netlist: &Netlist, config: &SimConfig) -> anyhow::Result<Measured> {
     config.record_deliveries = true;
     let mut sim = Simulation::new(netlist, &config)?;
     let window = config.window();
-    // (router, out port, channel name, class, vcs)
-    let ports: Vec<(RouterId, OutPort, String, String, usize)> = netlist
+    let report = sim.run();
+    let (stats, _) = sim.channel_stats(netlist);
+    let channels = netlist
         .channels()
-        .map(|c| {
-            let r = netlist.router(c.from);
-            let port = &r.ports[c.from_port.index()];
-            let down = &netlist.router(c.to).ports[c.to_port.index()];
-            (
-                c.from,
-                c.from_port,
-                format!("{}.{}", r.name, port.name),
-                port.name.clone(),
-                usize::from(down.vcs),
-            )
+        .zip(stats)
+        .map(|(c, s)| ChannelMeasurement {
+            name: s.from,
+            class: netlist.router(c.from).ports[c.from_port.index()]
+                .name
+                .clone(),
+            router: c.from.0,
+            port: c.from_port.0,
+            packets: sim.router(c.from).stats().packets_sent[c.from_port.index()],
+            packets_per_cycle: s.head_arrival_rate,
+            holding_time: s.holding_time_mean,
+            p: s.p_busy,
         })
         .collect();
-    let mut hist: Vec<Vec<u64>> = ports.iter().map(|p| vec![0; p.4 + 1]).collect();
-    let mut packets_at_start = vec![0u64; ports.len()];
-    let mut stopped = false;
-    while sim.now() < window.end {
-        if sim.now() == window.start {
-            for (i, p) in ports.iter().enumerate() {
-                packets_at_start[i] = sim.router(p.0).stats().packets_sent[p.1.index()];
-            }
-        }
-        let in_window = sim.now() >= window.start;
-        if sim.step().is_err() {
-            stopped = true;
-            break;
-        }
-        if in_window {
-            for (h, p) in hist.iter_mut().zip(&ports) {
-                let busy = sim.router(p.0).busy_vcs(p.1) as usize;
-                h[busy.min(p.4)] += 1;
-            }
-        }
-    }
-    let cycles = window.len().max(1) as f64;
-    let channels = ports
-        .iter()
-        .zip(&hist)
-        .zip(&packets_at_start)
-        .map(|((p, h), &start)| {
-            let packets = sim.router(p.0).stats().packets_sent[p.1.index()] - start;
-            let samples: u64 = h.iter().sum();
-            let busy: u64 = h.iter().enumerate().map(|(v, &n)| v as u64 * n).sum();
-            ChannelMeasurement {
-                name: p.2.clone(),
-                class: p.3.clone(),
-                router: p.0 .0,
-                port: p.1 .0,
-                packets,
-                packets_per_cycle: packets as f64 / cycles,
-                holding_time: (packets > 0).then(|| busy as f64 / packets as f64),
-                p: h.iter()
-                    .map(|&n| n as f64 / samples.max(1) as f64)
-                    .collect(),
-            }
-        })
-        .collect();
-    let report = if stopped { sim.report() } else { sim.run() };
     let deliveries = sim.take_deliveries();
     let mut sums = vec![(0u64, 0u64); BATCHES as usize];
     for d in deliveries.iter().filter(|d| window.contains(d.created)) {
@@ -135,6 +97,7 @@ pub fn run(netlist: &Netlist, config: &SimConfig) -> anyhow::Result<Measured> {
         latency_mean: (total.1 > 0).then(|| total.0 as f64 / total.1 as f64),
         report,
         channels,
+        channel_cycles: sim.stats_cycles(),
         max_buffer_occupancy,
     })
 }

@@ -2,8 +2,8 @@
 //!
 //! The low-load bound on the TV distance. Write `p` for the measured occupancy of a
 //! channel and `q` for Dally's chain with `rho = lambda S` from the same channel. The
-//! measured mean number of busy VCs is `lambda S = rho` by construction (S is measured as
-//! busy-VC cycles per packet); the chain's mean is `rho (1 - rho^V)/(1 - rho) = rho +
+//! measured mean number of busy VCs is `lambda S = rho` (S is the busy period per VC
+//! allocation: Little's law, up to the busy periods open at the end); the chain's mean is `rho (1 - rho^V)/(1 - rho) = rho +
 //! O(rho^2)`. With `w_x = sum_{v>=2} v x_v` (the mass of overlapping packets),
 //! `|p_0 - q_0|` and `|p_1 - q_1|` are each at most `|mean_p - mean_q| + w_p + w_q`, and
 //! the tails contribute at most `(w_p + w_q)/2`, so

@@ -15,7 +15,7 @@ pub mod p003;
 pub mod p004;
 
 use crate::measure::{self, Measured};
-use crate::plot::Chart;
+use crate::plot::{Chart, Series, Style};
 use flitsim_engine::SimConfig;
 use flitsim_netlist::Netlist;
 use serde_json::Value;
@@ -239,4 +239,97 @@ pub fn rates_up_to(top: f64, n: usize) -> Vec<f64> {
             (r * scale).round() / scale
         })
         .collect()
+}
+
+/// Simulates `length`-flit packets at `rate` on `net` with `(warm-up, measured)` cycles
+/// and a drain of up to 20000 cycles.
+pub fn simulate_at(
+    net: &Netlist,
+    rate: f64,
+    length: u32,
+    (warmup, cycles): (u64, u64),
+    seed: u64,
+) -> Result<SimPoint, String> {
+    simulate(
+        net,
+        &SimConfig {
+            rate,
+            length,
+            warmup,
+            cycles,
+            drain: 20_000,
+            seed,
+            ..SimConfig::default()
+        },
+    )
+}
+
+/// A point to simulate: the netlist (`Err`: why it could not be built), the rate, the
+/// packet length and the (warm-up, measured) cycles.
+pub type PointSpec<'a> = (&'a Result<Netlist, String>, f64, u32, (u64, u64));
+
+/// Simulates every `(netlist, rate, length, (warm-up, measured cycles))` point,
+/// `b.threads` at a time, results in input order; a point whose netlist could not be
+/// built (`Err`: a feature the simulator lacks) carries that error.
+pub fn simulate_points(points: &[PointSpec], b: &Budget) -> Vec<Result<SimPoint, String>> {
+    parallel_map(points, b.threads, |&(net, rate, length, window)| {
+        simulate_at(
+            net.as_ref().map_err(Clone::clone)?,
+            rate,
+            length,
+            window,
+            b.seed,
+        )
+    })
+}
+
+/// A model-against-simulation latency curve over a rate range (papers 001 and 002).
+pub struct Curve {
+    /// The table: `rate`, `model`, `flitsim sim (95% CI)`, `model vs sim`.
+    pub table: Table,
+    /// The model as a line and the simulation as points, in one colour.
+    pub series: [Series; 2],
+}
+
+/// The table and chart series of one curve; `points` are (rate, model latency, simulated
+/// point), `label` ends the series' names (`model {label}`, `simulation {label}`).
+pub fn curve(
+    title: String,
+    label: &str,
+    color: usize,
+    points: &[(f64, Option<f64>, &Result<SimPoint, String>)],
+) -> Curve {
+    let mut table = Table::new(
+        title,
+        &["rate", "model", "flitsim sim (95% CI)", "model vs sim"],
+    );
+    let (mut ms, mut ss) = (Vec::new(), Vec::new());
+    for &(rate, model, sim) in points {
+        let sl = sim.as_ref().ok().and_then(|p| p.latency());
+        table.rows.push(vec![
+            format!("{rate:.5}"),
+            f2(model),
+            sim_cell(sim),
+            pct(rel(model, sl)),
+        ]);
+        ms.extend(model.map(|l| (rate, l)));
+        ss.extend(sl.map(|l| (rate, l)));
+    }
+    Curve {
+        table,
+        series: [
+            Series {
+                label: format!("model {label}"),
+                points: ms,
+                style: Style::Line,
+                color,
+            },
+            Series {
+                label: format!("simulation {label}"),
+                points: ss,
+                style: Style::Points,
+                color,
+            },
+        ],
+    }
 }

@@ -7,13 +7,9 @@
 //! deadlock-free, V2 >= k/2 + 1: (5, 5) on 8x8 (the most adaptive VCs allowed) and (1, 9)
 //! on 16x16 (the only split with V = 10). The rates run up to the model's saturation.
 
-use super::{
-    f2, model_saturation, parallel_map, pct, preset, rates_up_to, rel, sim_cell, simulate, Budget,
-    Output, Table,
-};
-use crate::plot::{Chart, Series, Style};
+use super::{curve, model_saturation, preset, rates_up_to, simulate_points, Budget, Output};
+use crate::plot::Chart;
 use flitsim_analysis::papers::p001_safaei::{self, MeanDistance, SafaeiConfig, SafaeiOutcome};
-use flitsim_engine::SimConfig;
 use serde_json::json;
 
 const VCS: u32 = 10;
@@ -72,26 +68,16 @@ pub fn run(b: &Budget) -> Output {
             }
         }
     }
-    let sims = parallel_map(&cases, b.threads, |(k, m, rate, net)| {
-        let net = net.as_ref().map_err(Clone::clone)?;
-        let (warmup, cycles) = match (b.quick, k) {
-            (true, _) => (300, 1500),
-            (false, 8) => (5_000, 40_000),
-            (false, _) => (5_000, 20_000),
-        };
-        simulate(
-            net,
-            &SimConfig {
-                rate: *rate,
-                length: *m,
-                warmup,
-                cycles,
-                drain: 20_000,
-                seed: b.seed,
-                ..SimConfig::default()
-            },
-        )
-    });
+    let window = |k: u32| match (b.quick, k) {
+        (true, _) => (300, 1500),
+        (false, 8) => (5_000, 40_000),
+        (false, _) => (5_000, 20_000),
+    };
+    let points: Vec<_> = cases
+        .iter()
+        .map(|(k, m, rate, net)| (net, *rate, *m, window(*k)))
+        .collect();
+    let sims = simulate_points(&points, b);
     if let Some(e) = &missing {
         out.notes.push(format!(
             "flitsim simulation not run: the netlist does not accept Duato-Nbc ({e})"
@@ -102,52 +88,29 @@ pub fn run(b: &Budget) -> Output {
         let v2 = p001_safaei::escape_vcs_needed(k);
         let mut series = Vec::new();
         for (ci, m) in [32u32, 64].into_iter().enumerate() {
-            let mut t = Table::new(
+            let points: Vec<_> = (0..cases.len())
+                .filter(|&i| cases[i].0 == k && cases[i].1 == m)
+                .map(|i| (cases[i].2, model(k, m, cases[i].2), &sims[i]))
+                .collect();
+            for &(rate, lat, sim) in &points {
+                rows_json.push(json!({
+                    "k": k, "length": m, "v1": VCS - v2, "v2": v2, "rate": rate,
+                    "model": lat,
+                    "simulation": sim.as_ref().ok().and_then(|p| p.latency()),
+                    "simulation_ci95": sim.as_ref().ok().and_then(|p| p.ci95()),
+                }));
+            }
+            let c = curve(
                 format!(
                     "{k}x{k} torus, V = {VCS} (V1 = {}, V2 = {v2}), M = {m}: latency in cycles",
                     VCS - v2
                 ),
-                &["rate", "model", "flitsim sim (95% CI)", "model vs sim"],
+                &format!("M={m}"),
+                ci,
+                &points,
             );
-            let (mut ms, mut ss) = (Vec::new(), Vec::new());
-            for (i, c) in cases
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.0 == k && c.1 == m)
-            {
-                let lat = model(k, m, c.2);
-                let sl = sims[i].as_ref().ok().and_then(|p| p.latency());
-                t.rows.push(vec![
-                    format!("{:.5}", c.2),
-                    f2(lat),
-                    sim_cell(&sims[i]),
-                    pct(rel(lat, sl)),
-                ]);
-                if let Some(l) = lat {
-                    ms.push((c.2, l));
-                }
-                if let Some(l) = sl {
-                    ss.push((c.2, l));
-                }
-                rows_json.push(json!({
-                    "k": k, "length": m, "v1": VCS - v2, "v2": v2, "rate": c.2,
-                    "model": lat, "simulation": sl,
-                    "simulation_ci95": sims[i].as_ref().ok().and_then(|p| p.ci95()),
-                }));
-            }
-            out.tables.push(t);
-            series.push(Series {
-                label: format!("model M={m}"),
-                points: ms,
-                style: Style::Line,
-                color: ci,
-            });
-            series.push(Series {
-                label: format!("simulation M={m}"),
-                points: ss,
-                style: Style::Points,
-                color: ci,
-            });
+            out.tables.push(c.table);
+            series.extend(c.series);
         }
         out.charts.push((
             format!("reproduce-001-{k}x{k}.svg"),

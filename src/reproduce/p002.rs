@@ -11,12 +11,11 @@
 //!    measurement (`sqrt(count) / cycles`).
 
 use super::{
-    f2, model_saturation, parallel_map, pct, preset, rates_up_to, rel, sim_cell, simulate, Budget,
+    curve, model_saturation, pct, preset, rates_up_to, rel, simulate_at, simulate_points, Budget,
     Output, Table,
 };
-use crate::plot::{Chart, Series, Style};
+use crate::plot::Chart;
 use flitsim_analysis::papers::p002_patooghy::{self, PcubeConfig, PcubeOutcome};
-use flitsim_engine::SimConfig;
 use serde_json::json;
 
 fn model(n: u32, vcs: u32, length: u32, rate: f64) -> Option<f64> {
@@ -80,26 +79,16 @@ pub fn run(b: &Budget) -> Output {
             }
         }
     }
-    let sims = parallel_map(&cases, b.threads, |(n, _, m, rate, net)| {
-        let net = net.as_ref().map_err(Clone::clone)?;
-        let (warmup, cycles) = match (b.quick, n) {
-            (true, _) => (300, 1500),
-            (false, 6) => (5_000, 40_000),
-            (false, _) => (5_000, 15_000),
-        };
-        simulate(
-            net,
-            &SimConfig {
-                rate: *rate,
-                length: *m,
-                warmup,
-                cycles,
-                drain: 20_000,
-                seed: b.seed,
-                ..SimConfig::default()
-            },
-        )
-    });
+    let window = |n: u32| match (b.quick, n) {
+        (true, _) => (300, 1500),
+        (false, 6) => (5_000, 40_000),
+        (false, _) => (5_000, 15_000),
+    };
+    let points: Vec<_> = cases
+        .iter()
+        .map(|(n, _, m, rate, net)| (net, *rate, *m, window(*n)))
+        .collect();
+    let sims = simulate_points(&points, b);
     if let Some(e) = &missing {
         out.notes.push(format!(
             "flitsim simulation not run: the netlist does not accept P-cube ({e})"
@@ -111,49 +100,25 @@ pub fn run(b: &Budget) -> Output {
         let mut color = 0;
         for vcs in [3u32, 6] {
             for m in [32u32, 64] {
-                let mut t = Table::new(
-                    format!("{n}-cube, P-cube, V = {vcs}, M = {m}: latency in cycles"),
-                    &["rate", "model", "flitsim sim (95% CI)", "model vs sim"],
-                );
-                let (mut ms, mut ss) = (Vec::new(), Vec::new());
-                for (i, c) in cases
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| c.0 == n && c.1 == vcs && c.2 == m)
-                {
-                    let lat = model(n, vcs, m, c.3);
-                    let sl = sims[i].as_ref().ok().and_then(|p| p.latency());
-                    t.rows.push(vec![
-                        format!("{:.5}", c.3),
-                        f2(lat),
-                        sim_cell(&sims[i]),
-                        pct(rel(lat, sl)),
-                    ]);
-                    if let Some(l) = lat {
-                        ms.push((c.3, l));
-                    }
-                    if let Some(l) = sl {
-                        ss.push((c.3, l));
-                    }
+                let points: Vec<_> = (0..cases.len())
+                    .filter(|&i| cases[i].0 == n && cases[i].1 == vcs && cases[i].2 == m)
+                    .map(|i| (cases[i].3, model(n, vcs, m, cases[i].3), &sims[i]))
+                    .collect();
+                for &(rate, lat, sim) in &points {
                     rows_json.push(json!({
-                        "n": n, "vcs": vcs, "length": m, "rate": c.3, "model": lat,
-                        "simulation": sl,
-                        "simulation_ci95": sims[i].as_ref().ok().and_then(|p| p.ci95()),
+                        "n": n, "vcs": vcs, "length": m, "rate": rate, "model": lat,
+                        "simulation": sim.as_ref().ok().and_then(|p| p.latency()),
+                        "simulation_ci95": sim.as_ref().ok().and_then(|p| p.ci95()),
                     }));
                 }
-                out.tables.push(t);
-                series.push(Series {
-                    label: format!("model V={vcs} M={m}"),
-                    points: ms,
-                    style: Style::Line,
+                let c = curve(
+                    format!("{n}-cube, P-cube, V = {vcs}, M = {m}: latency in cycles"),
+                    &format!("V={vcs} M={m}"),
                     color,
-                });
-                series.push(Series {
-                    label: format!("simulation V={vcs} M={m}"),
-                    points: ss,
-                    style: Style::Points,
-                    color,
-                });
+                    &points,
+                );
+                out.tables.push(c.table);
+                series.extend(c.series);
                 color += 1;
             }
         }
@@ -194,18 +159,7 @@ fn channel_rates(b: &Budget, out: &mut Output) -> serde_json::Value {
         .collect();
     let cycles = if b.quick { 5_000 } else { 200_000 };
     let sim = netlist(N, 3).and_then(|net| {
-        let p = simulate(
-            &net,
-            &SimConfig {
-                rate: RATE,
-                length: LENGTH,
-                warmup: 2_000,
-                cycles,
-                drain: 20_000,
-                seed: b.seed,
-                ..SimConfig::default()
-            },
-        )?;
+        let p = simulate_at(&net, RATE, LENGTH, (2_000, cycles), b.seed)?;
         Ok((net, p))
     });
     let mut rows = Vec::new();
@@ -231,7 +185,7 @@ fn channel_rates(b: &Budget, out: &mut Output) -> serde_json::Value {
                 .map(|c| c.packets)
                 .collect();
             let total: u64 = of.iter().sum();
-            let per = (cycles as f64) * of.len().max(1) as f64;
+            let per = (p.measured.channel_cycles as f64) * of.len().max(1) as f64;
             (of.len(), total as f64 / per, (total as f64).sqrt() / per)
         });
         let sign_name = match sign {

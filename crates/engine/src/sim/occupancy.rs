@@ -23,8 +23,9 @@ impl Simulation {
         self.stats_start = now;
     }
 
-    /// Cycles the router counters cover (window opening to now).
-    fn stats_cycles(&self) -> u64 {
+    /// Cycles the router counters (and so [`Simulation::channel_stats`]) cover: from the
+    /// window's opening to now.
+    pub fn stats_cycles(&self) -> u64 {
         self.now.0.saturating_sub(self.stats_start.0)
     }
 
