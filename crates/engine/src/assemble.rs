@@ -131,6 +131,8 @@ pub(crate) struct Nodes {
     pub arrivals: Vec<u64>,
     /// Local routers stepped this cycle (their outboxes are written in phase 2).
     pub stepped: Vec<u32>,
+    /// The status's flit counters summed at the start of this cycle (did a flit move?).
+    pub moved_before: u64,
     /// Counters of this partition, published in phase 2.
     pub status: Status,
     /// Trace events of this partition (`None`: tracing off).
@@ -348,6 +350,7 @@ pub(crate) fn assemble(
             arriving: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             arrivals: vec![0; bounds[p + 1] - bounds[p]],
             stepped: Vec::with_capacity(bounds[p + 1] - bounds[p]),
+            moved_before: 0,
             status: Status::default(),
             trace: None,
         })

@@ -99,6 +99,18 @@ impl<T: Copy> Lines<T> {
         }
     }
 
+    /// [`Lines::peek`] by reference.
+    #[inline]
+    pub fn peek_ref(&self, i: u32, now: u64) -> Option<&T> {
+        let m = self.meta[i as usize];
+        let s = &self.slots[(m.start + (now as u32 & m.mask)) as usize];
+        if s.due == now {
+            s.item.as_ref()
+        } else {
+            None
+        }
+    }
+
     /// Phase 2 at `now`: sends `item` on line `i`, due at `now + latency`; returns that
     /// cycle.
     ///

@@ -72,6 +72,16 @@ fn peek_flit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Flit> {
     }
 }
 
+/// A flit due now, by reference (passing an empty `Option<Flit>` by value to a call
+/// costs a store-forwarding stall).
+#[inline]
+fn peek_flit_ref<'a>(lines: &[&'a Outbound], src: LineRef, now: u64) -> Option<&'a Flit> {
+    match lines.get(src.part as usize) {
+        Some(l) => l.flits.peek_ref(src.line, now),
+        None => None,
+    }
+}
+
 #[inline]
 fn peek_reset(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Reset> {
     match lines.get(src.part as usize) {
@@ -88,8 +98,9 @@ fn peek_credit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Credit> {
     }
 }
 
-/// A woken router's inputs: only the lines its arrival mask names are read, the other
-/// inbox slots are emptied. Returns whether anything arrived.
+/// A woken router's inputs: only the lines its arrival mask names are read into the
+/// inbox (whose other slots are empty: [`empty_inbox`] after each step). Returns whether
+/// anything arrived.
 #[inline]
 fn read_arrived(
     now: Cycle,
@@ -99,8 +110,8 @@ fn read_arrived(
     resets: bool,
 ) -> bool {
     let t = now.0;
-    node.flits_in.fill(None);
-    node.credits_in.fill(None);
+    debug_assert!(node.flits_in.iter().all(Option::is_none));
+    debug_assert!(node.credits_in.iter().all(Option::is_none));
     let mut any = false;
     while arrived != 0 {
         let b = arrived.trailing_zeros() as usize;
@@ -123,6 +134,21 @@ fn read_arrived(
         }
     }
     any
+}
+
+/// Empties the inbox slots [`read_arrived`] filled from `arrived` (writing only those
+/// is cheaper than clearing the whole inbox).
+#[inline]
+fn empty_inbox(node: &mut RouterNode, mut arrived: u64) {
+    while arrived != 0 {
+        let b = arrived.trailing_zeros() as usize;
+        arrived &= arrived - 1;
+        if b < 32 {
+            node.flits_in[b] = None;
+        } else {
+            node.credits_in[b - 32] = None;
+        }
+    }
 }
 
 /// A woken router with more than [`MASK_PORTS`] ports reads every line.
@@ -185,9 +211,10 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
         arrivals,
         stepped,
         status: st,
+        moved_before,
         ..
     } = nodes;
-    let before = st.router_flits + st.injected + st.consumed + st.discarded;
+    *moved_before = st.router_flits + st.injected + st.consumed + st.discarded;
     for l in lines {
         for &code in l.wakes[part].due(t) {
             let (i, what) = ((code >> 7) as usize, code & 127);
@@ -208,7 +235,8 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
             let node = &mut routers[i];
             let arrived = std::mem::take(&mut arrivals[i]);
             let discarded_before = node.router.reset_counters().flits_discarded;
-            let any_input = if node.flits_in.len() > MASK_PORTS {
+            let wide = node.flits_in.len() > MASK_PORTS;
+            let any_input = if wide {
                 read_all(now, node, lines, resets)
             } else {
                 read_arrived(now, node, arrived, lines, resets)
@@ -225,11 +253,13 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
                 credits_out: &mut node.credits_out,
             };
             node.router.step(now, &mut io);
+            if !wide {
+                empty_inbox(node, arrived);
+            }
             if resets {
                 node.router.emit_resets(&mut node.resets_out);
                 st.discarded += node.router.reset_counters().flits_discarded - discarded_before;
             }
-            st.router_flits += node.flits_out.iter().flatten().count() as u64;
             if !node.router.is_quiescent() {
                 *word |= 1 << (i % 64);
             }
@@ -250,7 +280,7 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
                 }
             }
             (
-                peek_flit(lines, node.flit_src, t),
+                peek_flit_ref(lines, node.flit_src, t),
                 peek_credit(lines, node.credit_src, t),
             )
         } else {
@@ -268,7 +298,7 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
         if let Some(t) = &mut node.trace {
             crate::trace::event::terminal_step(
                 t,
-                flit_in,
+                flit_in.copied(),
                 credit_in,
                 node.flit_out,
                 node.credit_out,
@@ -276,7 +306,6 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
         }
         st.injected += u64::from(node.flit_out.is_some());
     }
-    st.moved = st.router_flits + st.injected + st.consumed + st.discarded > before;
 }
 
 /// Phase 2 at `now` for partition `nodes`: outboxes into its own lines' slots due later,
@@ -290,10 +319,12 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
         wakes,
         status,
     } = out;
+    let mut router_flits = 0;
     for &i in &nodes.stepped {
         let node = &mut nodes.routers[i as usize];
         for (o, slot) in node.flits_out.iter_mut().enumerate() {
             if let Some(f) = slot.take() {
+                router_flits += 1;
                 let due = flits.send(node.flit_dst[o], t, f);
                 let w = node.flit_wake[o];
                 if w != NO_WAKE {
@@ -309,6 +340,9 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
                     wakes[w.part as usize].push(due, w.id);
                 }
             }
+        }
+        if resets.is_empty() {
+            continue;
         }
         for (p, slot) in node.resets_out.iter_mut().enumerate() {
             if let Some(r) = slot.take() {
@@ -333,7 +367,10 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
             );
         }
     }
-    *status = nodes.status;
+    let st = &mut nodes.status;
+    st.router_flits += router_flits;
+    st.moved = st.router_flits + st.injected + st.consumed + st.discarded > nodes.moved_before;
+    *status = *st;
     crate::trace::collect(now, nodes);
 }
 

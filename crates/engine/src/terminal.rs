@@ -245,7 +245,7 @@ impl Terminal {
         let mut tally = Tally::default();
         self.step_into(
             now,
-            flit_in,
+            flit_in.as_ref(),
             credit_in,
             &mut tally,
             &mut flit_out,
@@ -261,7 +261,7 @@ impl Terminal {
     pub fn step_into(
         &mut self,
         now: Cycle,
-        flit_in: Option<Flit>,
+        flit_in: Option<&Flit>,
         credit_in: Option<Credit>,
         tally: &mut Tally,
         flit_out: &mut Option<Flit>,
@@ -281,7 +281,7 @@ impl Terminal {
             );
             vc.outstanding -= 1;
         }
-        if let Some(f) = &flit_in {
+        if let Some(f) = flit_in {
             self.consume(now, f, tally);
             *credit_out = Some(Credit { vc: f.vc });
         }
@@ -304,7 +304,9 @@ impl Terminal {
                 self.push_packet(now, dest, len, tally);
             }
         }
-        self.inject(now, tally, flit_out);
+        if self.current.is_some() || !self.queue.is_empty() {
+            self.inject(now, tally, flit_out);
+        }
         if self.window.contains(now) {
             self.stats.generated_area += self.stats.packets_generated;
             self.stats.consumed_area += self.stats.packets_consumed;
