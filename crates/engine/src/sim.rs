@@ -528,6 +528,7 @@ impl Simulation {
                 zero_load_latency: self.zero_load_latency,
                 error: self.error.as_ref(),
                 outcome: &self.outcome,
+                adaptive_hops: self.adaptive_hops(),
             },
         )
     }

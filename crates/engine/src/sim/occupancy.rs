@@ -29,6 +29,17 @@ impl Simulation {
         self.now.0.saturating_sub(self.stats_start.0)
     }
 
+    /// (adaptive hops, hops with a dimension-order reference) of every router since the
+    /// window opened (`adaptive_hops_fraction`).
+    pub(super) fn adaptive_hops(&self) -> (u64, u64) {
+        crate::cycle::View::new(&self.net)
+            .routers()
+            .fold((0, 0), |(a, h), r| {
+                let s = r.router.stats();
+                (a + s.adaptive_hops, h + s.reference_hops)
+            })
+    }
+
     /// Statistics of every router-to-router channel, in id order, and their averages by
     /// class. `netlist` must be the simulated one (it names ports and directions).
     pub fn channel_stats(&self, netlist: &Netlist) -> (Vec<ChannelStats>, Vec<ChannelClassStats>) {

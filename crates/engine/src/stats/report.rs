@@ -139,6 +139,11 @@ pub struct RunReport {
     pub cycles: CycleCounts,
     /// `null`, or the watchdog's report.
     pub deadlock: Option<DeadlockReport>,
+    /// Of the router-to-router head hops from the window opening to the end of the run,
+    /// the fraction whose output port differs from the dimension-order port at that router
+    /// (exactly 0 for `dor`); `null` when the routing has no dimension-order reference (no
+    /// coordinates) or no hop was made.
+    pub adaptive_hops_fraction: Option<f64>,
     /// The saturation verdict: accepted throughput fell short of offered and source
     /// queues kept growing (see `measurement.message`).
     pub saturated: bool,
@@ -158,6 +163,8 @@ pub(crate) struct ReportInputs<'a> {
     pub zero_load_latency: f64,
     pub error: Option<&'a SimError>,
     pub outcome: &'a MeasureOutcome,
+    /// (adaptive hops, hops with a dimension-order reference), summed over routers.
+    pub adaptive_hops: (u64, u64),
 }
 
 fn ratio(num: u64, den: u64) -> Option<f64> {
@@ -226,6 +233,7 @@ impl RunReport {
                 total: i.total,
             },
             deadlock: i.error.map(DeadlockReport::from),
+            adaptive_hops_fraction: ratio(i.adaptive_hops.0, i.adaptive_hops.1),
             saturated: o.saturated.is_some(),
             measurement: o.report(),
         }
