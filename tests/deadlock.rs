@@ -1,6 +1,7 @@
 //! Deadlock: dimension-order routing with datelines (torus), plain DOR (mesh) and e-cube
-//! (hypercube) survive loads above saturation; torus DOR without datelines deadlocks and
-//! the watchdog reports a cycle of waiting VCs.
+//! (hypercube) survive at least 30,000 cycles above saturation, and none of their hops
+//! leaves the dimension-order port (`adaptive_hops_fraction` exactly 0); torus DOR without
+//! datelines deadlocks and the watchdog reports a cycle of waiting VCs.
 //!
 //! Measured saturation of torus-8x8, DOR, uniform traffic, 12-flit packets, default router:
 //! about 0.34 flits/terminal/cycle, so 0.5 is well above it.
@@ -30,6 +31,8 @@ fn survive(n: &Netlist, flits: f64, cycles: u64, window: u64) -> flitsim::engine
         report.deadlock
     );
     assert_eq!(report.cycles.total, cycles);
+    assert!(report.saturated, "{} is not above saturation", n.name);
+    assert_eq!(report.adaptive_hops_fraction, Some(0.0), "{}", n.name);
     report
 }
 
@@ -47,13 +50,13 @@ fn torus_dateline_dor_runs_50k_cycles_above_saturation() {
 
 #[test]
 fn mesh_dor_survives_saturation() {
-    let r = survive(&mesh(&[8, 8]), 0.5, 20_000, 5_000);
+    let r = survive(&mesh(&[8, 8]), 0.5, 30_000, 5_000);
     assert!(r.accepted.flits_per_terminal_cycle > 0.1);
 }
 
 #[test]
 fn hypercube_ecube_survives_saturation() {
-    let r = survive(&hypercube(6), 1.0, 20_000, 5_000);
+    let r = survive(&hypercube(6), 1.0, 30_000, 5_000);
     assert!(r.accepted.flits_per_terminal_cycle > 0.2);
 }
 

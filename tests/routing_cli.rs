@@ -1,0 +1,190 @@
+//! The routing family through the CLI: `flitsim netlist check --routing R` runs the fit,
+//! VC-count and static deadlock checks; `flitsim run --channel-stats --json` adds the
+//! `channels` array; `--selection` overrides the selection function.
+
+use crate::run_cli::flitsim;
+
+fn check(file: &str, routing: &str, set: &[&str]) -> (Option<i32>, String) {
+    let mut args = vec!["netlist", "check", file, "--routing", routing];
+    for s in set {
+        args.extend(["--set", s]);
+    }
+    let out = flitsim(&args);
+    (out.status.code(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn static_check_accepts_the_deadlock_free_functions() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("netlists/torus-8x8.toml", "dor", &[]),
+        ("netlists/torus-8x8.toml", "duato", &[]),
+        ("netlists/torus-8x8.toml", "duato-nbc", &["vcs=6"]),
+        ("netlists/torus-8x8.toml", "quaglia", &[]),
+        ("netlists/torus-8x8.toml", "table", &[]),
+        ("netlists/torus-8x8.toml", "source", &[]),
+        ("netlists/mesh-8x8.toml", "west-first", &[]),
+        ("netlists/mesh-8x8.toml", "north-last", &[]),
+        ("netlists/mesh-8x8.toml", "negative-first", &[]),
+        ("netlists/mesh-8x8.toml", "duato", &[]),
+        ("netlists/mesh-8x8.toml", "duato-nbc", &["vcs=9"]),
+        ("netlists/mesh-8x8.toml", "dor", &[]),
+        ("netlists/mesh-8x8.toml", "table", &[]),
+        ("netlists/mesh-8x8.toml", "source", &[]),
+        ("netlists/hypercube-6.toml", "pcube", &[]),
+        ("netlists/hypercube-6.toml", "dor", &[]),
+        ("netlists/hypercube-6.toml", "table", &[]),
+        ("netlists/hypercube-6.toml", "source", &[]),
+        ("netlists/hetero-torus-4x4.toml", "table", &[]),
+    ];
+    for (file, routing, set) in cases {
+        let (code, err) = check(file, routing, set);
+        assert_eq!(code, Some(0), "{file} {routing}: {err}");
+    }
+}
+
+#[test]
+fn static_check_rejects_dor_without_datelines_on_a_torus() {
+    let (code, err) = check("netlists/torus-4x4.toml", "dor-nodateline", &["vcs=1"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("error[routing-dependency-cycle]"), "{err}");
+    // The cycle lists channels of one ring, each on VC 0, closing on itself.
+    let list = err
+        .split("cycle through ")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap();
+    let channels: Vec<&str> = list.split(", ").collect();
+    assert!(channels.len() >= 4, "{list}");
+    for c in &channels {
+        assert!(c.ends_with(" vc0") && c.contains(" -> "), "{c}");
+    }
+    let to_router = |c: &str| {
+        c.split(" -> ")
+            .nth(1)
+            .unwrap()
+            .split('.')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let from_router = |c: &str| c.split('.').next().unwrap().to_string();
+    for i in 0..channels.len() {
+        let next = channels[(i + 1) % channels.len()];
+        assert_eq!(to_router(channels[i]), from_router(next), "{list}");
+    }
+}
+
+#[test]
+fn misfits_and_missing_vcs_name_both_sides() {
+    let (code, err) = check("netlists/torus-8x8.toml", "pcube", &[]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("error[routing-does-not-fit]")
+            && err.contains("pcube")
+            && err.contains("torus 8x8"),
+        "{err}"
+    );
+    let (code, err) = check("netlists/torus-8x8.toml", "duato-nbc", &[]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("error[too-few-vcs]")
+            && err.contains("duato-nbc")
+            && err.contains("needs 6")
+            && err.contains("has 4"),
+        "{err}"
+    );
+    // The negative-hop scheme on mesh-8x8: 8 escape classes (diameter 14) + 1 adaptive.
+    let (code, err) = check("netlists/mesh-8x8.toml", "duato-nbc", &["vcs=8"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("error[too-few-vcs]") && err.contains("needs 9") && err.contains("has 8"),
+        "{err}"
+    );
+    let (code, err) = check("netlists/mesh-8x8.toml", "quaglia", &[]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("quaglia") && err.contains("mesh 8x8"), "{err}");
+    let (code, err) = check("netlists/hypercube-6.toml", "west-first", &[]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("west-first") && err.contains("hypercube"),
+        "{err}"
+    );
+    let (code, err) = check("netlists/torus-8x8.toml", "duato", &["vcs=2"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("duato") && err.contains("needs 3"), "{err}");
+}
+
+#[test]
+fn run_json_with_channel_stats() {
+    let out = flitsim(&[
+        "run",
+        "netlists/torus-4x4.toml",
+        "--routing",
+        "duato",
+        "--selection",
+        "random",
+        "--rate",
+        "0.02",
+        "--length",
+        "4",
+        "--warmup",
+        "200",
+        "--cycles",
+        "2000",
+        "--drain-cycles",
+        "0",
+        "--json",
+        "--channel-stats",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["config"]["router"]["selection"], "random");
+    let f = v["adaptive_hops_fraction"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&f));
+    let channels = v["channels"].as_array().unwrap();
+    assert_eq!(channels.len(), 64); // 16 routers x 4 ports
+    let mut heads = 0.0;
+    for (i, c) in channels.iter().enumerate() {
+        assert_eq!(c["id"], i);
+        for end in ["from", "to"] {
+            // `router.port`
+            let (router, port) = c[end].as_str().unwrap().split_once('.').unwrap();
+            assert!(router.starts_with('r') && !port.is_empty(), "{}", c[end]);
+        }
+        let p = c["packets_per_cycle"].as_f64().unwrap();
+        let u = c["utilization"].as_f64().unwrap();
+        assert!(p >= 0.0 && (0.0..=1.0).contains(&u));
+        heads += p;
+    }
+    // Heads crossing channels per cycle = packets per cycle x mean hops (about).
+    let accepted = v["accepted"]["packets_per_terminal_cycle"]
+        .as_f64()
+        .unwrap()
+        * 16.0;
+    let hops = v["hops"]["mean"].as_f64().unwrap();
+    assert!(
+        (heads - accepted * hops).abs() < 0.15 * accepted * hops,
+        "{heads} vs {}",
+        accepted * hops
+    );
+    // Without the flag there is no channels array.
+    let out = flitsim(&[
+        "run",
+        "netlists/torus-4x4.toml",
+        "--cycles",
+        "200",
+        "--warmup",
+        "10",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v.get("channels").is_none());
+    assert_eq!(v["adaptive_hops_fraction"], 0.0);
+}
