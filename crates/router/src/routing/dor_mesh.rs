@@ -10,7 +10,7 @@
 //!   channel-dependency graph is acyclic (Dally and Seitz 1987) with one VC class.
 //! - VC classes: 1 (every VC of the output port is a candidate).
 
-use super::{eject, Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, VcRange};
+use super::{dor_route, Geometry, RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{OutPort, RouterId, TerminalId};
 
 /// Mesh DOR (see the module docs).
@@ -36,21 +36,7 @@ impl RoutingFunction for DorMesh {
     }
 
     fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet) {
-        out.clear();
-        let here = ctx.router;
-        let there = RouterId(dest.0);
-        for d in 0..self.geo.dims {
-            let (a, b) = (self.geo.coord(here, d), self.geo.coord(there, d));
-            if let Some(dir) = self.geo.step(d, a, b) {
-                let port = self.geo.port(here, d, dir);
-                out.push(Candidate {
-                    port: OutPort(port),
-                    vcs: VcRange::new(0, self.geo.out_vcs(here, port)),
-                });
-                return;
-            }
-        }
-        out.push(eject(self.geo.terminal_vcs(here)));
+        dor_route(&self.geo, ctx.router, dest, out);
     }
 
     fn dimension_order_port(&self, router: RouterId, dest: TerminalId) -> Option<OutPort> {

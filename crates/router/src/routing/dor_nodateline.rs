@@ -9,7 +9,7 @@
 //!   function exists so that the watchdog test has a routing known to deadlock.
 //! - VC classes: 1.
 
-use super::{eject, Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, VcRange};
+use super::{dor_route, Geometry, RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{OutPort, RouterId, TerminalId};
 
 /// Torus DOR with a single VC class (see the module docs).
@@ -35,21 +35,7 @@ impl RoutingFunction for DorNoDateline {
     }
 
     fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet) {
-        out.clear();
-        let here = ctx.router;
-        let there = RouterId(dest.0);
-        for d in 0..self.geo.dims {
-            let (a, b) = (self.geo.coord(here, d), self.geo.coord(there, d));
-            if let Some(dir) = self.geo.step(d, a, b) {
-                let port = self.geo.port(here, d, dir);
-                out.push(Candidate {
-                    port: OutPort(port),
-                    vcs: VcRange::new(0, self.geo.out_vcs(here, port)),
-                });
-                return;
-            }
-        }
-        out.push(eject(self.geo.terminal_vcs(here)));
+        dor_route(&self.geo, ctx.router, dest, out);
     }
 
     fn dimension_order_port(&self, router: RouterId, dest: TerminalId) -> Option<OutPort> {

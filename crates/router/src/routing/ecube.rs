@@ -10,8 +10,8 @@
 //!   with one VC class.
 //! - VC classes: 1.
 
-use super::{eject, Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, VcRange};
-use flitsim_netlist::{Dir, OutPort, RouterId, TerminalId};
+use super::{dor_route, Geometry, RouteCtx, RouteSet, RoutingFunction};
+use flitsim_netlist::{OutPort, RouterId, TerminalId};
 
 /// Hypercube e-cube (see the module docs).
 #[derive(Clone, Debug)]
@@ -36,20 +36,7 @@ impl RoutingFunction for Ecube {
     }
 
     fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet) {
-        out.clear();
-        let here = ctx.router;
-        let there = RouterId(dest.0);
-        for d in 0..self.geo.dims {
-            if self.geo.coord(here, d) != self.geo.coord(there, d) {
-                let port = self.geo.port(here, d, Dir::Plus);
-                out.push(Candidate {
-                    port: OutPort(port),
-                    vcs: VcRange::new(0, self.geo.out_vcs(here, port)),
-                });
-                return;
-            }
-        }
-        out.push(eject(self.geo.terminal_vcs(here)));
+        dor_route(&self.geo, ctx.router, dest, out);
     }
 
     fn dimension_order_port(&self, router: RouterId, dest: TerminalId) -> Option<OutPort> {

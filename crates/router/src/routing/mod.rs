@@ -52,7 +52,7 @@ mod updown;
 pub mod west_first;
 
 use flitsim_netlist::{
-    InPort, Netlist, OutPort, RouterId, RoutingKind, RoutingProblem, RoutingProblemKind,
+    Dir, InPort, Netlist, OutPort, RouterId, RoutingKind, RoutingProblem, RoutingProblemKind,
     RoutingRequirements, TerminalId, Topology, VcId, TERMINAL_PORT,
 };
 use smallvec::SmallVec;
@@ -512,6 +512,45 @@ pub(crate) fn eject(vcs: u8) -> Candidate {
     }
 }
 
+/// One-class dimension-order routing (mesh DOR, torus DOR without datelines, e-cube):
+/// every VC of the [`Geometry::dor_port`] toward `dest` (lowest differing dimension,
+/// minimal direction, ties `Plus`; hypercube: flip the lowest differing bit), or ejection
+/// at the destination.
+pub(crate) fn dor_route(geo: &Geometry, here: RouterId, dest: TerminalId, out: &mut RouteSet) {
+    out.clear();
+    out.push(match geo.dor_port(here, RouterId(dest.0)) {
+        Some(port) => whole_port(geo, here, port),
+        None => eject(geo.terminal_vcs(here)),
+    });
+}
+
+/// A turn model on a 2-D mesh (dimension 0 = X, 1 = Y): eject at the destination; else
+/// the one hop `forced(dx, dy)` names (dimension, direction), where the model's forbidden
+/// turns leave no choice; else every minimal direction, X before Y, on every VC. `dx`, `dy`
+/// are the minimal directions left in X and Y ([`Geometry::offset`]).
+pub(crate) fn turn_model_route(
+    geo: &Geometry,
+    here: RouterId,
+    dest: TerminalId,
+    out: &mut RouteSet,
+    forced: impl Fn(Option<Dir>, Option<Dir>) -> Option<(usize, Dir)>,
+) {
+    out.clear();
+    let there = RouterId(dest.0);
+    let (dx, dy) = (geo.offset(here, there, 0), geo.offset(here, there, 1));
+    if dx.is_none() && dy.is_none() {
+        out.push(eject(geo.terminal_vcs(here)));
+    } else if let Some((d, dir)) = forced(dx, dy) {
+        out.push(whole_port(geo, here, geo.port(here, d, dir)));
+    } else {
+        for (d, dir) in [(0, dx), (1, dy)] {
+            if let Some(dir) = dir {
+                out.push(whole_port(geo, here, geo.port(here, d, dir)));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod testutil;
 
@@ -581,8 +620,14 @@ mod tests {
                     })
                     .sum();
                 let line: u32 = (0..2).map(|k| a[k].abs_diff(b[k])).sum();
-                assert_eq!(hops(RoutingKind::Dor, &t, RouterId(s), RouterId(d)), ring);
-                assert_eq!(hops(RoutingKind::Dor, &m, RouterId(s), RouterId(d)), line);
+                assert_eq!(
+                    hops(RoutingKind::Dor, &t, RouterId(s), RouterId(d)),
+                    Ok(ring)
+                );
+                assert_eq!(
+                    hops(RoutingKind::Dor, &m, RouterId(s), RouterId(d)),
+                    Ok(line)
+                );
             }
         }
     }

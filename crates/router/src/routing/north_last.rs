@@ -10,7 +10,7 @@
 //!   class the channel dependency graph is acyclic (tested below).
 //! - VC classes: 1.
 
-use super::{eject, whole_port, Geometry, RouteCtx, RouteSet, RoutingFunction};
+use super::{turn_model_route, Geometry, RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{Dir, OutPort, RouterId, TerminalId};
 
 /// North-last (see the module docs).
@@ -36,24 +36,11 @@ impl RoutingFunction for NorthLast {
     }
 
     fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet) {
-        out.clear();
-        let (here, there) = (ctx.router, RouterId(dest.0));
-        let dx = self.geo.offset(here, there, 0);
-        let dy = self.geo.offset(here, there, 1);
-        match (dx, dy) {
-            (None, None) => out.push(eject(self.geo.terminal_vcs(here))),
-            (Some(x), Some(Dir::Plus)) => {
-                out.push(whole_port(&self.geo, here, self.geo.port(here, 0, x)))
-            }
-            _ => {
-                if let Some(dir) = dx {
-                    out.push(whole_port(&self.geo, here, self.geo.port(here, 0, dir)));
-                }
-                if let Some(dir) = dy {
-                    out.push(whole_port(&self.geo, here, self.geo.port(here, 1, dir)));
-                }
-            }
-        }
+        // North lies ahead: X first, north last (no turn out of north).
+        turn_model_route(&self.geo, ctx.router, dest, out, |dx, dy| match (dx, dy) {
+            (Some(x), Some(Dir::Plus)) => Some((0, x)),
+            _ => None,
+        });
     }
 
     fn dimension_order_port(&self, router: RouterId, dest: TerminalId) -> Option<OutPort> {
@@ -65,12 +52,7 @@ impl RoutingFunction for NorthLast {
 mod tests {
     use super::super::testutil::*;
     use super::super::{build, RoutingMismatch};
-    use flitsim_netlist::{topology, Dir, RoutingKind};
-
-    const E: (u8, Dir) = (0, Dir::Plus);
-    const W: (u8, Dir) = (0, Dir::Minus);
-    const N: (u8, Dir) = (1, Dir::Plus);
-    const S: (u8, Dir) = (1, Dir::Minus);
+    use flitsim_netlist::{topology, RoutingKind};
 
     #[test]
     fn minimal_acyclic_and_never_turns_out_of_north() {

@@ -252,6 +252,15 @@ pub fn dependency_graph_is_cyclic(f: &dyn RoutingFunction, n: &Netlist) -> bool 
     petgraph::algo::is_cyclic_directed(&g)
 }
 
+/// 2-D mesh directions as `turns_taken` reports them: east, west, north, south.
+pub const E: (u8, Dir) = (0, Dir::Plus);
+/// West.
+pub const W: (u8, Dir) = (0, Dir::Minus);
+/// North.
+pub const N: (u8, Dir) = (1, Dir::Plus);
+/// South.
+pub const S: (u8, Dir) = (1, Dir::Minus);
+
 /// Every turn any packet takes under `f` on `n` (every source, destination and candidate):
 /// pairs (direction travelled into a router, direction of the output port taken there),
 /// straight-through pairs included. Directions are the netlist ports' `(dim, dir)`.

@@ -13,7 +13,7 @@
 //!   acyclic (tested below).
 //! - VC classes: 1.
 
-use super::{eject, whole_port, Geometry, RouteCtx, RouteSet, RoutingFunction};
+use super::{turn_model_route, Geometry, RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{Dir, OutPort, RouterId, TerminalId};
 
 /// West-first (see the module docs).
@@ -39,26 +39,10 @@ impl RoutingFunction for WestFirst {
     }
 
     fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet) {
-        out.clear();
-        let (here, there) = (ctx.router, RouterId(dest.0));
-        let dx = self.geo.offset(here, there, 0);
-        let dy = self.geo.offset(here, there, 1);
-        match (dx, dy) {
-            (None, None) => out.push(eject(self.geo.terminal_vcs(here))),
-            (Some(Dir::Minus), _) => out.push(whole_port(
-                &self.geo,
-                here,
-                self.geo.port(here, 0, Dir::Minus),
-            )),
-            _ => {
-                if let Some(dir) = dx {
-                    out.push(whole_port(&self.geo, here, self.geo.port(here, 0, dir)));
-                }
-                if let Some(dir) = dy {
-                    out.push(whole_port(&self.geo, here, self.geo.port(here, 1, dir)));
-                }
-            }
-        }
+        // West lies ahead: all the west hops first (no turn into west later).
+        turn_model_route(&self.geo, ctx.router, dest, out, |dx, _| {
+            (dx == Some(Dir::Minus)).then_some((0, Dir::Minus))
+        });
     }
 
     fn dimension_order_port(&self, router: RouterId, dest: TerminalId) -> Option<OutPort> {
@@ -70,12 +54,7 @@ impl RoutingFunction for WestFirst {
 mod tests {
     use super::super::testutil::*;
     use super::super::{build, RoutingMismatch};
-    use flitsim_netlist::{topology, Dir, RoutingKind};
-
-    const E: (u8, Dir) = (0, Dir::Plus);
-    const W: (u8, Dir) = (0, Dir::Minus);
-    const N: (u8, Dir) = (1, Dir::Plus);
-    const S: (u8, Dir) = (1, Dir::Minus);
+    use flitsim_netlist::{topology, RoutingKind};
 
     #[test]
     fn minimal_acyclic_and_never_turns_into_west() {
