@@ -188,3 +188,22 @@ fn run_json_with_channel_stats() {
     assert!(v.get("channels").is_none());
     assert_eq!(v["adaptive_hops_fraction"], 0.0);
 }
+
+#[test]
+fn static_check_says_when_it_is_skipped() {
+    // 33 x 32 = 1056 routers, above the static check's 1024.
+    let net = crate::run_cli::netlist_file(
+        "torus-33x32",
+        "[topology]\nkind = \"torus\"\nradix = [33, 32]\n",
+    );
+    let out = flitsim(&["netlist", "check", net.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("static deadlock check was skipped (1056 routers, more than 1024)"),
+        "{err}"
+    );
+    let (code, err) = check("netlists/torus-8x8.toml", "duato", &[]);
+    assert_eq!(code, Some(0));
+    assert!(!err.contains("skipped"), "{err}");
+}

@@ -91,6 +91,13 @@ pub fn run(args: &NetlistArgs) -> anyhow::Result<ExitCode> {
             set,
         } => load(file, routing.as_deref(), set).and_then(|n| {
             flitsim_netlist::validate::check_routing(&n, &RoutingRegistry)?;
+            let max = flitsim_router::routing::cdg::MAX_ROUTERS;
+            if n.num_routers() > max {
+                eprintln!(
+                    "warning: the static deadlock check was skipped ({} routers, more than {max})\nhelp: check a smaller instance of the same family",
+                    n.num_routers()
+                );
+            }
             let (diameter, average_distance) = n.distance_summary();
             let s = Summary {
                 name: n.name.clone(),

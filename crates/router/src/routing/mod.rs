@@ -489,11 +489,16 @@ pub fn route_hops(
 /// zero-load latency formula). Builds the routing function; for many pairs build it once
 /// with [`build`] and call [`route_hops`].
 ///
-/// # Panics
-/// If `kind` does not fit the netlist (validate first).
-pub fn hops(kind: RoutingKind, netlist: &Netlist, src: RouterId, dst: RouterId) -> u32 {
-    let f = build(kind, netlist).unwrap_or_else(|e| panic!("hops: {e}"));
-    route_hops(f.as_ref(), netlist, src, dst)
+/// # Errors
+/// `kind` does not fit the netlist (as [`build`]).
+pub fn hops(
+    kind: RoutingKind,
+    netlist: &Netlist,
+    src: RouterId,
+    dst: RouterId,
+) -> Result<u32, RoutingMismatch> {
+    let f = build(kind, netlist)?;
+    Ok(route_hops(f.as_ref(), netlist, src, dst))
 }
 
 /// The candidate of every VC of output `port` at `here`.
@@ -630,6 +635,11 @@ mod tests {
                 );
             }
         }
+        // A routing that does not fit is an error, not a panic.
+        assert!(matches!(
+            hops(RoutingKind::Pcube, &t, RouterId(0), RouterId(1)),
+            Err(RoutingMismatch::DoesNotFit { .. })
+        ));
     }
 
     #[test]
