@@ -328,16 +328,18 @@ impl Router {
         self.sa
             .commit(now, s, &mut self.crossbar, &mut self.credit_return);
         // 5.-6. Outputs due now.
-        self.crossbar.emit(now, io.flits_out, &mut self.stats);
+        let network_head = self.crossbar.emit(now, io.flits_out, &mut self.stats);
         self.credit_return.emit(now, io.credits_out);
         if let Some(t) = &mut self.trace {
             probe::outputs(io, t);
         }
-        self.count_adaptive_hops(io.flits_out);
+        if network_head {
+            self.count_adaptive_hops(io.flits_out);
+        }
     }
 
     /// `adaptive_hops_fraction`: compares each head leaving on a network port with the
-    /// port dimension-order routing would have taken here.
+    /// port dimension-order routing would have taken here (called only when one left).
     fn count_adaptive_hops(&mut self, flits_out: &[Option<Flit>]) {
         for (o, f) in flits_out.iter().enumerate().skip(1) {
             let Some(f) = f.filter(|f| f.kind.is_head()) else {

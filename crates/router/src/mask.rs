@@ -36,6 +36,16 @@ pub fn get(m: &[u64], i: usize) -> bool {
     m[i / 64] >> (i % 64) & 1 == 1
 }
 
+/// Clears every bit. (One word, the common case, without a `memset` call.)
+#[inline]
+pub fn zero(m: &mut [u64]) {
+    match m {
+        [w] => *w = 0,
+        [a, b] => (*a, *b) = (0, 0),
+        _ => m.fill(0),
+    }
+}
+
 /// True when no bit is set.
 #[inline]
 pub fn is_empty(m: &[u64]) -> bool {

@@ -68,15 +68,15 @@ impl BitMatrix {
     pub fn clear(&mut self) {
         let wpr = self.wpr;
         for r in mask::ones(&self.nonempty) {
-            self.words[r * wpr..(r + 1) * wpr].fill(0);
+            mask::zero(&mut self.words[r * wpr..(r + 1) * wpr]);
         }
-        self.nonempty.fill(0);
+        mask::zero(&mut self.nonempty);
     }
     /// Sets bit `(r, c)`.
     #[inline]
     pub fn set(&mut self, r: usize, c: usize) {
         debug_assert!(r < self.rows && c < self.cols);
-        mask::set(&mut self.words[r * self.wpr..(r + 1) * self.wpr], c);
+        self.words[r * self.wpr + c / 64] |= 1 << (c % 64);
         mask::set(&mut self.nonempty, r);
     }
     /// Bit `(r, c)`.
@@ -106,9 +106,38 @@ impl BitMatrix {
     }
     /// The set bits as `(row, col)` pairs, row-major.
     #[inline]
-    pub fn ones(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.nonempty_rows()
-            .flat_map(move |r| mask::ones(self.row(r)).map(move |c| (r, c)))
+    pub fn ones(&self) -> MatrixOnes<'_> {
+        MatrixOnes {
+            m: self,
+            rows: self.nonempty_rows(),
+            r: 0,
+            cols: mask::ones(&[]),
+        }
+    }
+}
+
+/// Iterator over the set bits of a [`BitMatrix`] (see [`BitMatrix::ones`]).
+#[derive(Clone, Debug)]
+pub struct MatrixOnes<'a> {
+    m: &'a BitMatrix,
+    rows: mask::Ones<'a>,
+    /// The row `cols` walks.
+    r: usize,
+    cols: mask::Ones<'a>,
+}
+
+impl Iterator for MatrixOnes<'_> {
+    type Item = (usize, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, usize)> {
+        loop {
+            if let Some(c) = self.cols.next() {
+                return Some((self.r, c));
+            }
+            self.r = self.rows.next()?;
+            self.cols = mask::ones(self.m.row(self.r));
+        }
     }
 }
 

@@ -50,7 +50,7 @@ impl MatrixArbiter {
     pub fn update(&mut self, winner: usize) {
         debug_assert!(winner < self.size);
         let w = self.wpr;
-        self.prio[winner * w..(winner + 1) * w].fill(0);
+        mask::zero(&mut self.prio[winner * w..(winner + 1) * w]);
         for j in (0..self.size).filter(|&j| j != winner) {
             mask::set(&mut self.prio[j * w..(j + 1) * w], winner);
         }

@@ -17,6 +17,8 @@ use std::collections::VecDeque;
 #[derive(Clone, Debug)]
 pub struct Crossbar {
     pipes: Vec<VecDeque<(Cycle, Flit)>>,
+    /// Flits in all pipes (`emit` returns at once when 0).
+    len: usize,
 }
 
 impl Crossbar {
@@ -26,6 +28,7 @@ impl Crossbar {
             pipes: (0..ports)
                 .map(|_| VecDeque::with_capacity(depth as usize + 1))
                 .collect(),
+            len: 0,
         }
     }
 
@@ -37,34 +40,45 @@ impl Crossbar {
             "two flits for output {port} in one cycle"
         );
         self.pipes[port].push_back((exit, flit));
+        self.len += 1;
     }
 
-    /// Writes the flits due at `now` into `out` and counts them.
-    pub fn emit(&mut self, now: Cycle, out: &mut [Option<Flit>], stats: &mut RouterStats) {
+    /// Writes the flits due at `now` into `out` and counts them. Returns true when a head
+    /// was written onto a router-to-router port (not the ejection port 0).
+    #[inline]
+    pub fn emit(&mut self, now: Cycle, out: &mut [Option<Flit>], stats: &mut RouterStats) -> bool {
+        if self.len == 0 {
+            return false;
+        }
+        let mut network_head = false;
         for (port, pipe) in self.pipes.iter_mut().enumerate() {
             if let Some(&(t, flit)) = pipe.front() {
                 debug_assert!(t >= now, "crossbar flit missed its cycle");
                 if t == now {
                     pipe.pop_front();
+                    self.len -= 1;
                     debug_assert!(out[port].is_none(), "output slot already written");
                     out[port] = Some(flit);
                     stats.flits_sent[port] += 1;
                     if flit.kind.is_head() {
                         stats.packets_sent[port] += 1;
+                        network_head |= port != 0;
                     }
                 }
             }
         }
+        network_head
     }
 
     /// Flits inside the crossbar pipelines.
     pub fn len(&self) -> usize {
-        self.pipes.iter().map(VecDeque::len).sum()
+        debug_assert_eq!(self.len, self.pipes.iter().map(VecDeque::len).sum());
+        self.len
     }
 
     /// True when no flit is inside.
     pub fn is_empty(&self) -> bool {
-        self.pipes.iter().all(VecDeque::is_empty)
+        self.len() == 0
     }
 
     /// Flits inside bound for downstream VC `vc` of output `port`.

@@ -18,6 +18,8 @@ use std::collections::VecDeque;
 #[derive(Clone, Debug)]
 pub struct CreditReturn {
     queues: Vec<VecDeque<(Cycle, Credit)>>,
+    /// Credits in all queues (`emit` returns at once when 0).
+    len: usize,
 }
 
 impl CreditReturn {
@@ -27,6 +29,7 @@ impl CreditReturn {
             queues: (0..ports)
                 .map(|_| VecDeque::with_capacity(delay as usize + 1))
                 .collect(),
+            len: 0,
         }
     }
 
@@ -41,15 +44,21 @@ impl CreditReturn {
             _ => due,
         };
         self.queues[port].push_back((due, credit));
+        self.len += 1;
     }
 
     /// Writes the credits due at `now` into `out`.
+    #[inline]
     pub fn emit(&mut self, now: Cycle, out: &mut [Option<Credit>]) {
+        if self.len == 0 {
+            return;
+        }
         for (port, q) in self.queues.iter_mut().enumerate() {
             if let Some(&(t, c)) = q.front() {
                 debug_assert!(t >= now, "credit missed its cycle");
                 if t == now {
                     q.pop_front();
+                    self.len -= 1;
                     out[port] = Some(c);
                 }
             }
@@ -58,7 +67,8 @@ impl CreditReturn {
 
     /// True when no credit waits.
     pub fn is_empty(&self) -> bool {
-        self.queues.iter().all(VecDeque::is_empty)
+        debug_assert_eq!(self.len, self.queues.iter().map(VecDeque::len).sum());
+        self.len == 0
     }
 
     /// Credits waiting for input `port`'s VC `vc`.

@@ -102,7 +102,7 @@ impl SwitchAlloc {
             let base = s.layout.in_base[p] as usize;
             let n = usize::from(s.layout.in_vcs(p));
             let req = &mut self.vc_req[..mask::words(n)];
-            req.fill(0);
+            mask::zero(req);
             for i in mask::ones_in(&self.eligible, base, base + n) {
                 if s.vcs[i].out_port.index() == o {
                     mask::set(req, i - base);
