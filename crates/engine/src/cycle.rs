@@ -110,6 +110,8 @@ fn read_arrived(
     resets: bool,
 ) -> bool {
     let t = now.0;
+    #[cfg(debug_assertions)]
+    let arrived_all = arrived;
     debug_assert!(node.flits_in.iter().all(Option::is_none));
     debug_assert!(node.credits_in.iter().all(Option::is_none));
     let mut any = false;
@@ -130,6 +132,30 @@ fn read_arrived(
                         .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
                     any = true;
                 }
+            }
+        }
+    }
+    #[cfg(debug_assertions)]
+    {
+        // The wake-up lists missed nothing: every line read in full agrees.
+        for (p, &src) in node.flit_src.iter().enumerate() {
+            assert_eq!(
+                node.flits_in[p],
+                peek_flit(lines, src, t),
+                "flit on input port {p} at cycle {t}: arrival mask and lines disagree"
+            );
+        }
+        for (o, &src) in node.credit_src.iter().enumerate() {
+            assert_eq!(
+                node.credits_in[o],
+                peek_credit(lines, src, t),
+                "credit on output port {o} at cycle {t}: arrival mask and lines disagree"
+            );
+            if resets && arrived_all & (1 << (32 + o)) == 0 {
+                assert!(
+                    peek_reset(lines, src, t).is_none(),
+                    "reset on output port {o} at cycle {t} not in the arrival mask"
+                );
             }
         }
     }
