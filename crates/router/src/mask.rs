@@ -46,6 +46,15 @@ pub fn zero(m: &mut [u64]) {
     }
 }
 
+/// Copies `src` into `dst` (same length).
+#[inline]
+pub fn copy(dst: &mut [u64], src: &[u64]) {
+    match (dst, src) {
+        ([d], [s]) => *d = *s,
+        (d, s) => d.copy_from_slice(s),
+    }
+}
+
 /// True when no bit is set.
 #[inline]
 pub fn is_empty(m: &[u64]) -> bool {

@@ -104,6 +104,40 @@ impl BitMatrix {
     pub fn nonempty_rows(&self) -> mask::Ones<'_> {
         mask::ones(&self.nonempty)
     }
+    /// True when the set bits form a matching: at most one per row and per column.
+    /// Answered for matrices of at most 64 columns; wider ones answer false.
+    #[inline]
+    pub fn is_matching(&self) -> bool {
+        if self.wpr != 1 {
+            return false;
+        }
+        let mut cols = 0u64;
+        for r in mask::ones(&self.nonempty) {
+            // A row in `nonempty` has a bit set.
+            let w = self.words[r];
+            if w & (w - 1) != 0 || w & cols != 0 {
+                return false;
+            }
+            cols |= w;
+        }
+        true
+    }
+
+    /// Makes this matrix equal to `other` (same shape).
+    #[inline]
+    pub fn copy_from(&mut self, other: &BitMatrix) {
+        debug_assert_eq!((self.rows, self.cols), (other.rows, other.cols));
+        self.clear();
+        let wpr = self.wpr;
+        for r in mask::ones(&other.nonempty) {
+            mask::copy(
+                &mut self.words[r * wpr..(r + 1) * wpr],
+                &other.words[r * wpr..(r + 1) * wpr],
+            );
+        }
+        mask::copy(&mut self.nonempty, &other.nonempty);
+    }
+
     /// The set bits as `(row, col)` pairs, row-major.
     #[inline]
     pub fn ones(&self) -> MatrixOnes<'_> {
@@ -165,8 +199,16 @@ impl Allocator {
 
     /// Computes grants for `req` into `grant` (cleared first). Does not move priorities;
     /// `&mut self` only for internal scratch space.
+    ///
+    /// Requests that already form a matching are granted as they are, without running
+    /// the arbiters: in a separable allocator every arbiter then sees exactly one request
+    /// and every arbiter kind grants a lone request, so the grants are the requests.
     #[inline]
     pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
+        if req.is_matching() {
+            grant.copy_from(req);
+            return;
+        }
         match self {
             Allocator::InputFirst(a) => a.allocate(req, grant),
             Allocator::OutputFirst(a) => a.allocate(req, grant),
@@ -384,6 +426,9 @@ mod tests {
                         prop_assert!((0..rows).filter(|&r| g.get(r, c)).count() <= 1);
                     }
                     prop_assert_eq!(req.is_empty(), g.is_empty());
+                    if req.is_matching() {
+                        prop_assert_eq!(&g, &req);
+                    }
                     a.update(&g);
                 }
             }}

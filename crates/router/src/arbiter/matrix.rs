@@ -36,6 +36,10 @@ impl MatrixArbiter {
     #[inline]
     pub fn arbitrate(&self, req: &[u64]) -> Option<usize> {
         debug_assert_eq!(req.len(), self.wpr);
+        if let [r] = *req {
+            // One word: i wins when every other requester is in its row.
+            return mask::ones(req).find(|&i| r & !self.prio[i] & !(1 << i) == 0);
+        }
         mask::ones(req).find(|&i| {
             let beats = &self.prio[i * self.wpr..(i + 1) * self.wpr];
             // Every other requester j has bit (i, j); i itself is not in its row.

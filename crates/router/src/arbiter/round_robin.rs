@@ -26,6 +26,12 @@ impl RoundRobinArbiter {
     #[inline]
     pub fn arbitrate(&self, req: &[u64]) -> Option<usize> {
         debug_assert_eq!(req.len(), mask::words(self.size));
+        if let [w] = *req {
+            // One word (at most 64 requesters): the same search without the slice walk.
+            let after = w & (u64::MAX << self.pointer);
+            let pick = if after != 0 { after } else { w };
+            return (pick != 0).then(|| pick.trailing_zeros() as usize);
+        }
         // Nothing at or after the pointer: the lowest requester is before it.
         mask::first_one_from(req, self.pointer).or_else(|| mask::first_one(req))
     }
