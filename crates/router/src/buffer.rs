@@ -5,6 +5,7 @@
 
 use crate::flit::Flit;
 use flitsim_netlist::{BufferDepth, Cycle};
+use smallvec::SmallVec;
 use std::collections::VecDeque;
 
 /// A flit in an input FIFO and the cycle it was read from the channel.
@@ -32,8 +33,10 @@ pub struct InputBuffer {
 /// Lazily accumulated occupancy of one FIFO.
 #[derive(Clone, Debug, Default)]
 struct OccupancyState {
-    /// Cycles spent at each occupancy, up to `since`.
-    hist: Vec<u64>,
+    /// Cycles spent at each occupancy, up to `since`. Inline up to 16 entries (FIFOs of
+    /// depth <= 15): every push and pop updates it, and a separate heap block per FIFO
+    /// cost a cache miss each time.
+    hist: SmallVec<[u64; 16]>,
     since: u64,
     arrivals: u64,
     departures: u64,
@@ -143,7 +146,7 @@ impl InputBuffer {
     pub fn occupancy(&self, vc: usize, until: Cycle) -> crate::occupancy::BufferOccupancy {
         let o = &self.occ[vc];
         let len = self.fifos[vc].len();
-        let mut histogram = o.hist.clone();
+        let mut histogram = o.hist.to_vec();
         if histogram.len() <= len {
             histogram.resize(len + 1, 0);
         }

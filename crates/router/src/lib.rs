@@ -280,7 +280,11 @@ impl Router {
             if let Some(f) = f {
                 debug_assert!(f.vc.0 < s.layout.in_vcs(p), "flit on a VC the port lacks");
                 let i = s.layout.ivc(p, f.vc.0);
-                if self.resets.discarding[i].is_some() && self.resets.discard_on_arrival(i, f) {
+                // Only a router keeping the reset trail ever drops a packet.
+                if s.trail.is_some()
+                    && self.resets.discarding[i].is_some()
+                    && self.resets.discard_on_arrival(i, f)
+                {
                     self.credit_return
                         .push(p, now.plus(s.delays.cd), Credit { vc: f.vc });
                     if let Some(t) = &mut self.trace {
