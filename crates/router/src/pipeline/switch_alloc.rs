@@ -34,6 +34,8 @@ pub struct SwitchAlloc {
     /// Scratch: one input port's VCs requesting a given output (word mask).
     vc_req: Vec<u64>,
     req: BitMatrix,
+    /// The port grants of the last allocation (meaningful only while `winners` is not
+    /// empty: `evaluate` skips the allocator when nothing requests).
     grant: BitMatrix,
     /// Flat input VCs that won this cycle; reused.
     winners: Vec<u32>,
@@ -71,13 +73,12 @@ impl SwitchAlloc {
 
     /// Builds port requests and allocates, then picks one VC per granted input port.
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
-        self.req.clear();
-        self.grant.clear();
         self.winners.clear();
-        self.eligible.copy_from_slice(s.vcs.active());
-        if mask::is_empty(&self.eligible) {
+        if mask::is_empty(s.vcs.active()) {
             return;
         }
+        self.req.clear();
+        mask::copy(&mut self.eligible, s.vcs.active());
         // `eligible` starts as the active VCs and keeps those that can send.
         for k in 0..self.eligible.len() {
             let mut w = self.eligible[k];
