@@ -67,6 +67,19 @@ impl BitMatrix {
     #[inline]
     pub fn clear(&mut self) {
         let wpr = self.wpr;
+        if let [rows] = *self.nonempty {
+            // At most 64 rows: walk the one summary word.
+            if rows != 0 {
+                let mut w = rows;
+                while w != 0 {
+                    let r = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    mask::zero(&mut self.words[r * wpr..(r + 1) * wpr]);
+                }
+                self.nonempty[0] = 0;
+            }
+            return;
+        }
         for r in mask::ones(&self.nonempty) {
             mask::zero(&mut self.words[r * wpr..(r + 1) * wpr]);
         }
@@ -88,6 +101,9 @@ impl BitMatrix {
     /// Row `r` as a word mask (`mask::words(cols)` words).
     #[inline]
     pub fn row(&self, r: usize) -> &[u64] {
+        if self.wpr == 1 {
+            return std::slice::from_ref(&self.words[r]);
+        }
         &self.words[r * self.wpr..(r + 1) * self.wpr]
     }
     /// Row `r` as a `bitvec` slice of `cols` bits (for cold readers).

@@ -5,30 +5,28 @@
 //! - Writes: each flit onto its output channel at `c + sd + xd` (`flits_out[port]`).
 //! - Knob: `crossbar_delay` (xd), modelled together with `switch_alloc_delay` (sd) as an
 //!   internal pipeline per output port; term `sd + xd` after SA in the head latency.
-//!   Because every flit of a port takes the same delay and SA grants a port at most once
-//!   per cycle, each pipeline is a FIFO with at most one flit leaving per cycle.
+//!   Every flit takes the same delay, so the flits leave in the order SA granted them:
+//!   one FIFO for the whole crossbar (flits of one cycle are due together; SA grants an
+//!   output port at most once per cycle, so they go to distinct ports), and `emit` looks
+//!   only at the flits due now instead of at every port.
 
 use crate::flit::Flit;
 use crate::stats::RouterStats;
 use flitsim_netlist::Cycle;
 use std::collections::VecDeque;
 
-/// Flits between SA and their output channel, per output port.
+/// Flits between SA and their output channel, in grant order.
 #[derive(Clone, Debug)]
 pub struct Crossbar {
-    pipes: Vec<VecDeque<(Cycle, Flit)>>,
-    /// Flits in all pipes (`emit` returns at once when 0).
-    len: usize,
+    /// (exit cycle, output port, flit); exit cycles never decrease along the queue.
+    pipe: VecDeque<(Cycle, u32, Flit)>,
 }
 
 impl Crossbar {
     /// For `ports` output ports and a pipeline of `depth` cycles (`sd + xd`).
     pub fn new(ports: usize, depth: u64) -> Crossbar {
         Crossbar {
-            pipes: (0..ports)
-                .map(|_| VecDeque::with_capacity(depth as usize + 1))
-                .collect(),
-            len: 0,
+            pipe: VecDeque::with_capacity(ports * (depth as usize + 1)),
         }
     }
 
@@ -36,35 +34,37 @@ impl Crossbar {
     #[inline]
     pub fn push(&mut self, port: usize, exit: Cycle, flit: Flit) {
         debug_assert!(
-            self.pipes[port].back().is_none_or(|&(t, _)| t < exit),
+            self.pipe.back().is_none_or(|&(t, _, _)| t <= exit),
+            "crossbar flits out of order"
+        );
+        debug_assert!(
+            !self
+                .pipe
+                .iter()
+                .any(|&(t, p, _)| t == exit && p as usize == port),
             "two flits for output {port} in one cycle"
         );
-        self.pipes[port].push_back((exit, flit));
-        self.len += 1;
+        self.pipe.push_back((exit, port as u32, flit));
     }
 
     /// Writes the flits due at `now` into `out` and counts them. Returns true when a head
     /// was written onto a router-to-router port (not the ejection port 0).
     #[inline]
     pub fn emit(&mut self, now: Cycle, out: &mut [Option<Flit>], stats: &mut RouterStats) -> bool {
-        if self.len == 0 {
-            return false;
-        }
         let mut network_head = false;
-        for (port, pipe) in self.pipes.iter_mut().enumerate() {
-            if let Some(&(t, flit)) = pipe.front() {
-                debug_assert!(t >= now, "crossbar flit missed its cycle");
-                if t == now {
-                    pipe.pop_front();
-                    self.len -= 1;
-                    debug_assert!(out[port].is_none(), "output slot already written");
-                    out[port] = Some(flit);
-                    stats.flits_sent[port] += 1;
-                    if flit.kind.is_head() {
-                        stats.packets_sent[port] += 1;
-                        network_head |= port != 0;
-                    }
-                }
+        while let Some(&(t, port, flit)) = self.pipe.front() {
+            debug_assert!(t >= now, "crossbar flit missed its cycle");
+            if t != now {
+                break;
+            }
+            self.pipe.pop_front();
+            let port = port as usize;
+            debug_assert!(out[port].is_none(), "output slot already written");
+            out[port] = Some(flit);
+            stats.flits_sent[port] += 1;
+            if flit.kind.is_head() {
+                stats.packets_sent[port] += 1;
+                network_head |= port != 0;
             }
         }
         network_head
@@ -72,20 +72,19 @@ impl Crossbar {
 
     /// Flits inside the crossbar pipelines.
     pub fn len(&self) -> usize {
-        debug_assert_eq!(self.len, self.pipes.iter().map(VecDeque::len).sum());
-        self.len
+        self.pipe.len()
     }
 
     /// True when no flit is inside.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.pipe.is_empty()
     }
 
     /// Flits inside bound for downstream VC `vc` of output `port`.
     pub fn in_flight_to(&self, port: usize, vc: u8) -> u32 {
-        self.pipes[port]
+        self.pipe
             .iter()
-            .filter(|(_, f)| f.vc.0 == vc)
+            .filter(|(_, p, f)| *p as usize == port && f.vc.0 == vc)
             .count() as u32
     }
 }
