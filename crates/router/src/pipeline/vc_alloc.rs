@@ -71,6 +71,13 @@ impl VcAlloc {
 
     /// Builds requests for every waiting VC and allocates.
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
+        if mask::is_empty(s.vcs.waiting()) {
+            // Nothing waits (the common case): no request, no grant.
+            if !self.grant.is_empty() {
+                self.grant.clear();
+            }
+            return;
+        }
         self.req.clear();
         let mut any = false;
         for i in mask::ones(s.vcs.waiting()) {
