@@ -207,20 +207,3 @@ fn static_check_says_when_it_is_skipped() {
     assert_eq!(code, Some(0));
     assert!(!err.contains("skipped"), "{err}");
 }
-
-#[test]
-fn static_check_warns_about_duato_under_tail_release() {
-    for routing in ["duato", "quaglia"] {
-        let (code, err) = check("netlists/torus-8x8.toml", routing, &[]);
-        assert_eq!(code, Some(0), "{err}");
-        assert!(
-            err.contains("vc_release = tail") && err.contains("--set vc_release=credits"),
-            "{routing}: {err}"
-        );
-        let (code, err) = check("netlists/torus-8x8.toml", routing, &["vc_release=credits"]);
-        assert_eq!(code, Some(0), "{err}");
-        assert!(!err.contains("warning"), "{routing}: {err}");
-    }
-    let (_, err) = check("netlists/torus-8x8.toml", "dor", &[]);
-    assert!(!err.contains("warning"), "{err}");
-}

@@ -11,13 +11,10 @@
 //!
 //! Router: the default one except the VCs, set to the fewest the function's VC classes
 //! need (no spare VC hides a dependency cycle; fewer VCs also make the 30,000 cycles
-//! cheaper). Duato-style functions (`duato`, `duato-nbc`, `quaglia`) run with
-//! `vc_release = credits`: Duato's theorem assumes a VC's queue never holds flits of two
-//! packets; under the default `tail` release an adaptive VC is reallocated while its last
-//! packet's tail is still in the downstream queue, a packet on an escape VC can then wait
-//! behind an unrelated packet in an adaptive queue (a dependency outside the extended
-//! graph), and `duato` on torus-8x8 with 4-flit packets at this load deadlocks at cycle
-//! 2240 (see README, Routing functions).
+//! cheaper), under the default `vc_release = tail`. Duato-style functions (`duato`,
+//! `duato-nbc`, `quaglia`) allocate their adaptive VCs atomically (Duato's queue
+//! assumption, `RouterState::release_for`): before that rule `duato` on torus-8x8 with
+//! 4-flit packets at this load deadlocked at cycle 2240 (see README, Routing functions).
 
 use flitsim::engine::{RunReport, SimConfig, Simulation};
 use flitsim::netlist::topology::{hypercube, mesh, torus};
@@ -27,9 +24,6 @@ const CYCLES: u64 = 30_000;
 const LENGTH: u32 = 4;
 /// Offered flits/terminal/cycle.
 const OFFERED: f64 = 1.0;
-
-/// Duato's queue assumption (see the module docs).
-const ATOMIC: &str = "vc_release=credits";
 
 /// Runs `routing` (with `--set` pairs) for 30,000 cycles and returns the report of the last
 /// 2,000.
@@ -73,19 +67,19 @@ fn survive_adaptively(n: Netlist, routing: &str, set: &[&str]) {
 #[test]
 fn torus_duato() {
     // 2 escape (dateline DOR) + 1 adaptive.
-    survive_adaptively(torus(&[8, 8]), "duato", &["vcs=3", ATOMIC]);
+    survive_adaptively(torus(&[8, 8]), "duato", &["vcs=3"]);
 }
 
 #[test]
 fn torus_quaglia() {
     // Paper 000's preset: 4 VCs (2 escape + 2 adaptive), X first.
-    survive_adaptively(torus(&[8, 8]), "quaglia", &["selection=x-first", ATOMIC]);
+    survive_adaptively(torus(&[8, 8]), "quaglia", &["selection=x-first"]);
 }
 
 #[test]
 fn torus_duato_nbc() {
     // 5 escape classes (1 + the 4 negative hops of the diameter-8 torus) + 1 adaptive.
-    survive_adaptively(torus(&[8, 8]), "duato-nbc", &["vcs=6", ATOMIC]);
+    survive_adaptively(torus(&[8, 8]), "duato-nbc", &["vcs=6"]);
 }
 
 #[test]
@@ -101,14 +95,14 @@ fn torus_source() {
 #[test]
 fn mesh_duato() {
     // 1 escape (DOR) + 1 adaptive.
-    survive_adaptively(mesh(&[8, 8]), "duato", &["vcs=2", ATOMIC]);
+    survive_adaptively(mesh(&[8, 8]), "duato", &["vcs=2"]);
 }
 
 #[test]
 fn mesh_duato_nbc() {
     // Labels alternate along every mesh path, so a minimal path of the diameter, 14 hops,
     // makes 7 negative hops: 1 + 7 = 8 escape classes, + 1 adaptive = 9 VCs.
-    survive_adaptively(mesh(&[8, 8]), "duato-nbc", &["vcs=9", ATOMIC]);
+    survive_adaptively(mesh(&[8, 8]), "duato-nbc", &["vcs=9"]);
 }
 
 #[test]

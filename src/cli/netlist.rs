@@ -81,29 +81,6 @@ struct Summary {
     average_distance: f64,
 }
 
-/// Warns when a router runs a Duato-style routing (escape VCs) under `vc_release = tail`:
-/// the static check's extended graph assumes a VC's queue holds one packet at a time, which
-/// only `vc_release = credits` guarantees (README, Routing functions).
-fn duato_release_warning(n: &Netlist) {
-    use flitsim_netlist::{RoutingKind, VcRelease};
-    let duato_style = |k: RoutingKind| {
-        matches!(
-            k,
-            RoutingKind::Duato | RoutingKind::DuatoNbc | RoutingKind::Quaglia
-        )
-    };
-    if let Some(r) = n
-        .routers()
-        .find(|r| duato_style(r.config.routing) && r.config.vc_release == VcRelease::Tail)
-    {
-        eprintln!(
-            "warning: router {} runs `{}` under vc_release = tail: Duato's theorem assumes a VC's queue holds one packet at a time, so this check does not prove it deadlock-free (under load it can deadlock)\nhelp: --set vc_release=credits",
-            r.name,
-            flitsim_router::routing::kind_name(r.config.routing)
-        );
-    }
-}
-
 /// Runs a `flitsim netlist` subcommand.
 pub fn run(args: &NetlistArgs) -> anyhow::Result<ExitCode> {
     let result = match &args.command {
@@ -121,7 +98,6 @@ pub fn run(args: &NetlistArgs) -> anyhow::Result<ExitCode> {
                     n.num_routers()
                 );
             }
-            duato_release_warning(&n);
             let (diameter, average_distance) = n.distance_summary();
             let s = Summary {
                 name: n.name.clone(),

@@ -211,6 +211,7 @@ impl Router {
             delays,
             switching: spec.config.switching,
             vc_release: spec.config.vc_release,
+            escape_vcs: routing.escape_vcs().unwrap_or(0),
             trail: (spec.config.timeout > 0).then(Default::default),
             buffers,
             outputs: out_state,

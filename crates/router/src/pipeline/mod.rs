@@ -157,8 +157,11 @@ pub struct RouterState {
     pub delays: Delays,
     /// Switching technique (decides "downstream has room" in VA).
     pub switching: Switching,
-    /// When an output VC may be reallocated (VA).
+    /// When an output VC may be reallocated (VA); see [`RouterState::release_for`].
     pub vc_release: crate::config::VcRelease,
+    /// VCs `0..escape_vcs` of every network port are escape VCs (Duato's methodology,
+    /// [`crate::RoutingFunction::escape_vcs`]); 0 = the routing has none.
+    pub escape_vcs: u8,
     /// Timeout resets possible: packet -> (input port, input VC) it came in on, recorded
     /// by VA (see `reset.rs`); `None` when resets are off.
     pub trail: Option<std::collections::BTreeMap<crate::flit::PacketId, (u8, u8)>>,
@@ -187,6 +190,29 @@ impl RouterState {
             .dwell(o, self.busy[o], now.0 - self.busy_since[o].0);
         self.busy_since[o] = now;
         self.busy[o] = self.busy[o].wrapping_add_signed(delta);
+    }
+
+    /// The release rule VA applies to downstream VC `v` of output port `o`: the router's
+    /// `vc_release`, except for the adaptive VCs (`v >= escape_vcs`) of a Duato-style
+    /// routing on network ports, which are always allocated atomically (`credits`: only
+    /// when the downstream queue is empty). Duato's theorem (TPDS 1993) assumes that a
+    /// queue never holds flits of two packets; under `tail` release an adaptive VC would be
+    /// handed to a new packet while the previous tail is still queued downstream, and a
+    /// packet that could fall back to an escape VC can then wait behind an unrelated packet
+    /// in an adaptive queue, a dependency outside the extended channel dependency graph
+    /// (measured: `duato` on torus-8x8, 4-flit packets at 1.0 flits/terminal/cycle,
+    /// deadlocked at cycle 2240). Escape VCs keep the router's rule: their dependency
+    /// graph is acyclic (dateline DOR or negative-hop classes), as for plain DOR.
+    #[inline]
+    pub fn release_for(&self, o: usize, v: u8) -> crate::config::VcRelease {
+        if self.escape_vcs > 0
+            && o != usize::from(flitsim_netlist::TERMINAL_PORT)
+            && v >= self.escape_vcs
+        {
+            crate::config::VcRelease::Credits
+        } else {
+            self.vc_release
+        }
     }
 
     /// Busy-VC-cycles of output port `o` over `[.., until)`.

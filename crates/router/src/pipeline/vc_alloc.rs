@@ -63,10 +63,11 @@ impl VcAlloc {
         self.escape_vcs = e.unwrap_or(0);
     }
 
-    /// Is output VC `ovc` free for a packet of `len` flits?
+    /// Is downstream VC `v` of output port `o` free for a packet of `len` flits (under
+    /// [`RouterState::release_for`])?
     #[inline]
-    fn free(s: &RouterState, ovc: usize, len: u32) -> bool {
-        s.outputs[ovc].is_free_for(s.switching, s.vc_release, len)
+    fn free(s: &RouterState, o: usize, v: u8, len: u32) -> bool {
+        s.outputs[s.layout.ovc(o, v)].is_free_for(s.switching, s.release_for(o, v), len)
     }
 
     /// Builds requests for every waiting VC and allocates.
@@ -94,7 +95,7 @@ impl VcAlloc {
                 let (mut free_vcs, mut credits) = (0u32, 0u32);
                 for v in c.vcs.lo..hi {
                     let ovc = s.layout.ovc(o, v);
-                    if Self::free(s, ovc, len) {
+                    if Self::free(s, o, v, len) {
                         free_vcs += 1;
                     }
                     let a = s.outputs[ovc].credits.available().unwrap_or(u32::MAX);
@@ -115,9 +116,8 @@ impl VcAlloc {
             let c = vc.route[k];
             let o = c.port.index();
             for v in c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o)) {
-                let ovc = s.layout.ovc(o, v);
-                if Self::free(s, ovc, len) {
-                    self.req.set(i, ovc);
+                if Self::free(s, o, v, len) {
+                    self.req.set(i, s.layout.ovc(o, v));
                     any = true;
                 }
             }
@@ -171,8 +171,7 @@ impl VcAlloc {
         let len = s.buffers.front(i).map_or(1, |b| b.flit.len);
         s.vcs[i].route.iter().any(|c| {
             let o = c.port.index();
-            (c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o)))
-                .any(|v| Self::free(s, s.layout.ovc(o, v), len))
+            (c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o))).any(|v| Self::free(s, o, v, len))
         })
     }
 }

@@ -36,8 +36,8 @@
 //!   `c' == c` every hop in between is positive, so the downstream label goes from 0 to 1.
 //!   Every dependency therefore goes up the order: the extended channel dependency graph is
 //!   acyclic (the static check verifies it), and the escape sub-function is connected as
-//!   long as `hi >= 0`, i.e. `V2 >= 1 + max maxneg`. Like every Duato-style function it
-//!   needs `vc_release = credits` (see [`super::duato_minimal`]). On mesh-8x8 labels
+//!   long as `hi >= 0`, i.e. `V2 >= 1 + max maxneg`. Its adaptive VCs are allocated
+//!   atomically, like every Duato-style function's (see [`super::duato_minimal`]). On mesh-8x8 labels
 //!   alternate along every path, so a minimal path of the diameter, 14 hops, makes 7
 //!   negative hops: 8 escape classes, 9 VCs with the adaptive one.
 

@@ -18,8 +18,8 @@
 //!   free. Needed: 3 VCs (2 escape + 1 adaptive); the paper presets use 4.
 //! - Deadlock freedom: exactly that of [`super::duato_minimal`] (the escape sub-function
 //!   is dateline dimension-order routing, its extended channel dependency graph is
-//!   acyclic; the static check verifies it), under the same `vc_release = credits`
-//!   assumption. Without the escape VCs the rule alone can
+//!   acyclic; the static check verifies it), with the same atomic allocation of
+//!   the adaptive VCs. Without the escape VCs the rule alone can
 //!   deadlock (four packets turning around a square each hold an X channel and wait for a
 //!   Y channel, or the ring cycles of each dimension).
 
