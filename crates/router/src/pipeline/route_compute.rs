@@ -57,6 +57,9 @@ impl RouteCompute {
     /// Routes every eligible head.
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
         self.decisions.clear();
+        if crate::mask::is_empty(s.vcs.routing()) {
+            return;
+        }
         for i in crate::mask::ones(s.vcs.routing()) {
             if !s.vcs[i].ready(now) {
                 continue;
