@@ -46,6 +46,9 @@ pub struct InputVcState {
     pub out_port: OutPort,
     /// Downstream VC held (valid in `Active`).
     pub out_vc: VcId,
+    /// Flat output VC index of `(out_port, out_vc)` (valid in `Active`; saves the layout
+    /// lookup on the switch-allocation path).
+    pub out_ovc: u32,
 }
 
 impl Default for InputVcState {
@@ -56,6 +59,7 @@ impl Default for InputVcState {
             route: RouteSet::new(),
             out_port: OutPort(0),
             out_vc: VcId(0),
+            out_ovc: 0,
         }
     }
 }
@@ -77,12 +81,14 @@ impl InputVcState {
         self.ready_at = ready;
     }
 
-    /// VA granted `(port, vc)`: flits may request the switch from `ready` on.
-    pub fn allocated(&mut self, port: OutPort, vc: VcId, ready: Cycle) {
+    /// VA granted `(port, vc)`, flat output VC `ovc`: flits may request the switch from
+    /// `ready` on.
+    pub fn allocated(&mut self, port: OutPort, vc: VcId, ovc: u32, ready: Cycle) {
         debug_assert_eq!(self.phase, VcPhase::VcWait);
         self.phase = VcPhase::Active;
         self.out_port = port;
         self.out_vc = vc;
+        self.out_ovc = ovc;
         self.ready_at = ready;
     }
 
@@ -184,8 +190,8 @@ impl InputVcs {
 
     /// See [`InputVcState::allocated`].
     #[inline]
-    pub fn allocated(&mut self, i: usize, port: OutPort, vc: VcId, ready: Cycle) {
-        self.states[i].allocated(port, vc, ready);
+    pub fn allocated(&mut self, i: usize, port: OutPort, vc: VcId, ovc: u32, ready: Cycle) {
+        self.states[i].allocated(port, vc, ovc, ready);
         mask::unset(&mut self.waiting, i);
         mask::set(&mut self.active, i);
     }
@@ -229,7 +235,7 @@ mod tests {
         s.routed(&route, Cycle(6));
         assert_eq!((s.phase, s.ready_at), (VcPhase::VcWait, Cycle(6)));
         assert_eq!(s.route, route);
-        s.allocated(OutPort(2), VcId(1), Cycle(7));
+        s.allocated(OutPort(2), VcId(1), 9, Cycle(7));
         assert_eq!(s.phase, VcPhase::Active);
         assert_eq!((s.out_port, s.out_vc), (OutPort(2), VcId(1)));
         s.tail_left();
@@ -253,7 +259,7 @@ mod tests {
         v.head_arrived(66, Cycle(0));
         v.routed(66, &route, Cycle(1));
         assert_eq!(masks(&v), [vec![3], vec![66], vec![]]);
-        v.allocated(66, OutPort(1), VcId(0), Cycle(2));
+        v.allocated(66, OutPort(1), VcId(0), 4, Cycle(2));
         v.routed(3, &route, Cycle(1));
         assert_eq!(masks(&v), [vec![], vec![3], vec![66]]);
         v.abandon(3);

@@ -160,8 +160,13 @@ impl VcAlloc {
                 s.busy_change(o, 1, now);
             }
             s.occupancy.allocated(o, ovc, now, !was_busy);
-            s.vcs
-                .allocated(i, flitsim_netlist::OutPort(o as u8), VcId(v), ready);
+            s.vcs.allocated(
+                i,
+                flitsim_netlist::OutPort(o as u8),
+                VcId(v),
+                ovc as u32,
+                ready,
+            );
         }
         self.allocator.update(&self.grant);
     }
