@@ -66,20 +66,22 @@ impl BitMatrix {
     /// clear.
     #[inline]
     pub fn clear(&mut self) {
-        let wpr = self.wpr;
-        if let [rows] = *self.nonempty {
-            // At most 64 rows: walk the one summary word.
-            if rows != 0 {
-                let mut w = rows;
-                while w != 0 {
-                    let r = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    mask::zero(&mut self.words[r * wpr..(r + 1) * wpr]);
-                }
-                self.nonempty[0] = 0;
+        if let ([rows], 1) = (&mut *self.nonempty, self.wpr) {
+            // One word per row, at most 64 rows: zero the rows named by the summary word.
+            let mut w = std::mem::take(rows);
+            while w != 0 {
+                let r = w.trailing_zeros() as usize;
+                w &= w - 1;
+                self.words[r] = 0;
             }
             return;
         }
+        self.clear_rows();
+    }
+    /// [`BitMatrix::clear`] for rows of several words or more than 64 rows.
+    #[cold]
+    fn clear_rows(&mut self) {
+        let wpr = self.wpr;
         for r in mask::ones(&self.nonempty) {
             mask::zero(&mut self.words[r * wpr..(r + 1) * wpr]);
         }
@@ -105,6 +107,25 @@ impl BitMatrix {
             return std::slice::from_ref(&self.words[r]);
         }
         &self.words[r * self.wpr..(r + 1) * self.wpr]
+    }
+    /// One word per row and one summary word: at most 64 rows and 64 columns (every
+    /// switch and VC allocator of a router with at most 64 ports and 64 VCs per side).
+    #[inline]
+    pub fn is_one_word(&self) -> bool {
+        self.wpr == 1 && self.nonempty.len() == 1
+    }
+    /// The rows that may hold a set bit, as one word (only when [`BitMatrix::is_one_word`]).
+    #[inline]
+    fn rows_word(&self) -> u64 {
+        debug_assert!(self.is_one_word());
+        self.nonempty[0]
+    }
+    /// Sets bit `(r, c)` of a one-word matrix.
+    #[inline]
+    fn set_word(&mut self, r: usize, c: usize) {
+        debug_assert!(self.is_one_word() && r < self.rows && c < self.cols);
+        self.words[r] |= 1 << c;
+        self.nonempty[0] |= 1 << r;
     }
     /// Row `r` as a `bitvec` slice of `cols` bits (for cold readers).
     pub fn row_bits(&self, r: usize) -> &BitSlice<u64, Lsb0> {
@@ -221,6 +242,10 @@ impl Allocator {
     /// and every arbiter kind grants a lone request, so the grants are the requests.
     #[inline]
     pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
+        if req.is_one_word() {
+            self.allocate_word(req, grant);
+            return;
+        }
         if req.is_matching() {
             grant.copy_from(req);
             return;
@@ -228,6 +253,42 @@ impl Allocator {
         match self {
             Allocator::InputFirst(a) => a.allocate(req, grant),
             Allocator::OutputFirst(a) => a.allocate(req, grant),
+        }
+    }
+
+    /// [`Allocator::allocate`] on one-word matrices ([`BitMatrix::is_one_word`]): the same
+    /// grants, on `u64`s.
+    #[inline]
+    fn allocate_word(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
+        grant.clear();
+        let rows = req.rows_word();
+        // Requests that already form a matching are granted as they are (see `allocate`;
+        // a row in `rows` has a bit set).
+        let (mut seen, mut w) = (0u64, rows);
+        let mut conflict = false;
+        while w != 0 {
+            let r = w.trailing_zeros() as usize;
+            w &= w - 1;
+            let x = req.words[r];
+            if x & (x - 1) != 0 || x & seen != 0 {
+                conflict = true;
+                break;
+            }
+            seen |= x;
+        }
+        if !conflict {
+            let mut w = rows;
+            while w != 0 {
+                let r = w.trailing_zeros() as usize;
+                w &= w - 1;
+                grant.words[r] = req.words[r];
+            }
+            grant.nonempty[0] = rows;
+            return;
+        }
+        match self {
+            Allocator::InputFirst(a) => a.allocate_word(req, rows, grant),
+            Allocator::OutputFirst(a) => a.allocate_word(req, rows, grant),
         }
     }
 
@@ -267,6 +328,21 @@ impl Separable {
 
     #[inline]
     pub fn update(&mut self, used: &GrantMatrix) {
+        if used.is_one_word() {
+            let mut w = used.rows_word();
+            while w != 0 {
+                let r = w.trailing_zeros() as usize;
+                w &= w - 1;
+                let mut x = used.words[r];
+                while x != 0 {
+                    let c = x.trailing_zeros() as usize;
+                    x &= x - 1;
+                    self.row_arb[r].update(c);
+                    self.col_arb[c].update(r);
+                }
+            }
+            return;
+        }
         for (r, c) in used.ones() {
             self.row_arb[r].update(c);
             self.col_arb[c].update(r);
