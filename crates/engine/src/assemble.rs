@@ -94,6 +94,8 @@ pub(crate) struct RouterNode {
     pub in_depth: Box<[Option<u32>]>,
     /// VCs of the ejection port.
     pub ejection_vcs: u8,
+    /// The outbox slots the last step wrote ([`Router::step_masked`]'s mask).
+    pub emitted: u64,
 }
 
 /// A terminal with its two channels and its outbox.
@@ -432,6 +434,7 @@ pub(crate) fn assemble(
             in_vcs: spec.ports.iter().map(|p| p.vcs).collect(),
             in_depth: spec.ports.iter().map(|p| p.buffer_depth.flits()).collect(),
             ejection_vcs: spec.config.vcs,
+            emitted: 0,
         });
         let local = &spec.ports[TERMINAL_PORT as usize];
         let t = TerminalId(spec.id.0);

@@ -278,10 +278,13 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
                 flits_out: &mut node.flits_out,
                 credits_out: &mut node.credits_out,
             };
-            node.router.step(now, &mut io);
-            if !wide {
+            node.emitted = if wide {
+                node.router.step_masked(now, &mut io, u64::MAX)
+            } else {
+                let emitted = node.router.step_masked(now, &mut io, arrived);
                 empty_inbox(node, arrived);
-            }
+                emitted
+            };
             if resets {
                 node.router.emit_resets(&mut node.resets_out);
                 st.discarded += node.router.reset_counters().flits_discarded - discarded_before;
@@ -348,7 +351,19 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     let mut router_flits = 0;
     for &i in &nodes.stepped {
         let node = &mut nodes.routers[i as usize];
-        for (o, slot) in node.flits_out.iter_mut().enumerate() {
+        // The outbox slots the router wrote (every slot of a router too wide for a mask).
+        let emitted = std::mem::take(&mut node.emitted);
+        let (mut fm, mut cm) = if emitted == u64::MAX {
+            (u64::MAX, u64::MAX)
+        } else {
+            (emitted & u64::from(u32::MAX), emitted >> 32)
+        };
+        while fm != 0 {
+            let o = fm.trailing_zeros() as usize;
+            fm &= fm - 1;
+            let Some(slot) = node.flits_out.get_mut(o) else {
+                break;
+            };
             if let Some(f) = slot.take() {
                 router_flits += 1;
                 let due = flits.send(node.flit_dst[o], t, f);
@@ -358,7 +373,12 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
                 }
             }
         }
-        for (p, slot) in node.credits_out.iter_mut().enumerate() {
+        while cm != 0 {
+            let p = cm.trailing_zeros() as usize;
+            cm &= cm - 1;
+            let Some(slot) = node.credits_out.get_mut(p) else {
+                break;
+            };
             if let Some(c) = slot.take() {
                 let due = credits.send(node.credit_dst[p], t, c);
                 let w = node.credit_wake[p];
@@ -367,6 +387,11 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
                 }
             }
         }
+        debug_assert!(
+            node.flits_out.iter().all(Option::is_none)
+                && node.credits_out.iter().all(Option::is_none),
+            "router {i} wrote an output outside its emitted mask"
+        );
         if resets.is_empty() {
             continue;
         }

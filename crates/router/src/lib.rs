@@ -163,7 +163,12 @@ pub struct Router {
     last_step: Cycle,
     /// Trace events of the steps since the last `take_trace` (`None`: tracing off).
     trace: Option<Vec<probe::RouterEvent>>,
+    /// More than [`PORT_MASK_PORTS`] ports: `step_masked` reads and reports every port.
+    wide: bool,
 }
+
+/// Ports per side that [`Router::step_masked`]'s 32-bit halves of a port mask cover.
+pub const PORT_MASK_PORTS: usize = 32;
 
 impl Router {
     /// Builds the router described by `spec`. `outputs` has one entry per port of `spec`
@@ -238,6 +243,7 @@ impl Router {
             stats: RouterStats::new(n_out, &in_vcs),
             last_step: Cycle(0),
             trace: None,
+            wide: n_out > PORT_MASK_PORTS || in_vcs.len() > PORT_MASK_PORTS,
             state,
         }
     }
@@ -251,65 +257,63 @@ impl Router {
     /// evaluate-then-commit, in pipeline order so that zero delays chain), write the
     /// flits and credits due at `now` into the outputs. See [`pipeline`] for the timing.
     pub fn step(&mut self, now: Cycle, io: &mut RouterIo<'_>) {
+        self.step_masked(now, io, u64::MAX);
+    }
+
+    /// [`Router::step`] told which inputs may hold something: bit `p` of `arrived`
+    /// (`p < 32`) for `flits_in[p]`, bit `32 + o` for `credits_in[o]`; a slot whose bit is
+    /// clear must be `None`. Returns the outputs written, in the same encoding (bit `o`:
+    /// `flits_out[o]`, bit `32 + p`: `credits_out[p]`). A router with more than
+    /// [`PORT_MASK_PORTS`] ports on a side reads and reports every port (`u64::MAX`).
+    /// The engine uses it to touch only the ports something travels on.
+    pub fn step_masked(&mut self, now: Cycle, io: &mut RouterIo<'_>, arrived: u64) -> u64 {
         let s = &mut self.state;
         debug_assert_eq!(io.flits_in.len(), s.layout.in_ports());
         debug_assert_eq!(io.credits_out.len(), s.layout.in_ports());
         debug_assert_eq!(io.credits_in.len(), s.layout.out_ports());
         debug_assert_eq!(io.flits_out.len(), s.layout.out_ports());
+        let wide = self.wide;
         self.last_step = now;
         s.buffers.set_now(now);
         // 1. Inputs. Credits first: a credit delivered at `now` is usable by SA at `now`.
-        for (o, c) in io.credits_in.iter().enumerate() {
-            if let Some(c) = c {
-                let ovc = s.layout.ovc(o, c.vc.0);
-                let was_busy = s.outputs[ovc].is_busy();
-                s.outputs[ovc].credits.restore();
-                if was_busy && !s.outputs[ovc].is_busy() {
-                    s.occupancy.released(o, ovc, now);
-                    s.busy_change(o, -1, now);
-                }
-                if let Some(t) = &mut self.trace {
-                    let (out, vc) = (OutPort(o as u8), c.vc);
-                    t.push(probe::RouterEvent::CreditIn { out, vc });
-                    if s.outputs[ovc].owner.is_none() && s.outputs[ovc].credits.all_home() {
-                        t.push(probe::RouterEvent::VcFree { out, vc });
-                    }
+        if wide {
+            for o in 0..io.credits_in.len() {
+                if let Some(c) = io.credits_in[o] {
+                    self.latch_credit(now, o, c);
                 }
             }
-        }
-        for (p, f) in io.flits_in.iter().enumerate() {
-            if let Some(f) = f {
-                debug_assert!(f.vc.0 < s.layout.in_vcs(p), "flit on a VC the port lacks");
-                let i = s.layout.ivc(p, f.vc.0);
-                // Only a router keeping the reset trail ever drops a packet.
-                if s.trail.is_some()
-                    && self.resets.discarding[i].is_some()
-                    && self.resets.discard_on_arrival(i, f)
-                {
-                    self.credit_return
-                        .push(p, now.plus(s.delays.cd), Credit { vc: f.vc });
-                    if let Some(t) = &mut self.trace {
-                        t.push(probe::RouterEvent::Discard {
-                            port: InPort(p as u8),
-                            vc: f.vc,
-                            flit: probe::FlitTag::from(f),
-                        });
-                    }
-                    continue;
-                }
-                let was_empty = s.buffers.len(i) == 0;
-                s.buffers.push(i, *f, now);
-                let occ = s.buffers.len(i) as u32;
-                let m = &mut self.stats.max_occupancy[p][usize::from(f.vc.0)];
-                *m = (*m).max(occ);
-                if f.kind.is_head() && was_empty && s.vcs[i].phase == VcPhase::Idle {
-                    s.vcs.head_arrived(i, now);
-                }
-                if let Some(t) = &mut self.trace {
-                    let port = InPort(p as u8);
-                    t.push(probe::RouterEvent::FlitIn { port, flit: *f });
+            for p in 0..io.flits_in.len() {
+                if let Some(f) = &io.flits_in[p] {
+                    self.latch_flit(now, p, f);
                 }
             }
+        } else {
+            let ports = |n: usize| u32::MAX >> (32 - n.max(1));
+            let mut m = (arrived >> 32) as u32 & ports(io.credits_in.len());
+            while m != 0 {
+                let o = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if let Some(c) = io.credits_in[o] {
+                    self.latch_credit(now, o, c);
+                }
+            }
+            debug_assert!(
+                (0..io.credits_in.len())
+                    .all(|o| io.credits_in[o].is_none() || arrived >> (32 + o) & 1 == 1),
+                "a credit arrived outside the arrival mask"
+            );
+            let mut m = arrived as u32 & ports(io.flits_in.len());
+            while m != 0 {
+                let p = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if let Some(f) = &io.flits_in[p] {
+                    self.latch_flit(now, p, f);
+                }
+            }
+            debug_assert!(
+                (0..io.flits_in.len()).all(|p| io.flits_in[p].is_none() || arrived >> p & 1 == 1),
+                "a flit arrived outside the arrival mask"
+            );
         }
         if self.resets.timeout > 0 {
             self.expire_timers(now);
@@ -333,13 +337,74 @@ impl Router {
         self.sa
             .commit(now, s, &mut self.crossbar, &mut self.credit_return);
         // 5.-6. Outputs due now.
-        let network_head = self.crossbar.emit(now, io.flits_out, &mut self.stats);
-        self.credit_return.emit(now, io.credits_out);
+        let (flits, network_head) = self.crossbar.emit(now, io.flits_out, &mut self.stats);
+        let credits = self.credit_return.emit(now, io.credits_out);
         if let Some(t) = &mut self.trace {
             probe::outputs(io, t);
         }
         if network_head {
             self.count_adaptive_hops(io.flits_out);
+        }
+        if wide {
+            u64::MAX
+        } else {
+            flits | credits << 32
+        }
+    }
+
+    /// A credit delivered at `now` for downstream VC `c.vc` of output port `o`.
+    #[inline]
+    fn latch_credit(&mut self, now: Cycle, o: usize, c: Credit) {
+        let s = &mut self.state;
+        let ovc = s.layout.ovc(o, c.vc.0);
+        let was_busy = s.outputs[ovc].is_busy();
+        s.outputs[ovc].credits.restore();
+        if was_busy && !s.outputs[ovc].is_busy() {
+            s.occupancy.released(o, ovc, now);
+            s.busy_change(o, -1, now);
+        }
+        if let Some(t) = &mut self.trace {
+            let (out, vc) = (OutPort(o as u8), c.vc);
+            t.push(probe::RouterEvent::CreditIn { out, vc });
+            if s.outputs[ovc].owner.is_none() && s.outputs[ovc].credits.all_home() {
+                t.push(probe::RouterEvent::VcFree { out, vc });
+            }
+        }
+    }
+
+    /// A flit delivered at `now` on input port `p`.
+    #[inline]
+    fn latch_flit(&mut self, now: Cycle, p: usize, f: &Flit) {
+        let s = &mut self.state;
+        debug_assert!(f.vc.0 < s.layout.in_vcs(p), "flit on a VC the port lacks");
+        let i = s.layout.ivc(p, f.vc.0);
+        // Only a router keeping the reset trail ever drops a packet.
+        if s.trail.is_some()
+            && self.resets.discarding[i].is_some()
+            && self.resets.discard_on_arrival(i, f)
+        {
+            self.credit_return
+                .push(p, now.plus(s.delays.cd), Credit { vc: f.vc });
+            if let Some(t) = &mut self.trace {
+                t.push(probe::RouterEvent::Discard {
+                    port: InPort(p as u8),
+                    vc: f.vc,
+                    flit: probe::FlitTag::from(f),
+                });
+            }
+            return;
+        }
+        let was_empty = s.buffers.len(i) == 0;
+        s.buffers.push(i, *f, now);
+        let occ = s.buffers.len(i) as u32;
+        let m = &mut self.stats.max_occupancy[p][usize::from(f.vc.0)];
+        *m = (*m).max(occ);
+        if f.kind.is_head() && was_empty && s.vcs[i].phase == VcPhase::Idle {
+            s.vcs.head_arrived(i, now);
+        }
+        if let Some(t) = &mut self.trace {
+            let port = InPort(p as u8);
+            t.push(probe::RouterEvent::FlitIn { port, flit: *f });
         }
     }
 

@@ -47,11 +47,18 @@ impl Crossbar {
         self.pipe.push_back((exit, port as u32, flit));
     }
 
-    /// Writes the flits due at `now` into `out` and counts them. Returns true when a head
-    /// was written onto a router-to-router port (not the ejection port 0).
+    /// Writes the flits due at `now` into `out` and counts them. Returns the ports written
+    /// (bit `o`, for `o < 64`) and whether a head was written onto a router-to-router
+    /// port (not the ejection port 0).
     #[inline]
-    pub fn emit(&mut self, now: Cycle, out: &mut [Option<Flit>], stats: &mut RouterStats) -> bool {
+    pub fn emit(
+        &mut self,
+        now: Cycle,
+        out: &mut [Option<Flit>],
+        stats: &mut RouterStats,
+    ) -> (u64, bool) {
         let mut network_head = false;
+        let mut ports = 0u64;
         while let Some(&(t, port, flit)) = self.pipe.front() {
             debug_assert!(t >= now, "crossbar flit missed its cycle");
             if t != now {
@@ -61,13 +68,14 @@ impl Crossbar {
             let port = port as usize;
             debug_assert!(out[port].is_none(), "output slot already written");
             out[port] = Some(flit);
+            ports |= 1u64.wrapping_shl(port as u32);
             stats.flits_sent[port] += 1;
             if flit.kind.is_head() {
                 stats.packets_sent[port] += 1;
                 network_head |= port != 0;
             }
         }
-        network_head
+        (ports, network_head)
     }
 
     /// Flits inside the crossbar pipelines.

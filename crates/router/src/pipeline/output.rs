@@ -47,12 +47,14 @@ impl CreditReturn {
         self.len += 1;
     }
 
-    /// Writes the credits due at `now` into `out`.
+    /// Writes the credits due at `now` into `out`; returns the ports written (bit `p`, for
+    /// `p < 32`).
     #[inline]
-    pub fn emit(&mut self, now: Cycle, out: &mut [Option<Credit>]) {
+    pub fn emit(&mut self, now: Cycle, out: &mut [Option<Credit>]) -> u64 {
         if self.len == 0 {
-            return;
+            return 0;
         }
+        let mut ports = 0u64;
         for (port, q) in self.queues.iter_mut().enumerate() {
             if let Some(&(t, c)) = q.front() {
                 debug_assert!(t >= now, "credit missed its cycle");
@@ -60,9 +62,11 @@ impl CreditReturn {
                     q.pop_front();
                     self.len -= 1;
                     out[port] = Some(c);
+                    ports |= 1u64.wrapping_shl(port as u32) & u64::from(u32::MAX);
                 }
             }
         }
+        ports
     }
 
     /// True when no credit waits.
