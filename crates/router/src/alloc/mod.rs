@@ -116,9 +116,15 @@ impl BitMatrix {
     }
     /// The rows that may hold a set bit, as one word (only when [`BitMatrix::is_one_word`]).
     #[inline]
-    fn rows_word(&self) -> u64 {
+    pub fn rows_word(&self) -> u64 {
         debug_assert!(self.is_one_word());
         self.nonempty[0]
+    }
+    /// Row `r` as one word (only when [`BitMatrix::is_one_word`]).
+    #[inline]
+    pub fn row_word(&self, r: usize) -> u64 {
+        debug_assert!(self.is_one_word());
+        self.words[r]
     }
     /// Sets bit `(r, c)` of a one-word matrix.
     #[inline]

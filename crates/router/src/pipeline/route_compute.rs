@@ -55,11 +55,19 @@ impl RouteCompute {
     }
 
     /// Routes every eligible head.
+    #[inline]
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
-        self.decisions.clear();
-        if crate::mask::is_empty(s.vcs.routing()) {
-            return;
+        if !self.decisions.is_empty() {
+            self.decisions.clear();
         }
+        if !crate::mask::is_empty(s.vcs.routing()) {
+            self.route_heads(now, s);
+        }
+    }
+
+    /// [`RouteCompute::evaluate`] when some VC is in `Routing`.
+    #[inline(never)]
+    fn route_heads(&mut self, now: Cycle, s: &RouterState) {
         for i in crate::mask::ones(s.vcs.routing()) {
             if !s.vcs[i].ready(now) {
                 continue;
@@ -94,6 +102,7 @@ impl RouteCompute {
     }
 
     /// Stores the routes; the VCs wait for VA from `now + rd`.
+    #[inline]
     pub fn commit(&mut self, now: Cycle, s: &mut RouterState) {
         let ready = now.plus(s.delays.rd);
         for (i, route) in &self.decisions {

@@ -70,15 +70,21 @@ impl SwitchAlloc {
     }
 
     /// Builds port requests and allocates, then picks one VC per granted input port.
+    #[inline]
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
         self.winners.clear();
-        if mask::is_empty(s.vcs.active()) {
-            return;
+        match (s.vcs.active(), self.req.is_one_word()) {
+            ([0], _) => {}
+            ([active], true) => self.evaluate_word(now, s, *active),
+            (active, _) if mask::is_empty(active) => {}
+            _ => self.evaluate_words(now, s),
         }
-        if let [active] = *s.vcs.active() {
-            self.evaluate_word(now, s, active);
-            return;
-        }
+    }
+
+    /// [`SwitchAlloc::evaluate`] on word slices (more than 64 input VCs, or port matrices
+    /// of more than 64 rows or columns).
+    #[inline(never)]
+    fn evaluate_words(&mut self, now: Cycle, s: &RouterState) {
         self.req.clear();
         mask::copy(&mut self.eligible, s.vcs.active());
         // `eligible` starts as the active VCs and keeps those that can send.
@@ -119,9 +125,10 @@ impl SwitchAlloc {
     }
 
     /// [`SwitchAlloc::evaluate`] for a router whose input VCs fit one word (at most 64,
-    /// every router of the generated topologies up to 15 ports of 4 VCs): the same
+    /// every router of the generated topologies up to 16 ports of 4 VCs) and whose port
+    /// matrices have at most 64 rows and columns: the same
     /// requests, allocation and VC arbitration, on `u64`s instead of word slices.
-    #[inline]
+    #[inline(never)]
     fn evaluate_word(&mut self, now: Cycle, s: &RouterState, active: u64) {
         self.req.clear();
         let mut eligible = 0u64;
@@ -144,7 +151,12 @@ impl SwitchAlloc {
             return;
         }
         self.allocator.allocate(&self.req, &mut self.grant);
-        for (p, o) in self.grant.ones() {
+        // The grants, row-major (one output port per granted input port).
+        let mut rows = self.grant.rows_word();
+        while rows != 0 {
+            let p = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            let o = self.grant.row_word(p).trailing_zeros() as usize;
             // A granted port has a requesting VC, so its VCs start below bit 64.
             let base = s.layout.in_base[p] as usize;
             let n = u32::from(s.layout.in_vcs(p));
@@ -171,6 +183,7 @@ impl SwitchAlloc {
 
     /// Moves the winning flits out of their FIFOs into the crossbar and schedules their
     /// credits upstream.
+    #[inline]
     pub fn commit(
         &mut self,
         now: Cycle,
@@ -178,9 +191,20 @@ impl SwitchAlloc {
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
     ) {
-        if self.winners.is_empty() {
-            return;
+        if !self.winners.is_empty() {
+            self.move_winners(now, s, crossbar, credits);
         }
+    }
+
+    /// [`SwitchAlloc::commit`] when some VC won.
+    #[inline(never)]
+    fn move_winners(
+        &mut self,
+        now: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+    ) {
         let exit = now.plus(s.delays.sd + s.delays.xd);
         let credit_due = now.plus(s.delays.cd);
         for &i in &self.winners {

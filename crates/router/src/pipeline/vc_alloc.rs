@@ -71,6 +71,7 @@ impl VcAlloc {
     }
 
     /// Builds requests for every waiting VC and allocates.
+    #[inline]
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
         if mask::is_empty(s.vcs.waiting()) {
             // Nothing waits (the common case): no request, no grant.
@@ -79,6 +80,12 @@ impl VcAlloc {
             }
             return;
         }
+        self.allocate_waiting(now, s);
+    }
+
+    /// [`VcAlloc::evaluate`] when some VC waits for an output VC.
+    #[inline(never)]
+    fn allocate_waiting(&mut self, now: Cycle, s: &RouterState) {
         self.req.clear();
         let mut any = false;
         for i in mask::ones(s.vcs.waiting()) {
@@ -135,10 +142,16 @@ impl VcAlloc {
     }
 
     /// Hands out the granted output VCs; the VCs may request the switch from `now + vd`.
+    #[inline]
     pub fn commit(&mut self, now: Cycle, s: &mut RouterState) {
-        if self.grant.is_empty() {
-            return;
+        if !self.grant.is_empty() {
+            self.hand_out(now, s);
         }
+    }
+
+    /// [`VcAlloc::commit`] when something was granted.
+    #[inline(never)]
+    fn hand_out(&mut self, now: Cycle, s: &mut RouterState) {
         let ready = now.plus(s.delays.vd);
         for (i, ovc) in self.grant.ones() {
             let o = usize::from(s.layout.out_port_of[ovc]);
