@@ -308,6 +308,25 @@ impl Allocator {
     }
 }
 
+/// One arbitration round on one-word rows: for each index `i` of `which`, ascending,
+/// `arbs[i]` arbitrates among the bits of `row(i)`; a winner `j` is reported as
+/// `won(i, j)`.
+#[inline]
+pub(crate) fn arbitrate_words(
+    mut which: u64,
+    arbs: &[Arbiter],
+    mut row: impl FnMut(usize) -> u64,
+    mut won: impl FnMut(usize, usize),
+) {
+    while which != 0 {
+        let i = which.trailing_zeros() as usize;
+        which &= which - 1;
+        if let Some(j) = arbs[i].arbitrate(std::slice::from_ref(&row(i))) {
+            won(i, j);
+        }
+    }
+}
+
 /// Shared state of the separable allocators: one arbiter per row (over the columns) and
 /// one per column (over the rows), plus scratch space.
 #[derive(Clone, Debug)]

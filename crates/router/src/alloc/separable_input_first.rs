@@ -2,7 +2,7 @@
 //! columns; then each column's arbiter picks one of the rows that picked it. A row
 //! arbiter's priority moves only when its pick was granted (in `update`).
 
-use super::{GrantMatrix, RequestMatrix, Separable};
+use super::{arbitrate_words, GrantMatrix, RequestMatrix, Separable};
 use flitsim_netlist::ArbiterKind;
 
 /// Separable input-first allocator (see the module docs).
@@ -51,23 +51,23 @@ impl SeparableInputFirst {
     ) {
         let s = &mut self.s;
         debug_assert!(s.by_col.is_one_word() && s.by_col.is_empty());
-        let (mut picked, mut w) = (0u64, rows);
-        while w != 0 {
-            let r = w.trailing_zeros() as usize;
-            w &= w - 1;
-            if let Some(c) = s.row_arb[r].arbitrate(req.row(r)) {
-                s.by_col.words[c] |= 1 << r;
+        let mut picked = 0u64;
+        let by_col = &mut s.by_col.words;
+        arbitrate_words(
+            rows,
+            &s.row_arb,
+            |r| req.words[r],
+            |r, c| {
+                by_col[c] |= 1 << r;
                 picked |= 1 << c;
-            }
-        }
-        while picked != 0 {
-            let c = picked.trailing_zeros() as usize;
-            picked &= picked - 1;
-            let col = std::mem::take(&mut s.by_col.words[c]);
-            if let Some(r) = s.col_arb[c].arbitrate(std::slice::from_ref(&col)) {
-                grant.set_word(r, c);
-            }
-        }
+            },
+        );
+        arbitrate_words(
+            picked,
+            &s.col_arb,
+            |c| std::mem::take(&mut by_col[c]),
+            |c, r| grant.set_word(r, c),
+        );
     }
 
     /// Moves arbiter priorities for the grants in `used`.

@@ -2,7 +2,7 @@
 //! requesting it; then each row's arbiter accepts one of the columns that picked it.
 //! Priorities move only for accepted grants (in `update`).
 
-use super::{BitMatrix, GrantMatrix, RequestMatrix, Separable};
+use super::{arbitrate_words, BitMatrix, GrantMatrix, RequestMatrix, Separable};
 use flitsim_netlist::ArbiterKind;
 
 /// Separable output-first allocator (see the module docs).
@@ -77,24 +77,23 @@ impl SeparableOutputFirst {
         }
         // Stage 1: each requested column picks one of its requesting rows.
         let mut offered = 0u64;
-        while cols != 0 {
-            let c = cols.trailing_zeros() as usize;
-            cols &= cols - 1;
-            let col = std::mem::take(&mut s.by_col.words[c]);
-            if let Some(r) = s.col_arb[c].arbitrate(std::slice::from_ref(&col)) {
-                self.mid.words[r] |= 1 << c;
+        let (by_col, mid) = (&mut s.by_col.words, &mut self.mid.words);
+        arbitrate_words(
+            cols,
+            &s.col_arb,
+            |c| std::mem::take(&mut by_col[c]),
+            |c, r| {
+                mid[r] |= 1 << c;
                 offered |= 1 << r;
-            }
-        }
+            },
+        );
         // Stage 2: each row offered columns accepts one of them.
-        while offered != 0 {
-            let r = offered.trailing_zeros() as usize;
-            offered &= offered - 1;
-            let row = std::mem::take(&mut self.mid.words[r]);
-            if let Some(c) = s.row_arb[r].arbitrate(std::slice::from_ref(&row)) {
-                grant.set_word(r, c);
-            }
-        }
+        arbitrate_words(
+            offered,
+            &s.row_arb,
+            |r| std::mem::take(&mut mid[r]),
+            |r, c| grant.set_word(r, c),
+        );
     }
 
     /// Moves arbiter priorities for the grants in `used`.
