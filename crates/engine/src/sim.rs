@@ -72,9 +72,12 @@ pub struct SimConfig {
     pub min_parallel_work: u64,
 }
 
-/// Default of [`SimConfig::min_parallel_work`]: measured on torus 8x8 on two cores
-/// (README, "Threads 1 vs 2").
-pub const MIN_PARALLEL_WORK: u64 = 24;
+/// Default of [`SimConfig::min_parallel_work`]. Measured on two cores (README, "Threads 1
+/// vs 2"): two workers lose at 30-34 routers stepped per cycle per worker (torus 8x8 at
+/// 0.25, 16x16 at 0.02 flits/terminal/cycle), break even at about 70 (16x16 at 0.05) and
+/// win from about 120 (16x16 at 0.13); torus 8x8 therefore always runs serial windows on
+/// two workers.
+pub const MIN_PARALLEL_WORK: u64 = 64;
 
 /// Routers per worker below which automatic thread counts stop adding workers: a smaller
 /// partition's cycle is shorter than a barrier round trip.
