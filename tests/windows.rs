@@ -1,6 +1,6 @@
 //! Serial and parallel windows (issue 8): a run gives the same report whether its windows
 //! of cycles run serially (one thread steps every partition while the other workers sleep),
-//! in parallel, or switch between the two by load (the default), including a run that
+//! in parallel, or switch between the two by load, including a run that
 //! stops inside a window and a run whose watchdog fires. The switches themselves (through
 //! the gate, inside one run) are unit-tested in `crates/engine/src/sim/tests.rs`.
 
@@ -8,9 +8,11 @@ use flitsim::engine::{SimConfig, SimError, Simulation, WINDOW_CYCLES};
 use flitsim::netlist::topology::torus;
 use flitsim::netlist::Netlist;
 
-/// `min_parallel_work` values: every window serial, every window parallel, by load.
+/// `min_parallel_work` values: every window serial, every window parallel, by load at a
+/// threshold that torus 8x8 on two workers crosses (the default, 64, keeps it serial).
 const SERIAL: u64 = u64::MAX;
 const PARALLEL: u64 = 0;
+const BY_LOAD: u64 = 24;
 
 /// Runs `config` on one worker, then on 2 and 3 workers in every window mode; every
 /// report and watchdog error must equal the one-worker run's. Returns that report's error.
@@ -31,7 +33,12 @@ fn same_in_every_mode(n: &Netlist, config: &SimConfig) -> Option<SimError> {
     };
     let (report, error, end, _) = run(1, SimConfig::default().min_parallel_work);
     for threads in [2, 3] {
-        for min in [SERIAL, PARALLEL, SimConfig::default().min_parallel_work] {
+        for min in [
+            SERIAL,
+            PARALLEL,
+            BY_LOAD,
+            SimConfig::default().min_parallel_work,
+        ] {
             let (r, e, now, fraction) = run(threads, min);
             assert_eq!(r, report, "{threads} threads, min_parallel_work {min}");
             assert_eq!(e, error, "{threads} threads, min_parallel_work {min}");
