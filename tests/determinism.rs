@@ -1,5 +1,6 @@
-//! Same netlist, configuration and seed: byte-identical output, for any thread count
-//! (STYLE.md B.4). Only the `perf` object (wall-clock speed) may differ between runs.
+//! Same netlist, configuration and seed: byte-identical output, for any thread count and
+//! whether windows of cycles run serially or in parallel (STYLE.md B.4). Only the `perf`
+//! object (wall-clock speed) may differ between runs.
 
 use crate::run_cli::{flitsim, torus_4x4};
 use std::path::{Path, PathBuf};
@@ -67,11 +68,37 @@ fn library_runs_are_identical_and_seed_dependent() {
     assert_ne!(a, run(&n, &SimConfig { seed: 2, ..cfg }).unwrap());
 }
 
-/// Runs `netlist` with `extra` flags at 1, 2, 3 and 8 threads; every `--json` (perf
-/// excluded) must be the same bytes, and `perf.threads` must say how many workers ran.
+/// The thread counts and window modes every fixture runs with: 1, 2, 3 and 8 workers with
+/// the default (adaptive) windows, which on these small networks are mostly serial, and 2,
+/// 3 and 8 workers with `--min-parallel-work 0`, which makes every window parallel.
+const ENGINES: [(&str, Option<&str>); 7] = [
+    ("1", None),
+    ("2", None),
+    ("3", None),
+    ("8", None),
+    ("2", Some("0")),
+    ("3", Some("0")),
+    ("8", Some("0")),
+];
+
+/// Runs `netlist` with `extra` flags on every engine of [`ENGINES`]; see
+/// [`same_json_on`].
 fn same_json_at_any_thread_count(netlist: &Path, extra: &[&str]) {
+    same_json_on(&ENGINES, netlist, extra);
+}
+
+/// Runs `netlist` with `extra` flags on each of `engines` (`--threads`, and
+/// `--min-parallel-work` if given); every `--json` (perf excluded) must be the same bytes,
+/// `perf.threads` must say how many workers ran, and forced-parallel runs must have run no
+/// serial window. Returns each run's `perf`.
+fn same_json_on(
+    engines: &[(&str, Option<&str>)],
+    netlist: &Path,
+    extra: &[&str],
+) -> Vec<serde_json::Value> {
     let mut reference: Option<Vec<u8>> = None;
-    for threads in ["1", "2", "3", "8"] {
+    let mut perfs = Vec::new();
+    for &(threads, min_parallel_work) in engines {
         let mut args = vec![
             "run",
             netlist.to_str().unwrap(),
@@ -86,6 +113,9 @@ fn same_json_at_any_thread_count(netlist: &Path, extra: &[&str]) {
             threads,
         ];
         args.extend_from_slice(extra);
+        if let Some(m) = min_parallel_work {
+            args.extend_from_slice(&["--min-parallel-work", m]);
+        }
         let out = flitsim(&args);
         assert!(
             out.status.success(),
@@ -95,16 +125,42 @@ fn same_json_at_any_thread_count(netlist: &Path, extra: &[&str]) {
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["perf"]["threads"].to_string(), threads);
         assert!(v["packets"]["delivered"].as_u64().unwrap() > 100);
+        if min_parallel_work == Some("0") {
+            assert_eq!(v["perf"]["serial_cycles_fraction"], 0.0);
+        }
+        perfs.push(v["perf"].clone());
         let bytes = without_perf(&out.stdout);
         match &reference {
             None => reference = Some(bytes),
             Some(r) => assert!(
                 *r == bytes,
-                "{} with {extra:?}: --threads {threads} differs from --threads 1",
+                "{} with {extra:?}: --threads {threads} --min-parallel-work {min_parallel_work:?} \
+                 differs from --threads 1",
                 netlist.display()
             ),
         }
     }
+    perfs
+}
+
+#[test]
+fn windows_switching_between_serial_and_parallel_are_identical() {
+    // About 24.6 routers stepped per cycle per worker on 2 workers: at a threshold of 24
+    // windows go either way, and the drain at the end goes quiet.
+    let perfs = same_json_on(
+        &[
+            ("1", None),
+            ("2", Some("24")),
+            ("3", Some("24")),
+            ("8", Some("24")),
+            ("2", Some("0")),
+            ("3", Some("0")),
+        ],
+        &shipped("torus-8x8.toml"),
+        &["--rate", "0.0125", "--length", "12", "--drain"],
+    );
+    let two = perfs[1]["serial_cycles_fraction"].as_f64().unwrap();
+    assert!(0.0 < two && two < 1.0, "2 workers switched: {two}");
 }
 
 #[test]
@@ -160,8 +216,8 @@ fn heterogeneous_explicit_netlist_is_identical_at_1_2_3_8_threads() {
 fn traces_are_identical_at_1_2_3_8_threads() {
     let net = shipped("torus-8x8.toml");
     let mut reference: Option<Vec<u8>> = None;
-    for threads in ["1", "2", "3", "8"] {
-        let out = flitsim(&[
+    for (threads, min_parallel_work) in ENGINES {
+        let mut args = vec![
             "trace",
             net.to_str().unwrap(),
             "--rate",
@@ -176,7 +232,11 @@ fn traces_are_identical_at_1_2_3_8_threads() {
             "120",
             "--threads",
             threads,
-        ]);
+        ];
+        if let Some(m) = min_parallel_work {
+            args.extend_from_slice(&["--min-parallel-work", m]);
+        }
+        let out = flitsim(&args);
         assert!(
             out.status.success(),
             "{}",
@@ -187,7 +247,8 @@ fn traces_are_identical_at_1_2_3_8_threads() {
             None => reference = Some(out.stdout),
             Some(r) => assert!(
                 *r == out.stdout,
-                "trace at --threads {threads} differs from --threads 1"
+                "trace at --threads {threads} --min-parallel-work {min_parallel_work:?} \
+                 differs from --threads 1"
             ),
         }
     }

@@ -18,4 +18,5 @@ mod switching;
 mod timeout;
 mod traces;
 mod traffic;
+mod windows;
 mod zero_load;

@@ -107,6 +107,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
 
+    /// Expert: routers stepped per cycle per worker below which a window of cycles runs on
+    /// one thread while the other workers sleep (0: always parallel; results do not depend
+    /// on it). Default: the engine's `MIN_PARALLEL_WORK`.
+    #[arg(long, value_name = "N", hide = true)]
+    pub min_parallel_work: Option<u64>,
+
     /// Selection function for every router (`first-free`, `random`, `most-credits`,
     /// `x-first`); overrides the netlist (same as `--set selection=...`).
     #[arg(long, value_name = "S")]
@@ -185,6 +191,7 @@ impl RunArgs {
             }),
             stop_on_saturation: true,
             threads: self.threads.map_or(0, |n| n as usize),
+            min_parallel_work: self.min_parallel_work.unwrap_or(defaults.min_parallel_work),
             ..defaults
         };
         config.validate()?;

@@ -44,6 +44,7 @@ pub mod zero_load;
 pub use channel::Lines;
 pub use error::{ConfigError, SimError, WaitingVc};
 pub use length::LengthDist;
+pub use parallel::WINDOW_CYCLES;
 pub use sim::{auto_threads, run, Perf, SimConfig, Simulation, SwitchingStats, ROUTERS_PER_THREAD};
 pub use stats::{RunReport, TerminalStats, Window};
 pub use terminal::Delivery;

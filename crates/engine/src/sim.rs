@@ -4,7 +4,7 @@ use crate::assemble::{self, Network, PHASE_BUG};
 use crate::cycle::{Status, View};
 use crate::error::{ConfigError, SimError};
 use crate::length::LengthDist;
-use crate::parallel::{self, Stop};
+use crate::parallel::{self, Stop, WindowState};
 use crate::stats::report::ReportInputs;
 use crate::stats::{AutoConfig, MeasureOutcome, RunReport, TerminalStats, Window};
 use crate::terminal::{Delivery, TerminalConfig};
@@ -62,7 +62,22 @@ pub struct SimConfig {
     /// depend on it. Default 1.
     #[serde(skip)]
     pub threads: usize,
+    /// Routers stepped per cycle per worker below which a window of
+    /// [`WINDOW_CYCLES`](crate::WINDOW_CYCLES) cycles runs serially: one thread steps every
+    /// partition while the other workers sleep, because so little work per cycle costs less
+    /// than the barriers between cores. Decided at each window from the previous window's
+    /// count, so the decision is deterministic; results never depend on it. 0 = always
+    /// parallel, `u64::MAX` = always serial (tests). Default [`MIN_PARALLEL_WORK`].
+    #[serde(skip)]
+    pub min_parallel_work: u64,
 }
+
+/// Default of [`SimConfig::min_parallel_work`]. Measured on two cores (README, "Threads 1
+/// vs 2"): two workers lose at 30-34 routers stepped per cycle per worker (torus 8x8 at
+/// 0.25, 16x16 at 0.02 flits/terminal/cycle), break even at about 70 (16x16 at 0.05) and
+/// win from about 120 (16x16 at 0.13); torus 8x8 therefore always runs serial windows on
+/// two workers.
+pub const MIN_PARALLEL_WORK: u64 = 64;
 
 /// Routers per worker below which automatic thread counts stop adding workers: a smaller
 /// partition's cycle is shorter than a barrier round trip.
@@ -88,6 +103,9 @@ pub struct Perf {
     pub flit_hops_per_second: f64,
     /// Worker threads (partitions) used.
     pub threads: usize,
+    /// Fraction of the simulated cycles run in serial windows (one thread stepping every
+    /// partition; see [`SimConfig::min_parallel_work`]); 1 with one worker.
+    pub serial_cycles_fraction: f64,
 }
 
 impl Default for SimConfig {
@@ -108,6 +126,7 @@ impl Default for SimConfig {
             auto: None,
             stop_on_saturation: false,
             threads: 1,
+            min_parallel_work: MIN_PARALLEL_WORK,
         }
     }
 }
@@ -148,6 +167,8 @@ pub struct Simulation {
     window: Window,
     now: Cycle,
     watchdog: Watchdog,
+    /// The serial/parallel windows (see `parallel.rs`).
+    windows: WindowState,
     zero_load_latency: f64,
     error: Option<SimError>,
     drain_limit_hit: bool,
@@ -207,12 +228,14 @@ impl Simulation {
             let (t1, t2) = (sums.mean(1), sums.mean(2));
             t1 + (t2 - t1) * (lengths.mean() - 1.0)
         });
+        let windows = WindowState::new(net.len(), net.parts.len(), config.min_parallel_work);
         Ok(Simulation {
             net,
             config: config.clone(),
             window: config.window(),
             now: Cycle(0),
             watchdog: Watchdog::new(config.watchdog),
+            windows,
             zero_load_latency,
             error: None,
             drain_limit_hit: false,
@@ -300,12 +323,15 @@ impl Simulation {
             start,
             stop,
             &self.watchdog,
+            self.windows,
+            self.config.min_parallel_work,
             cfg!(debug_assertions),
         );
         self.wall += t0.elapsed();
         self.timed_cycles += out.now.0 - start.0;
         self.now = out.now;
         self.watchdog = out.watchdog;
+        self.windows = out.windows;
         if let Some(at) = out.fired {
             let e = watchdog::diagnose(at, self.watchdog.idle(at), &View::new(&self.net));
             if let Some((t, names)) = &mut self.trace {
@@ -354,6 +380,11 @@ impl Simulation {
             router_cycles_per_second: per_s(cycles * self.net.len() as f64),
             flit_hops_per_second: per_s(self.totals().router_flits as f64),
             threads: self.net.parts.len(),
+            serial_cycles_fraction: match self.net.parts.len() {
+                1 => 1.0,
+                _ if self.timed_cycles == 0 => 0.0,
+                _ => self.windows.serial_cycles as f64 / self.timed_cycles as f64,
+            },
         }
     }
 
@@ -555,3 +586,6 @@ pub struct SwitchingStats {
 pub fn run(netlist: &Netlist, config: &SimConfig) -> Result<RunReport, ConfigError> {
     Ok(Simulation::new(netlist, config)?.run())
 }
+
+#[cfg(test)]
+mod tests;
