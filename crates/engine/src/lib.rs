@@ -45,7 +45,10 @@ pub use channel::Lines;
 pub use error::{ConfigError, SimError, WaitingVc};
 pub use length::LengthDist;
 pub use parallel::WINDOW_CYCLES;
-pub use sim::{auto_threads, run, Perf, SimConfig, Simulation, SwitchingStats, ROUTERS_PER_THREAD};
+pub use sim::{
+    auto_threads, run, useful_workers, Perf, SimConfig, Simulation, SwitchingStats,
+    ROUTERS_PER_THREAD,
+};
 pub use stats::{RunReport, TerminalStats, Window};
 pub use terminal::Delivery;
 pub use traffic::TrafficKind;

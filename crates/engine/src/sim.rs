@@ -58,8 +58,8 @@ pub struct SimConfig {
     pub auto: Option<AutoConfig>,
     /// End the run as soon as the saturation verdict is reached (the CLI does). Default off.
     pub stop_on_saturation: bool,
-    /// Worker threads (partitions); 0 = automatic ([`auto_threads`]). Results do not
-    /// depend on it. Default 1.
+    /// Worker threads (partitions) at most; 0 = automatic ([`auto_threads`]). The engine
+    /// uses no more than [`useful_workers`] allows. Results do not depend on it. Default 1.
     #[serde(skip)]
     pub threads: usize,
     /// Routers stepped per cycle per worker below which a window of
@@ -88,6 +88,21 @@ pub const ROUTERS_PER_THREAD: usize = 256;
 pub fn auto_threads(routers: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     cores.min(routers / ROUTERS_PER_THREAD).max(1)
+}
+
+/// The workers (partitions) worth having for `threads` asked, `routers` routers and a
+/// `min_parallel_work` of `min`: a partition of fewer than `min` routers can never step
+/// `min` routers per cycle, so all its windows would run serially and the partition would
+/// only cost (two partitions on one thread run about 8% slower than one on torus 8x8).
+/// Hence at most `routers / min` workers, at least 1. `min` = 0 (every window parallel)
+/// and `u64::MAX` (every window serial) are the forcing modes of tests and measurements:
+/// they keep `threads` as asked.
+pub fn useful_workers(threads: usize, routers: usize, min: u64) -> usize {
+    if min == 0 || min == u64::MAX {
+        return threads;
+    }
+    let most = (routers as u64 / min).max(1);
+    threads.min(usize::try_from(most).unwrap_or(usize::MAX))
 }
 
 /// Speed of a simulation (wall-clock; never part of the deterministic report).
@@ -208,6 +223,7 @@ impl Simulation {
             0 => auto_threads(netlist.num_routers()),
             n => n,
         };
+        let threads = useful_workers(threads, netlist.num_routers(), config.min_parallel_work);
         let mut net = assemble::assemble(netlist, &tc, &pattern, config.seed, threads)?;
         if let Some(events) = trace {
             let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.len()];

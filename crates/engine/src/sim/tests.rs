@@ -61,7 +61,8 @@ fn windows_follow_the_work_of_the_previous_window_and_change_no_result() {
     reference.run_for(total).unwrap();
     for workers in [2, 3] {
         // A threshold at which one run goes parallel, serial, parallel again.
-        let min = (1..64)
+        // (Only thresholds that leave `workers` partitions: see `useful_workers`.)
+        let min = (1..=64 / workers)
             .find(|&m| {
                 let s = modes(&steps, 64, workers, m);
                 let first_serial = s.iter().position(|&x| x);
