@@ -17,7 +17,7 @@
 
 use crate::crosscheck::{batch_means_ci95, ChannelMeasurement};
 use flitsim_engine::{RunReport, SimConfig, Simulation};
-use flitsim_netlist::Netlist;
+use flitsim_netlist::{InPort, Netlist, VcId};
 
 /// A run with per-channel measurements.
 #[derive(Clone, Debug)]
@@ -79,19 +79,17 @@ pub fn run(netlist: &Netlist, config: &SimConfig) -> anyhow::Result<Measured> {
         .map(|s| s.0 as f64 / s.1 as f64)
         .collect();
     let total: (u64, u64) = sums.iter().fold((0, 0), |a, s| (a.0 + s.0, a.1 + s.1));
-    let max_buffer_occupancy = netlist
-        .routers()
-        .flat_map(|r| {
-            let stats = sim.router(r.id).stats();
-            stats
-                .max_occupancy
-                .iter()
-                .skip(1)
-                .flat_map(|v| v.iter().copied())
-                .max()
-        })
-        .max()
-        .unwrap_or(0);
+    // Router-to-router input ports only (port 0 is the terminal's injection port).
+    let mut max_buffer_occupancy = 0;
+    for r in netlist.routers() {
+        let router = sim.router(r.id);
+        for (p, port) in r.ports.iter().enumerate().skip(1) {
+            for v in 0..port.vcs {
+                let m = router.max_buffer_occupancy(InPort(p as u8), VcId(v));
+                max_buffer_occupancy = max_buffer_occupancy.max(m);
+            }
+        }
+    }
     Ok(Measured {
         latency_ci95: report.latency.ci95.or_else(|| batch_means_ci95(&batches)),
         latency_mean: (total.1 > 0).then(|| total.0 as f64 / total.1 as f64),

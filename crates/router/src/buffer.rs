@@ -47,11 +47,15 @@ struct OccupancyState {
 impl OccupancyState {
     #[inline]
     fn dwell(&mut self, len: usize, now: u64) {
-        if self.hist.len() <= len {
-            self.hist.resize(len + 1, 0);
-        }
         // Saturating: a FIFO used without `set_now` (unit tests) never underflows.
-        self.hist[len] += now.saturating_sub(self.since);
+        let d = now.saturating_sub(self.since);
+        match self.hist.get_mut(len) {
+            Some(h) => *h += d,
+            None => {
+                self.hist.resize(len + 1, 0);
+                self.hist[len] += d;
+            }
+        }
         self.since = self.since.max(now);
     }
 }
@@ -158,6 +162,13 @@ impl InputBuffer {
             residence_cycles: o.residence,
             max: o.max,
         }
+    }
+
+    /// Largest occupancy FIFO `vc` reached since construction or the last
+    /// [`InputBuffer::reset_occupancy`].
+    #[inline]
+    pub fn max(&self, vc: usize) -> u32 {
+        self.occ[vc].max
     }
 
     /// Flits in all FIFOs.

@@ -240,7 +240,7 @@ impl Router {
             crossbar: Crossbar::new(n_out, delays.sd + delays.xd),
             credit_return: CreditReturn::new(in_vcs.len(), delays.cd),
             resets: reset::ResetState::new(spec.config.timeout, layout_total, in_vcs.len()),
-            stats: RouterStats::new(n_out, &in_vcs),
+            stats: RouterStats::new(n_out),
             last_step: Cycle(0),
             trace: None,
             wide: n_out > PORT_MASK_PORTS || in_vcs.len() > PORT_MASK_PORTS,
@@ -396,9 +396,6 @@ impl Router {
         }
         let was_empty = s.buffers.len(i) == 0;
         s.buffers.push(i, *f, now);
-        let occ = s.buffers.len(i) as u32;
-        let m = &mut self.stats.max_occupancy[p][usize::from(f.vc.0)];
-        *m = (*m).max(occ);
         if f.kind.is_head() && was_empty && s.vcs[i].phase == VcPhase::Idle {
             s.vcs.head_arrived(i, now);
         }
@@ -630,7 +627,7 @@ impl Router {
         out
     }
 
-    /// Counters (flits and packets per output port, maximum FIFO occupancy per input VC).
+    /// Counters (flits and packets per output port, adaptive hops).
     pub fn stats(&self) -> &RouterStats {
         &self.stats
     }
@@ -647,10 +644,6 @@ impl Router {
         self.stats.reference_hops = 0;
         self.stats.adaptive_hops = 0;
         let s = &mut self.state;
-        for i in 0..s.layout.total_in_vcs() {
-            let (p, v) = s.layout.in_split(i);
-            self.stats.max_occupancy[p][usize::from(v)] = s.buffers.len(i) as u32;
-        }
         for o in 0..s.layout.out_ports() {
             s.busy_integral[o] = 0;
             s.busy_since[o] = now;
@@ -705,6 +698,14 @@ impl Router {
     /// engine's conservation check: injected = inside routers + on channels + ejected).
     pub fn buffered_flits(&self) -> u64 {
         self.state.buffers.total() + self.crossbar.len() as u64
+    }
+
+    /// Largest occupancy input FIFO `(port, vc)` reached since construction or the last
+    /// [`Router::reset_stats`] (which restarts it from the FIFO's length).
+    pub fn max_buffer_occupancy(&self, port: InPort, vc: VcId) -> u32 {
+        self.state
+            .buffers
+            .max(self.state.layout.ivc(port.index(), vc.0))
     }
 
     /// Flits in input FIFO `(port, vc)`.

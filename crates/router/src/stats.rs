@@ -9,8 +9,6 @@ pub struct RouterStats {
     pub flits_sent: Vec<u64>,
     /// Head flits (= packets) written onto each output port's channel.
     pub packets_sent: Vec<u64>,
-    /// Largest occupancy reached by each input VC FIFO: `max_occupancy[in_port][vc]`.
-    pub max_occupancy: Vec<Vec<u32>>,
     /// Head flits sent on router-to-router ports for which the routing function knows the
     /// dimension-order port ([`crate::RoutingFunction::dimension_order_port`]).
     pub reference_hops: u64,
@@ -19,12 +17,12 @@ pub struct RouterStats {
 }
 
 impl RouterStats {
-    /// Zeroed counters for these port/VC counts.
-    pub fn new(out_ports: usize, in_vcs: &[u8]) -> RouterStats {
+    /// Zeroed counters for `out_ports` output ports. (The largest occupancy of each input
+    /// FIFO is kept once, with the FIFO: [`crate::Router::max_buffer_occupancy`].)
+    pub fn new(out_ports: usize) -> RouterStats {
         RouterStats {
             flits_sent: vec![0; out_ports],
             packets_sent: vec![0; out_ports],
-            max_occupancy: in_vcs.iter().map(|&v| vec![0; usize::from(v)]).collect(),
             reference_hops: 0,
             adaptive_hops: 0,
         }
