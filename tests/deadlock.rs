@@ -60,8 +60,9 @@ fn hypercube_ecube_survives_saturation() {
     assert!(r.accepted.flits_per_terminal_cycle > 0.2);
 }
 
-#[test]
-fn torus_without_dateline_deadlocks_and_the_watchdog_reports_the_cycle() {
+/// Torus 8x8 with DOR without datelines at 0.5 flits/terminal/cycle of 12-flit packets, a
+/// 500-cycle watchdog: it deadlocks well within its 50,000 cycles.
+pub(crate) fn deadlocking_torus() -> (Netlist, SimConfig) {
     let mut n = torus(&[8, 8]);
     n.set("routing", "dor-nodateline").unwrap();
     let config = SimConfig {
@@ -73,6 +74,12 @@ fn torus_without_dateline_deadlocks_and_the_watchdog_reports_the_cycle() {
         watchdog: 500,
         ..SimConfig::default()
     };
+    (n, config)
+}
+
+#[test]
+fn torus_without_dateline_deadlocks_and_the_watchdog_reports_the_cycle() {
+    let (n, config) = deadlocking_torus();
     let mut sim = Simulation::new(&n, &config).unwrap();
     let report = sim.run();
     let Some(SimError::Deadlock { cycle, waiting }) = sim.error().cloned() else {

@@ -68,17 +68,7 @@ fn a_run_ending_inside_a_window_is_the_same_in_every_mode() {
 
 #[test]
 fn a_deadlock_is_reported_the_same_in_every_mode() {
-    let mut n = torus(&[8, 8]);
-    n.set("routing", "dor-nodateline").unwrap();
-    let config = SimConfig {
-        rate: 0.5 / 12.0,
-        length: 12,
-        warmup: 0,
-        cycles: 50_000,
-        drain: 0,
-        watchdog: 500,
-        ..SimConfig::default()
-    };
+    let (n, config) = crate::deadlock::deadlocking_torus();
     let Some(SimError::Deadlock { cycle, .. }) = same_in_every_mode(&n, &config) else {
         panic!("dor-nodateline on a torus deadlocks");
     };
