@@ -257,7 +257,7 @@ impl Terminal {
     /// [`Terminal::step`] for the engine: adds what the step changed to `tally` and writes
     /// the outputs in place (the caller's outbox, empty on entry: returning a flit by value
     /// through a tuple costs a store-forwarding stall per terminal per cycle).
-    #[inline]
+    #[inline(always)]
     pub fn step_into(
         &mut self,
         now: Cycle,

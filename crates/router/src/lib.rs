@@ -266,6 +266,7 @@ impl Router {
     /// `flits_out[o]`, bit `32 + p`: `credits_out[p]`). A router with more than
     /// [`PORT_MASK_PORTS`] ports on a side reads and reports every port (`u64::MAX`).
     /// The engine uses it to touch only the ports something travels on.
+    #[inline(always)]
     pub fn step_masked(&mut self, now: Cycle, io: &mut RouterIo<'_>, arrived: u64) -> u64 {
         let s = &mut self.state;
         debug_assert_eq!(io.flits_in.len(), s.layout.in_ports());
@@ -353,7 +354,7 @@ impl Router {
     }
 
     /// A credit delivered at `now` for downstream VC `c.vc` of output port `o`.
-    #[inline]
+    #[inline(always)]
     fn latch_credit(&mut self, now: Cycle, o: usize, c: Credit) {
         let s = &mut self.state;
         let ovc = s.layout.ovc(o, c.vc.0);
@@ -373,7 +374,7 @@ impl Router {
     }
 
     /// A flit delivered at `now` on input port `p`.
-    #[inline]
+    #[inline(always)]
     fn latch_flit(&mut self, now: Cycle, p: usize, f: &Flit) {
         let s = &mut self.state;
         debug_assert!(f.vc.0 < s.layout.in_vcs(p), "flit on a VC the port lacks");
