@@ -20,6 +20,7 @@ use crate::assemble::{
     arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, MASK_PORTS, NO_WAKE,
     PHASE_BUG, WAKE_TERMINAL,
 };
+use crate::channel::{Lines, Wakes};
 use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset, RouterIo};
@@ -337,6 +338,67 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
     }
 }
 
+/// Phase 2: the flit router `node` wrote on output port `o`, if any, onto its line due
+/// at `t + latency`, and the reader onto that cycle's wake-up list. Returns whether a flit
+/// was there.
+#[inline(always)]
+fn send_flit(
+    t: u64,
+    node: &mut RouterNode,
+    o: usize,
+    flits: &mut Lines<Flit>,
+    wakes: &mut [Wakes],
+) -> bool {
+    let Some(f) = node.flits_out[o].take() else {
+        return false;
+    };
+    let due = flits.send(node.flit_dst[o], t, f);
+    let w = node.flit_wake[o];
+    if w != NO_WAKE {
+        wakes[w.part as usize].push(due, w.id);
+    }
+    true
+}
+
+/// Phase 2: the credit router `node` wrote for input port `p`, if any (see [`send_flit`]).
+#[inline(always)]
+fn send_credit(
+    t: u64,
+    node: &mut RouterNode,
+    p: usize,
+    credits: &mut Lines<Credit>,
+    wakes: &mut [Wakes],
+) {
+    if let Some(c) = node.credits_out[p].take() {
+        let due = credits.send(node.credit_dst[p], t, c);
+        let w = node.credit_wake[p];
+        if w != NO_WAKE {
+            wakes[w.part as usize].push(due, w.id);
+        }
+    }
+}
+
+/// Phase 2 for a router with more ports than its outputs mask covers: every output slot.
+/// Returns the flits written.
+#[cold]
+#[inline(never)]
+fn write_every_output(
+    t: u64,
+    node: &mut RouterNode,
+    flits: &mut Lines<Flit>,
+    credits: &mut Lines<Credit>,
+    wakes: &mut [Wakes],
+) -> u64 {
+    let mut sent = 0;
+    for o in 0..node.flits_out.len() {
+        sent += u64::from(send_flit(t, node, o, flits, wakes));
+    }
+    for p in 0..node.credits_out.len() {
+        send_credit(t, node, p, credits, wakes);
+    }
+    sent
+}
+
 /// Phase 2 at `now` for partition `nodes`: outboxes into its own lines' slots due later,
 /// the routers they wake onto the wake-up lists; publishes the partition's status.
 pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
@@ -353,38 +415,20 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
         let node = &mut nodes.routers[i as usize];
         // The outbox slots the router wrote (every slot of a router too wide for a mask).
         let emitted = std::mem::take(&mut node.emitted);
-        let (mut fm, mut cm) = if emitted == u64::MAX {
-            (u64::MAX, u64::MAX)
+        if emitted == u64::MAX {
+            router_flits += write_every_output(t, node, flits, credits, wakes);
         } else {
-            (emitted & u64::from(u32::MAX), emitted >> 32)
-        };
-        while fm != 0 {
-            let o = fm.trailing_zeros() as usize;
-            fm &= fm - 1;
-            let Some(slot) = node.flits_out.get_mut(o) else {
-                break;
-            };
-            if let Some(f) = slot.take() {
-                router_flits += 1;
-                let due = flits.send(node.flit_dst[o], t, f);
-                let w = node.flit_wake[o];
-                if w != NO_WAKE {
-                    wakes[w.part as usize].push(due, w.id);
-                }
+            let mut fm = emitted as u32;
+            while fm != 0 {
+                let o = fm.trailing_zeros() as usize;
+                fm &= fm - 1;
+                router_flits += u64::from(send_flit(t, node, o, flits, wakes));
             }
-        }
-        while cm != 0 {
-            let p = cm.trailing_zeros() as usize;
-            cm &= cm - 1;
-            let Some(slot) = node.credits_out.get_mut(p) else {
-                break;
-            };
-            if let Some(c) = slot.take() {
-                let due = credits.send(node.credit_dst[p], t, c);
-                let w = node.credit_wake[p];
-                if w != NO_WAKE {
-                    wakes[w.part as usize].push(due, w.id);
-                }
+            let mut cm = (emitted >> 32) as u32;
+            while cm != 0 {
+                let p = cm.trailing_zeros() as usize;
+                cm &= cm - 1;
+                send_credit(t, node, p, credits, wakes);
             }
         }
         debug_assert!(
