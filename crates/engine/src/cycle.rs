@@ -59,6 +59,15 @@ impl Status {
         self.tally.merge(&o.tally);
     }
 
+    /// The statuses of every partition, in id order, summed.
+    pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Status>) -> Status {
+        let mut s = Status::default();
+        for p in parts {
+            s.merge(p);
+        }
+        s
+    }
+
     /// Flits injected but not yet consumed or discarded.
     pub fn in_network(&self) -> u64 {
         self.injected - self.consumed - self.discarded
@@ -546,10 +555,6 @@ impl<'a> View<'a> {
 
     /// Every partition's published status, summed in id order.
     pub fn totals(&self) -> Status {
-        let mut s = Status::default();
-        for l in &self.lines {
-            s.merge(&l.status);
-        }
-        s
+        Status::sum(self.lines.iter().map(|l| &l.status))
     }
 }

@@ -323,11 +323,7 @@ fn read_lines(net: &Network) -> SmallVec<[RwLockReadGuard<'_, Outbound>; 8]> {
 
 /// Every partition's published status, summed in id order.
 fn totals(lines: &[&Outbound]) -> Status {
-    let mut s = Status::default();
-    for l in lines {
-        s.merge(&l.status);
-    }
-    s
+    Status::sum(lines.iter().map(|l| &l.status))
 }
 
 /// Runs cycles from `start` until `stop` (or the watchdog fires) with one worker per
