@@ -155,15 +155,23 @@ impl BitMatrix {
             return false;
         }
         let mut cols = 0u64;
-        for r in mask::ones(&self.nonempty) {
+        let mut one = |w: u64| {
             // A row in `nonempty` has a bit set.
-            let w = self.words[r];
-            if w & (w - 1) != 0 || w & cols != 0 {
-                return false;
-            }
+            let fits = w & (w - 1) == 0 && w & cols == 0;
             cols |= w;
+            fits
+        };
+        if let [mut rows] = *self.nonempty {
+            while rows != 0 {
+                let r = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                if !one(self.words[r]) {
+                    return false;
+                }
+            }
+            return true;
         }
-        true
+        mask::ones(&self.nonempty).all(|r| one(self.words[r]))
     }
 
     /// Makes this matrix equal to `other` (same shape).
@@ -171,6 +179,16 @@ impl BitMatrix {
     pub fn copy_from(&mut self, other: &BitMatrix) {
         debug_assert_eq!((self.rows, self.cols), (other.rows, other.cols));
         self.clear();
+        if other.is_one_word() {
+            let mut rows = other.nonempty[0];
+            while rows != 0 {
+                let r = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                self.words[r] = other.words[r];
+            }
+            self.nonempty[0] = other.nonempty[0];
+            return;
+        }
         let wpr = self.wpr;
         for r in mask::ones(&other.nonempty) {
             mask::copy(
@@ -248,53 +266,22 @@ impl Allocator {
     /// and every arbiter kind grants a lone request, so the grants are the requests.
     #[inline]
     pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
-        if req.is_one_word() {
-            self.allocate_word(req, grant);
-            return;
-        }
         if req.is_matching() {
             grant.copy_from(req);
+            return;
+        }
+        if req.is_one_word() {
+            grant.clear();
+            let rows = req.rows_word();
+            match self {
+                Allocator::InputFirst(a) => a.allocate_word(req, rows, grant),
+                Allocator::OutputFirst(a) => a.allocate_word(req, rows, grant),
+            }
             return;
         }
         match self {
             Allocator::InputFirst(a) => a.allocate(req, grant),
             Allocator::OutputFirst(a) => a.allocate(req, grant),
-        }
-    }
-
-    /// [`Allocator::allocate`] on one-word matrices ([`BitMatrix::is_one_word`]): the same
-    /// grants, on `u64`s.
-    #[inline]
-    fn allocate_word(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
-        grant.clear();
-        let rows = req.rows_word();
-        // Requests that already form a matching are granted as they are (see `allocate`;
-        // a row in `rows` has a bit set).
-        let (mut seen, mut w) = (0u64, rows);
-        let mut conflict = false;
-        while w != 0 {
-            let r = w.trailing_zeros() as usize;
-            w &= w - 1;
-            let x = req.words[r];
-            if x & (x - 1) != 0 || x & seen != 0 {
-                conflict = true;
-                break;
-            }
-            seen |= x;
-        }
-        if !conflict {
-            let mut w = rows;
-            while w != 0 {
-                let r = w.trailing_zeros() as usize;
-                w &= w - 1;
-                grant.words[r] = req.words[r];
-            }
-            grant.nonempty[0] = rows;
-            return;
-        }
-        match self {
-            Allocator::InputFirst(a) => a.allocate_word(req, rows, grant),
-            Allocator::OutputFirst(a) => a.allocate_word(req, rows, grant),
         }
     }
 
