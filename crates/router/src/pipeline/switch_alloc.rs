@@ -136,15 +136,12 @@ impl SwitchAlloc {
         while w != 0 {
             let i = w.trailing_zeros() as usize;
             w &= w - 1;
-            let vc = &s.vcs[i];
-            debug_assert_eq!(vc.phase, crate::vc_state::VcPhase::Active);
-            if vc.ready(now)
-                && s.front_arrived(i, now).is_some()
-                && s.outputs[vc.out_ovc as usize].credits.has_credit()
-            {
+            if Self::eligible(s, i, now) {
                 eligible |= 1 << i;
-                self.req
-                    .set(usize::from(s.layout.in_port_of[i]), vc.out_port.index());
+                self.req.set(
+                    usize::from(s.layout.in_port_of[i]),
+                    s.vcs[i].out_port.index(),
+                );
             }
         }
         if eligible == 0 {
