@@ -128,7 +128,7 @@ impl BitMatrix {
     }
     /// Sets bit `(r, c)` of a one-word matrix.
     #[inline]
-    fn set_word(&mut self, r: usize, c: usize) {
+    pub fn set_word(&mut self, r: usize, c: usize) {
         debug_assert!(self.is_one_word() && r < self.rows && c < self.cols);
         self.words[r] |= 1 << c;
         self.nonempty[0] |= 1 << r;

@@ -39,6 +39,9 @@ pub struct SwitchAlloc {
     grant: BitMatrix,
     /// Flat input VCs that won this cycle; reused.
     winners: Vec<u32>,
+    /// Scratch of the one-word path: eligible flat input VCs by requested output port
+    /// (all zero between steps).
+    by_out: Vec<u64>,
 }
 
 impl SwitchAlloc {
@@ -56,6 +59,7 @@ impl SwitchAlloc {
             req: BitMatrix::new(pi, po),
             grant: BitMatrix::new(pi, po),
             winners: Vec::new(),
+            by_out: vec![0; po],
         }
     }
 
@@ -131,20 +135,21 @@ impl SwitchAlloc {
     #[inline(never)]
     fn evaluate_word(&mut self, now: Cycle, s: &RouterState, active: u64) {
         self.req.clear();
-        let mut eligible = 0u64;
+        // Ports requested, and the eligible VCs by the output port they request (so that
+        // the VC arbitration below reads one word per granted port).
+        let mut outs = 0u64;
         let mut w = active;
         while w != 0 {
             let i = w.trailing_zeros() as usize;
             w &= w - 1;
             if Self::eligible(s, i, now) {
-                eligible |= 1 << i;
-                self.req.set(
-                    usize::from(s.layout.in_port_of[i]),
-                    s.vcs[i].out_port.index(),
-                );
+                let o = s.vcs[i].out_port.index();
+                self.req.set_word(usize::from(s.layout.in_port_of[i]), o);
+                self.by_out[o] |= 1 << i;
+                outs |= 1 << o;
             }
         }
-        if eligible == 0 {
+        if outs == 0 {
             return;
         }
         self.allocator.allocate(&self.req, &mut self.grant);
@@ -157,19 +162,16 @@ impl SwitchAlloc {
             // A granted port has a requesting VC, so its VCs start below bit 64.
             let base = s.layout.in_base[p] as usize;
             let n = u32::from(s.layout.in_vcs(p));
-            let mut cand = (eligible >> base) & (u64::MAX >> (64 - n));
-            let mut req = 0u64;
-            while cand != 0 {
-                let v = cand.trailing_zeros() as usize;
-                cand &= cand - 1;
-                if s.vcs[base + v].out_port.index() == o {
-                    req |= 1 << v;
-                }
-            }
+            let req = (self.by_out[o] >> base) & (u64::MAX >> (64 - n));
             let v = self.vc_arb[p]
                 .arbitrate(std::slice::from_ref(&req))
                 .expect("a granted input port has a requesting VC");
             self.winners.push((base + v) as u32);
+        }
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            self.by_out[o] = 0;
         }
     }
 

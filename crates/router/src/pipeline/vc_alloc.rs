@@ -94,6 +94,20 @@ impl VcAlloc {
                 continue;
             }
             let len = s.buffers.front(i).map_or(1, |b| b.flit.len);
+            // One candidate (deterministic routing): every selection rule picks it exactly
+            // when it has a free VC (`random` draws nothing for a single free candidate),
+            // so the views are not needed.
+            if let [c] = vc.route.as_slice() {
+                let o = c.port.index();
+                debug_assert_eq!(c.vcs.hi.min(s.layout.out_vcs(o)), c.vcs.hi);
+                for v in c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o)) {
+                    if Self::free(s, o, v, len) {
+                        self.req.set(i, s.layout.ovc(o, v));
+                        any = true;
+                    }
+                }
+                continue;
+            }
             self.views.clear();
             for (k, c) in vc.route.iter().enumerate() {
                 let o = c.port.index();
@@ -153,35 +167,52 @@ impl VcAlloc {
     #[inline(never)]
     fn hand_out(&mut self, now: Cycle, s: &mut RouterState) {
         let ready = now.plus(s.delays.vd);
-        for (i, ovc) in self.grant.ones() {
-            let o = usize::from(s.layout.out_port_of[ovc]);
-            let v = (ovc - s.layout.out_base[o] as usize) as u8;
-            debug_assert!(
-                s.outputs[ovc].owner.is_none(),
-                "VA granted an owned output VC"
-            );
-            // Under tail release the VC may still have credits out (busy already).
-            let was_busy = s.outputs[ovc].is_busy();
-            let packet = s.buffers.front(i).map(|b| b.flit.packet);
-            s.outputs[ovc].owner = Some(i as u32);
-            s.outputs[ovc].packet = packet;
-            if let (Some(trail), Some(p)) = (&mut s.trail, packet) {
-                let (ip, iv) = s.layout.in_split(i);
-                trail.insert(p, (ip as u8, iv));
+        if self.grant.is_one_word() {
+            // At most 64 input VCs and 64 output VCs: a grant is one bit per row.
+            let mut rows = self.grant.rows_word();
+            while rows != 0 {
+                let i = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                let ovc = self.grant.row_word(i).trailing_zeros() as usize;
+                Self::grant_vc(now, ready, s, i, ovc);
             }
-            if !was_busy {
-                s.busy_change(o, 1, now);
+        } else {
+            for (i, ovc) in self.grant.ones() {
+                Self::grant_vc(now, ready, s, i, ovc);
             }
-            s.occupancy.allocated(o, ovc, now, !was_busy);
-            s.vcs.allocated(
-                i,
-                flitsim_netlist::OutPort(o as u8),
-                VcId(v),
-                ovc as u32,
-                ready,
-            );
         }
         self.allocator.update(&self.grant);
+    }
+
+    /// Hands output VC `ovc` to input VC `i` (one grant of [`VcAlloc::hand_out`]).
+    #[inline]
+    fn grant_vc(now: Cycle, ready: Cycle, s: &mut RouterState, i: usize, ovc: usize) {
+        let o = usize::from(s.layout.out_port_of[ovc]);
+        let v = (ovc - s.layout.out_base[o] as usize) as u8;
+        debug_assert!(
+            s.outputs[ovc].owner.is_none(),
+            "VA granted an owned output VC"
+        );
+        // Under tail release the VC may still have credits out (busy already).
+        let was_busy = s.outputs[ovc].is_busy();
+        let packet = s.buffers.front(i).map(|b| b.flit.packet);
+        s.outputs[ovc].owner = Some(i as u32);
+        s.outputs[ovc].packet = packet;
+        if let (Some(trail), Some(p)) = (&mut s.trail, packet) {
+            let (ip, iv) = s.layout.in_split(i);
+            trail.insert(p, (ip as u8, iv));
+        }
+        if !was_busy {
+            s.busy_change(o, 1, now);
+        }
+        s.occupancy.allocated(o, ovc, now, !was_busy);
+        s.vcs.allocated(
+            i,
+            flitsim_netlist::OutPort(o as u8),
+            VcId(v),
+            ovc as u32,
+            ready,
+        );
     }
 
     /// Would input VC `i` find a free VC among its candidates now? (For `waits`.)
