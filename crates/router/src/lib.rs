@@ -268,16 +268,13 @@ impl Router {
     /// The engine uses it to touch only the ports something travels on.
     #[inline(always)]
     pub fn step_masked(&mut self, now: Cycle, io: &mut RouterIo<'_>, arrived: u64) -> u64 {
-        let s = &mut self.state;
-        debug_assert_eq!(io.flits_in.len(), s.layout.in_ports());
-        debug_assert_eq!(io.credits_out.len(), s.layout.in_ports());
-        debug_assert_eq!(io.credits_in.len(), s.layout.out_ports());
-        debug_assert_eq!(io.flits_out.len(), s.layout.out_ports());
-        let wide = self.wide;
-        self.last_step = now;
-        s.buffers.set_now(now);
+        debug_assert_eq!(io.flits_in.len(), self.state.layout.in_ports());
+        debug_assert_eq!(io.credits_out.len(), self.state.layout.in_ports());
+        debug_assert_eq!(io.credits_in.len(), self.state.layout.out_ports());
+        debug_assert_eq!(io.flits_out.len(), self.state.layout.out_ports());
+        self.begin_step(now);
         // 1. Inputs. Credits first: a credit delivered at `now` is usable by SA at `now`.
-        if wide {
+        if self.wide {
             for o in 0..io.credits_in.len() {
                 if let Some(c) = io.credits_in[o] {
                     self.latch_credit(now, o, c);
@@ -316,6 +313,48 @@ impl Router {
                 "a flit arrived outside the arrival mask"
             );
         }
+        self.finish_step(now, io.flits_out, io.credits_out)
+    }
+
+    /// The first part of [`Router::step`] split in three, for an engine that hands the
+    /// inputs over one by one instead of through [`RouterIo`] slices: `begin_step(now)`,
+    /// then [`Router::receive_credit`] for every credit and [`Router::receive_flit`] for
+    /// every flit delivered at `now` (credits first, as `step` does), then
+    /// [`Router::finish_step`]. The three together are exactly one `step`.
+    #[inline(always)]
+    pub fn begin_step(&mut self, now: Cycle) {
+        self.last_step = now;
+        self.state.buffers.set_now(now);
+    }
+
+    /// A credit delivered at `now` on the reverse side of output port `out`'s channel
+    /// (between [`Router::begin_step`] and [`Router::finish_step`]).
+    #[inline(always)]
+    pub fn receive_credit(&mut self, now: Cycle, out: usize, c: Credit) {
+        debug_assert!(out < self.state.layout.out_ports());
+        self.latch_credit(now, out, c);
+    }
+
+    /// A flit delivered at `now` on input port `port` (between [`Router::begin_step`] and
+    /// [`Router::finish_step`], after the cycle's credits).
+    #[inline(always)]
+    pub fn receive_flit(&mut self, now: Cycle, port: usize, f: &Flit) {
+        debug_assert!(port < self.state.layout.in_ports());
+        self.latch_flit(now, port, f);
+    }
+
+    /// The rest of the step begun by [`Router::begin_step`]: the stages, then the flits
+    /// and credits due at `now` written into `flits_out` (by output port) and
+    /// `credits_out` (by input port), which must be all `None` on entry. Returns the slots
+    /// written as [`Router::step_masked`] does (`u64::MAX` for a router wider than its
+    /// masks).
+    #[inline(always)]
+    pub fn finish_step(
+        &mut self,
+        now: Cycle,
+        flits_out: &mut [Option<Flit>],
+        credits_out: &mut [Option<Credit>],
+    ) -> u64 {
         if self.resets.timeout > 0 {
             self.expire_timers(now);
         }
@@ -338,15 +377,15 @@ impl Router {
         self.sa
             .commit(now, s, &mut self.crossbar, &mut self.credit_return);
         // 5.-6. Outputs due now.
-        let (flits, network_head) = self.crossbar.emit(now, io.flits_out, &mut self.stats);
-        let credits = self.credit_return.emit(now, io.credits_out);
+        let (flits, network_head) = self.crossbar.emit(now, flits_out, &mut self.stats);
+        let credits = self.credit_return.emit(now, credits_out);
         if let Some(t) = &mut self.trace {
-            probe::outputs(io, t);
+            probe::outputs(flits_out, credits_out, t);
         }
         if network_head {
-            self.count_adaptive_hops(io.flits_out);
+            self.count_adaptive_hops(flits_out);
         }
-        if wide {
+        if self.wide {
             u64::MAX
         } else {
             flits | credits << 32

@@ -338,8 +338,12 @@ pub(crate) fn switch_alloc(now: Cycle, s: &RouterState, winners: &[u32], t: &mut
 }
 
 /// The flits and credits the step wrote.
-pub(crate) fn outputs(io: &crate::RouterIo<'_>, t: &mut Vec<RouterEvent>) {
-    for (o, f) in io.flits_out.iter().enumerate() {
+pub(crate) fn outputs(
+    flits_out: &[Option<crate::Flit>],
+    credits_out: &[Option<crate::Credit>],
+    t: &mut Vec<RouterEvent>,
+) {
+    for (o, f) in flits_out.iter().enumerate() {
         if let Some(f) = f {
             t.push(RouterEvent::FlitOut {
                 out: OutPort(o as u8),
@@ -347,7 +351,7 @@ pub(crate) fn outputs(io: &crate::RouterIo<'_>, t: &mut Vec<RouterEvent>) {
             });
         }
     }
-    for (p, c) in io.credits_out.iter().enumerate() {
+    for (p, c) in credits_out.iter().enumerate() {
         if let Some(c) = c {
             t.push(RouterEvent::CreditOut {
                 port: InPort(p as u8),
