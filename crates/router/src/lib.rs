@@ -510,6 +510,8 @@ impl Router {
     /// Call it before [`Router::step`] of the same cycle. See [`reset`].
     pub fn receive_reset(&mut self, now: Cycle, out: OutPort, r: Reset) {
         let s = &mut self.state;
+        // The flits it discards leave their FIFO at `now` (the step of `now` has not begun).
+        s.buffers.set_now(now);
         let Some((ip, iv)) = s.trail.as_mut().and_then(|t| t.remove(&r.packet)) else {
             panic!(
                 "router {}: reset for packet {} that never passed here (cycle {now})",

@@ -910,3 +910,38 @@ fn probe_names_the_stall_reasons() {
     h.r.take_trace(&mut buf);
     assert!(buf.is_empty());
 }
+
+#[test]
+fn a_reset_discards_at_the_cycle_it_arrives_in_the_occupancy_counters() {
+    // One VC, one downstream credit: the head leaves, the other three flits wait until a
+    // reset for the packet arrives at cycle 20, before that cycle's step.
+    let mut h = Harness::with([1, 1, 1, 1, 1], 1, 1, 1, |c| c.timeout = 1000);
+    for i in 0..4 {
+        h.step(&[(1, flit(0, i, 4, 2, 0))], &[]);
+    }
+    h.idle_until(20);
+    let head_written = h.sent_of(0)[0].0;
+    assert_eq!(h.sent_of(0).len(), 1, "only the head had a credit");
+    let packet = flit(0, 0, 4, 2, 0).packet;
+    h.r.receive_reset(
+        Cycle(20),
+        OutPort(2),
+        Reset {
+            vc: VcId(0),
+            packet,
+            dest: TerminalId(2),
+            len: 4,
+            created: Cycle(0),
+        },
+    );
+    h.step(&[], &[]);
+    let occ = h.r.buffer_occupancy(InPort(1), VcId(0), Cycle(21));
+    assert_eq!((occ.arrivals, occ.departures), (4, 4));
+    // The head left its FIFO at its SA cycle, sd + xd = 2 before it was written; flits
+    // 1..=3 arrived at cycles 1..=3 and were discarded at cycle 20.
+    let head_left = head_written - 2;
+    assert_eq!(occ.residence_cycles, head_left + (19 + 18 + 17));
+    // Cycles 0..=20, each counted once, and the FIFO empty only at cycle 20.
+    assert_eq!(occ.histogram.iter().sum::<u64>(), 21);
+    assert_eq!(occ.histogram[0], 1);
+}
