@@ -736,8 +736,14 @@ impl Loader {
             return None;
         };
         if let Err(message) = topology::check_params(&topo) {
+            // Point at the parameter the check read (`radix`, `dim` or `n`).
+            let span = match needs {
+                "radix" => raw.radix.as_ref().map(Spanned::span),
+                "dim" => raw.dim.as_ref().map(Spanned::span),
+                _ => raw.n.as_ref().map(Spanned::span),
+            };
             self.errors.push(NetlistError::BadTopology {
-                at: self.at(&v.span()),
+                at: self.at(&span.unwrap_or_else(|| v.span())),
                 message,
             });
             return None;
