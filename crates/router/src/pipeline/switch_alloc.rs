@@ -63,13 +63,19 @@ impl SwitchAlloc {
         }
     }
 
-    /// Can input VC `i` send its front flit at `now` (active, ready, arrived, credit)?
+    /// Can input VC `i` send its front flit at `now` (active, ready, a flit, credit)?
+    ///
+    /// A flit enters its FIFO in the step of the cycle it arrives (`Router::step` latches
+    /// the inputs delivered at `now`), so a buffered flit has always arrived by the step
+    /// that looks at it: a non-empty FIFO is the whole "front flit arrived" test, and the
+    /// flit's own arrival cycle (a cache line further) need not be read.
     #[inline]
     pub fn eligible(s: &RouterState, i: usize, now: Cycle) -> bool {
         let vc = &s.vcs[i];
+        debug_assert!(s.buffers.len(i) == 0 || s.front_arrived(i, now).is_some());
         vc.phase == crate::vc_state::VcPhase::Active
             && vc.ready(now)
-            && s.front_arrived(i, now).is_some()
+            && s.buffers.len(i) != 0
             && s.outputs[vc.out_ovc as usize].credits.has_credit()
     }
 
