@@ -299,7 +299,7 @@ impl InputBuffer {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::flit::{FlitKind, PacketId};
     use flitsim_netlist::{TerminalId, VcId};
