@@ -172,7 +172,7 @@ mod tests {
             let ports = c.emit(Cycle(t), &mut out);
             for (p, o) in out.iter().enumerate() {
                 if let Some(x) = o {
-                    assert_eq!(ports >> p & 1, 1);
+                    assert!(p >= 32 || ports >> p & 1 == 1);
                     got.push((t, p, x.vc.0));
                 }
             }
