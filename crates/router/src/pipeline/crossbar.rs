@@ -94,7 +94,7 @@ impl Crossbar {
     /// Writes the flits due at `now` into `out` and counts them. Returns the ports written
     /// (bit `o`, for `o < 64`) and whether a head was written onto a router-to-router
     /// port (not the ejection port 0).
-    #[inline]
+    #[inline(always)]
     pub fn emit(
         &mut self,
         now: Cycle,
