@@ -1,7 +1,8 @@
 //! Input buffers: one FIFO per input VC of a router (flat index over all input ports),
 //! bounded by the port's `buffer_depth` or unbounded. Each entry remembers the cycle it
-//! arrived, so a flit never moves on before its own arrival cycle. (Maximum occupancy is
-//! counted in `RouterStats`.)
+//! arrived (for residence times; a flit enters its FIFO in the step of that cycle, so it
+//! is never ahead of the router's clock). Occupancy (histogram of lengths over time,
+//! arrivals, departures, residence, maximum) is accounted here, at each push and pop.
 //!
 //! All FIFOs of a router are rings in one flat array of slots: FIFO `i` owns a
 //! power-of-two run of slots (its depth rounded up), so positions wrap with a mask.
