@@ -38,6 +38,10 @@ pub struct CreditReturn {
     next_free: Vec<u64>,
     /// Credits in all slots.
     len: usize,
+    /// The last `emit`'s cycle and the credits it left waiting (debug builds check that a
+    /// router with credits waiting emits every cycle, which the ring relies on).
+    #[cfg(debug_assertions)]
+    last_emit: (Cycle, usize),
 }
 
 impl CreditReturn {
@@ -52,6 +56,8 @@ impl CreditReturn {
             vc: Vec::new(),
             next_free: vec![0; ports],
             len: 0,
+            #[cfg(debug_assertions)]
+            last_emit: (Cycle(0), 0),
         };
         c.resize((delay + 1).next_power_of_two());
         c
@@ -113,6 +119,26 @@ impl CreditReturn {
     /// `p < 32`).
     #[inline]
     pub fn emit(&mut self, now: Cycle, out: &mut [Option<Credit>]) -> u64 {
+        #[cfg(debug_assertions)]
+        {
+            let (last, left) = self.last_emit;
+            assert!(
+                left == 0 || now.0 == last.0 + 1,
+                "credit return skipped cycles {}..{now} with {left} credits waiting",
+                last.0 + 1
+            );
+        }
+        let ports = self.emit_due(now, out);
+        #[cfg(debug_assertions)]
+        {
+            self.last_emit = (now, self.len);
+        }
+        ports
+    }
+
+    /// [`CreditReturn::emit`] without the debug check.
+    #[inline(always)]
+    fn emit_due(&mut self, now: Cycle, out: &mut [Option<Credit>]) -> u64 {
         if self.len == 0 {
             return 0;
         }
