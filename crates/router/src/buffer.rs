@@ -33,6 +33,12 @@ const EMPTY_SLOT: Flit = Flit {
     hops: 0,
 };
 
+/// What fills a slot no flit has used yet.
+const EMPTY_BUFFERED: BufferedFlit = BufferedFlit {
+    flit: EMPTY_SLOT,
+    arrived: Cycle(0),
+};
+
 /// A flit in an input FIFO and the cycle it was read from the channel.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct BufferedFlit {
@@ -102,44 +108,52 @@ impl InputBuffer {
     /// One FIFO per entry of `depths`, all slots allocated here (bounded FIFOs never
     /// allocate afterwards).
     pub fn new(depths: impl IntoIterator<Item = BufferDepth>) -> InputBuffer {
-        let mut b = InputBuffer {
-            slots: Vec::new(),
-            hist: Vec::new(),
-            fifos: Vec::new(),
+        // The FIFOs' runs first, then both arrays at their exact size (growing them one
+        // FIFO at a time would leave kilobytes per router unused).
+        let (mut slots, mut hist) = (0u32, 0u32);
+        let mut fifos: Vec<Fifo> = depths
+            .into_iter()
+            .map(|d| {
+                let size = d
+                    .flits()
+                    .unwrap_or(UNBOUNDED_START)
+                    .checked_next_power_of_two()
+                    .expect("buffer depth above 2^31 flits");
+                let f = Fifo {
+                    base: slots,
+                    mask: size - 1,
+                    head: 0,
+                    len: 0,
+                    depth: d.flits().unwrap_or(u32::MAX),
+                    hist_base: hist,
+                    max: 0,
+                    len_at_reset: 0,
+                    since: 0,
+                    departures: 0,
+                    residence: 0,
+                };
+                slots = slots
+                    .checked_add(size)
+                    .expect("input buffers exceed 2^32 slots");
+                hist += f.hist_len() as u32;
+                f
+            })
+            .collect();
+        fifos.shrink_to_fit();
+        InputBuffer {
+            slots: vec![EMPTY_BUFFERED; slots as usize],
+            hist: vec![0; hist as usize],
+            fifos,
             count: 0,
             now: 0,
-        };
-        for d in depths {
-            let depth = d.flits().unwrap_or(u32::MAX);
-            let size = d.flits().unwrap_or(UNBOUNDED_START).next_power_of_two();
-            let mut f = Fifo {
-                base: 0,
-                mask: size - 1,
-                head: 0,
-                len: 0,
-                depth,
-                hist_base: 0,
-                max: 0,
-                len_at_reset: 0,
-                since: 0,
-                departures: 0,
-                residence: 0,
-            };
-            f.base = b.append_slots(size);
-            f.hist_base = b.append_hist(f.hist_len());
-            b.fifos.push(f);
         }
-        b
     }
 
     /// Appends `n` empty slots; returns the first one's index.
     fn append_slots(&mut self, n: u32) -> u32 {
         let base = u32::try_from(self.slots.len()).expect("input buffers exceed 2^32 slots");
-        let empty = BufferedFlit {
-            flit: EMPTY_SLOT,
-            arrived: Cycle(0),
-        };
-        self.slots.resize(self.slots.len() + n as usize, empty);
+        self.slots
+            .resize(self.slots.len() + n as usize, EMPTY_BUFFERED);
         base
     }
 
