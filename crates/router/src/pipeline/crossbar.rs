@@ -5,66 +5,114 @@
 //! - Writes: each flit onto its output channel at `c + sd + xd` (`flits_out[port]`).
 //! - Knob: `crossbar_delay` (xd), modelled together with `switch_alloc_delay` (sd) as an
 //!   internal pipeline per output port; term `sd + xd` after SA in the head latency.
-//!   Every flit takes the same delay, so the flits leave in the order SA granted them:
-//!   one FIFO for the whole crossbar (flits of one cycle are due together; SA grants an
-//!   output port at most once per cycle, so they go to distinct ports), and `emit` looks
-//!   only at the flits due now instead of at every port.
+//!   Every flit takes the same delay, so the flits inside exit in the `sd + xd + 1` cycles
+//!   from now on: a ring of that many slots (rounded up to a power of two), indexed by
+//!   exit cycle, each slot holding the flits due in its cycle (at most one per output
+//!   port, since SA grants an output port at most once per cycle). `emit` looks only at
+//!   the slot due now instead of at every port.
 
 use crate::flit::Flit;
 use crate::stats::RouterStats;
 use flitsim_netlist::Cycle;
-use std::collections::VecDeque;
 
-/// Flits between SA and their output channel, in grant order.
+/// Flits between SA and their output channel, by exit cycle.
 #[derive(Clone, Debug)]
 pub struct Crossbar {
-    /// (exit cycle, output port, flit); exit cycles never decrease along the queue.
-    pipe: VecDeque<(Cycle, u32, Flit)>,
+    /// Output ports (the capacity of a slot).
+    ports: usize,
+    /// Ring size - 1 (the size is a power of two above the delay `sd + xd`).
+    mask: u64,
+    /// Slot `s` holds its flits (output port, flit) in `flits[s * ports..][..count[s]]`.
+    flits: Vec<(u32, Flit)>,
+    /// Flits in each slot.
+    count: Vec<u32>,
+    /// Flits in all slots.
+    len: usize,
+    /// Exit cycle of each slot's flits (debug builds check that no slot is reused early).
+    #[cfg(debug_assertions)]
+    exit: Vec<Cycle>,
 }
 
 impl Crossbar {
     /// For `ports` output ports and a pipeline of `depth` cycles (`sd + xd`).
     pub fn new(ports: usize, depth: u64) -> Crossbar {
+        let slots = (depth + 1).next_power_of_two();
+        let empty = (
+            u32::MAX,
+            Flit {
+                packet: crate::flit::PacketId {
+                    source: flitsim_netlist::TerminalId(u32::MAX),
+                    seq: u32::MAX,
+                },
+                index: 0,
+                len: 0,
+                kind: crate::flit::FlitKind::HeadTail,
+                vc: flitsim_netlist::VcId(0),
+                dest: flitsim_netlist::TerminalId(u32::MAX),
+                created: Cycle(0),
+                injected: Cycle(0),
+                hops: 0,
+            },
+        );
         Crossbar {
-            pipe: VecDeque::with_capacity(ports * (depth as usize + 1)),
+            ports,
+            mask: slots - 1,
+            flits: vec![empty; slots as usize * ports],
+            count: vec![0; slots as usize],
+            len: 0,
+            #[cfg(debug_assertions)]
+            exit: vec![Cycle(0); slots as usize],
         }
     }
 
-    /// A flit granted the switch, to be written onto output `port` at `exit`.
+    /// A flit granted the switch, to be written onto output `port` at `exit` (every flit
+    /// of the router takes the same delay, so `exit` is `sd + xd` after the current cycle).
     #[inline]
     pub fn push(&mut self, port: usize, exit: Cycle, flit: Flit) {
-        debug_assert!(
-            self.pipe.back().is_none_or(|&(t, _, _)| t <= exit),
-            "crossbar flits out of order"
-        );
-        debug_assert!(
-            !self
-                .pipe
-                .iter()
-                .any(|&(t, p, _)| t == exit && p as usize == port),
-            "two flits for output {port} in one cycle"
-        );
-        self.pipe.push_back((exit, port as u32, flit));
+        let s = (exit.0 & self.mask) as usize;
+        let n = self.count[s] as usize;
+        #[cfg(debug_assertions)]
+        {
+            assert!(
+                n == 0 || self.exit[s] == exit,
+                "crossbar slot of cycle {exit} still holds flits of cycle {}",
+                self.exit[s]
+            );
+            assert!(
+                !self.flits[s * self.ports..][..n]
+                    .iter()
+                    .any(|&(p, _)| p as usize == port),
+                "two flits for output {port} in one cycle"
+            );
+            self.exit[s] = exit;
+        }
+        self.flits[s * self.ports + n] = (port as u32, flit);
+        self.count[s] = n as u32 + 1;
+        self.len += 1;
     }
 
     /// Writes the flits due at `now` into `out` and counts them. Returns the ports written
     /// (bit `o`, for `o < 64`) and whether a head was written onto a router-to-router
     /// port (not the ejection port 0).
-    #[inline]
+    #[inline(always)]
     pub fn emit(
         &mut self,
         now: Cycle,
         out: &mut [Option<Flit>],
         stats: &mut RouterStats,
     ) -> (u64, bool) {
+        let s = (now.0 & self.mask) as usize;
+        let n = self.count[s] as usize;
+        if n == 0 {
+            return (0, false);
+        }
+        #[cfg(debug_assertions)]
+        assert_eq!(self.exit[s], now, "crossbar flit missed its cycle");
+        self.count[s] = 0;
+        self.len -= n;
         let mut network_head = false;
         let mut ports = 0u64;
-        while let Some(&(t, port, flit)) = self.pipe.front() {
-            debug_assert!(t >= now, "crossbar flit missed its cycle");
-            if t != now {
-                break;
-            }
-            self.pipe.pop_front();
+        for &(port, flit) in &self.flits[s * self.ports..][..n] {
             let port = port as usize;
             debug_assert!(out[port].is_none(), "output slot already written");
             out[port] = Some(flit);
@@ -80,19 +128,71 @@ impl Crossbar {
 
     /// Flits inside the crossbar pipelines.
     pub fn len(&self) -> usize {
-        self.pipe.len()
+        self.len
     }
 
     /// True when no flit is inside.
     pub fn is_empty(&self) -> bool {
-        self.pipe.is_empty()
+        self.len == 0
     }
 
     /// Flits inside bound for downstream VC `vc` of output `port`.
     pub fn in_flight_to(&self, port: usize, vc: u8) -> u32 {
-        self.pipe
+        self.count
             .iter()
-            .filter(|(_, p, f)| *p as usize == port && f.vc.0 == vc)
+            .enumerate()
+            .flat_map(|(s, &n)| &self.flits[s * self.ports..][..n as usize])
+            .filter(|(p, f)| *p as usize == port && f.vc.0 == vc)
             .count() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::buffer::tests::flit;
+
+    #[test]
+    fn flits_leave_after_the_delay_in_every_slot_of_the_ring() {
+        // Delay 2: a ring of 4 slots, reused every 4 cycles.
+        let mut x = Crossbar::new(3, 2);
+        let mut stats = RouterStats::new(3);
+        let mut out = vec![None; 3];
+        for t in 0..20u64 {
+            out.fill(None);
+            let port = (t % 3) as usize;
+            x.push(port, Cycle(t + 2), flit(t as u32, 100));
+            if t % 2 == 0 {
+                x.push((port + 1) % 3, Cycle(t + 2), flit(1000 + t as u32, 100));
+            }
+            assert_eq!(x.len(), x.count.iter().sum::<u32>() as usize);
+            let (ports, _) = x.emit(Cycle(t), &mut out, &mut stats);
+            if t >= 2 {
+                let p = ((t - 2) % 3) as usize;
+                assert_eq!(out[p].map(|f| f.index), Some(t as u32 - 2));
+                let both = (t - 2) % 2 == 0;
+                assert_eq!(ports.count_ones(), 1 + u32::from(both));
+                if both {
+                    assert_eq!(out[(p + 1) % 3].map(|f| f.index), Some(1000 + t as u32 - 2));
+                }
+            } else {
+                assert_eq!(ports, 0);
+            }
+        }
+        assert_eq!(x.len(), 3);
+        assert_eq!(
+            x.in_flight_to(0, 0) + x.in_flight_to(1, 0) + x.in_flight_to(2, 0),
+            3
+        );
+    }
+
+    #[test]
+    fn zero_delay_leaves_in_the_same_cycle() {
+        let mut x = Crossbar::new(2, 0);
+        let mut out = vec![None; 2];
+        x.push(1, Cycle(5), flit(0, 1));
+        assert_eq!(x.in_flight_to(1, 0), 1);
+        let (ports, head) = x.emit(Cycle(5), &mut out, &mut RouterStats::new(2));
+        assert_eq!((ports, head, x.is_empty()), (0b10, true, true));
     }
 }

@@ -9,41 +9,109 @@
 //! - Knob: `credit_delay` (cd). It does not appear in the zero-load latency; it lengthens
 //!   the credit round trip `sd + xd + L + cd + L` (+ the downstream stages) that bounds a
 //!   VC's throughput when `buffer_depth` is small.
+//!
+//! The credits wait in a ring of slots indexed by due cycle, each slot a mask of the
+//! input ports with a credit due then and the VC of each. A port has at most one credit
+//! due per cycle: a credit whose cycle is taken for its port moves to one cycle after the
+//! last one queued (only a timeout reset discards several flits of one port in one cycle);
+//! the ring doubles when such a credit falls beyond it.
 
 use crate::flit::Credit;
-use flitsim_netlist::Cycle;
-use std::collections::VecDeque;
+use flitsim_netlist::{Cycle, VcId};
 
-/// Credits waiting for their `credit_delay`, per input port.
+/// Credits waiting for their `credit_delay`, by due cycle.
 #[derive(Clone, Debug)]
 pub struct CreditReturn {
-    queues: Vec<VecDeque<(Cycle, Credit)>>,
-    /// Credits in all queues (`emit` returns at once when 0).
+    /// Input ports.
+    ports: usize,
+    /// `credit_delay`.
+    delay: u64,
+    /// Ring size - 1 (the size is a power of two above the delay).
+    mask: u64,
+    /// Words of a slot's port mask.
+    words: usize,
+    /// Slot `s`'s ports with a credit due: bit `p % 64` of `due[s * words + p / 64]`.
+    due: Vec<u64>,
+    /// VC of port `p`'s credit in slot `s`: `vc[s * ports + p]`.
+    vc: Vec<VcId>,
+    /// Per port, the first cycle its next credit may be due (one after its last one).
+    next_free: Vec<u64>,
+    /// Credits in all slots.
     len: usize,
+    /// The last `emit`'s cycle and the credits it left waiting (debug builds check that a
+    /// router with credits waiting emits every cycle, which the ring relies on).
+    #[cfg(debug_assertions)]
+    last_emit: (Cycle, usize),
 }
 
 impl CreditReturn {
     /// For `ports` input ports and a delay of `delay` cycles.
     pub fn new(ports: usize, delay: u64) -> CreditReturn {
-        CreditReturn {
-            queues: (0..ports)
-                .map(|_| VecDeque::with_capacity(delay as usize + 1))
-                .collect(),
+        let mut c = CreditReturn {
+            ports,
+            delay,
+            mask: 0,
+            words: ports.div_ceil(64).max(1),
+            due: Vec::new(),
+            vc: Vec::new(),
+            next_free: vec![0; ports],
             len: 0,
+            #[cfg(debug_assertions)]
+            last_emit: (Cycle(0), 0),
+        };
+        c.resize((delay + 1).next_power_of_two());
+        c
+    }
+
+    /// Empties the ring and gives it `slots` slots.
+    fn resize(&mut self, slots: u64) {
+        self.mask = slots - 1;
+        self.due = vec![0; slots as usize * self.words];
+        self.vc = vec![VcId(0); slots as usize * self.ports];
+    }
+
+    /// Doubles the ring until cycle `due` fits in it (the credits inside are due from `now`
+    /// on).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, now: Cycle, due: u64) {
+        let old = self.clone();
+        let mut slots = self.mask + 1;
+        while due - now.0 > slots - 1 {
+            slots *= 2;
+        }
+        self.resize(slots);
+        for k in 0..=old.mask {
+            let t = now.0 + k;
+            let (s, from) = ((t & self.mask) as usize, (t & old.mask) as usize);
+            self.due[s * self.words..][..self.words]
+                .copy_from_slice(&old.due[from * self.words..][..self.words]);
+            self.vc[s * self.ports..][..self.ports]
+                .copy_from_slice(&old.vc[from * self.ports..][..self.ports]);
         }
     }
 
-    /// A credit for input `port`, due on its channel at `due`, or one cycle after the
-    /// last credit queued for that port if that is later (only flits discarded by a
-    /// timeout reset queue several credits of one port in one cycle; otherwise SA moves
-    /// at most one flit per input port per cycle and `due` is always later).
+    /// The credit of a flit that left (or was discarded from) input `port` at `now`: due
+    /// on its channel at `now + credit_delay`, or one cycle after the last credit queued
+    /// for that port if that is later (only flits discarded by a timeout reset queue
+    /// several credits of one port in one cycle; otherwise SA moves at most one flit per
+    /// input port per cycle and the due cycle is always later).
     #[inline]
-    pub fn push(&mut self, port: usize, due: Cycle, credit: Credit) {
-        let due = match self.queues[port].back() {
-            Some(&(t, _)) if t >= due => t.plus(1),
-            _ => due,
-        };
-        self.queues[port].push_back((due, credit));
+    pub fn push(&mut self, port: usize, now: Cycle, credit: Credit) {
+        let due = (now.0 + self.delay).max(self.next_free[port]);
+        self.next_free[port] = due + 1;
+        if due - now.0 > self.mask {
+            self.grow(now, due);
+        }
+        let s = (due & self.mask) as usize;
+        let w = &mut self.due[s * self.words + port / 64];
+        debug_assert_eq!(
+            *w >> (port % 64) & 1,
+            0,
+            "two credits of port {port} due at {due}"
+        );
+        *w |= 1 << (port % 64);
+        self.vc[s * self.ports + port] = credit.vc;
         self.len += 1;
     }
 
@@ -51,19 +119,41 @@ impl CreditReturn {
     /// `p < 32`).
     #[inline]
     pub fn emit(&mut self, now: Cycle, out: &mut [Option<Credit>]) -> u64 {
+        #[cfg(debug_assertions)]
+        {
+            let (last, left) = self.last_emit;
+            assert!(
+                left == 0 || now.0 == last.0 + 1,
+                "credit return skipped cycles {}..{now} with {left} credits waiting",
+                last.0 + 1
+            );
+        }
+        let ports = self.emit_due(now, out);
+        #[cfg(debug_assertions)]
+        {
+            self.last_emit = (now, self.len);
+        }
+        ports
+    }
+
+    /// [`CreditReturn::emit`] without the debug check.
+    #[inline(always)]
+    fn emit_due(&mut self, now: Cycle, out: &mut [Option<Credit>]) -> u64 {
         if self.len == 0 {
             return 0;
         }
+        let s = (now.0 & self.mask) as usize;
         let mut ports = 0u64;
-        for (port, q) in self.queues.iter_mut().enumerate() {
-            if let Some(&(t, c)) = q.front() {
-                debug_assert!(t >= now, "credit missed its cycle");
-                if t == now {
-                    q.pop_front();
-                    self.len -= 1;
-                    out[port] = Some(c);
-                    ports |= 1u64.wrapping_shl(port as u32) & u64::from(u32::MAX);
-                }
+        for k in 0..self.words {
+            let mut m = std::mem::take(&mut self.due[s * self.words + k]);
+            self.len -= m.count_ones() as usize;
+            while m != 0 {
+                let port = k * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                out[port] = Some(Credit {
+                    vc: self.vc[s * self.ports + port],
+                });
+                ports |= 1u64.wrapping_shl(port as u32) & u64::from(u32::MAX);
             }
         }
         ports
@@ -71,15 +161,101 @@ impl CreditReturn {
 
     /// True when no credit waits.
     pub fn is_empty(&self) -> bool {
-        debug_assert_eq!(self.len, self.queues.iter().map(VecDeque::len).sum());
+        debug_assert_eq!(
+            self.len,
+            self.due
+                .iter()
+                .map(|w| w.count_ones() as usize)
+                .sum::<usize>()
+        );
         self.len == 0
     }
 
     /// Credits waiting for input `port`'s VC `vc`.
     pub fn pending(&self, port: usize, vc: u8) -> u32 {
-        self.queues[port]
-            .iter()
-            .filter(|(_, c)| c.vc.0 == vc)
+        (0..=self.mask as usize)
+            .filter(|&s| {
+                self.due[s * self.words + port / 64] >> (port % 64) & 1 == 1
+                    && self.vc[s * self.ports + port].0 == vc
+            })
             .count() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn credit(vc: u8) -> Credit {
+        Credit { vc: VcId(vc) }
+    }
+
+    /// Emits cycles `from..to`; returns (cycle, port, VC) of each credit written.
+    fn drain(c: &mut CreditReturn, from: u64, to: u64) -> Vec<(u64, usize, u8)> {
+        let mut got = Vec::new();
+        for t in from..to {
+            let mut out = vec![None; c.ports];
+            let ports = c.emit(Cycle(t), &mut out);
+            for (p, o) in out.iter().enumerate() {
+                if let Some(x) = o {
+                    assert!(p >= 32 || ports >> p & 1 == 1);
+                    got.push((t, p, x.vc.0));
+                }
+            }
+        }
+        got
+    }
+
+    #[test]
+    fn credits_leave_after_the_delay() {
+        let mut c = CreditReturn::new(3, 2);
+        for t in 0..10u64 {
+            c.push((t % 3) as usize, Cycle(t), credit((t % 4) as u8));
+            let got = drain(&mut c, t, t + 1);
+            if t >= 2 {
+                assert_eq!(got, vec![(t, ((t - 2) % 3) as usize, ((t - 2) % 4) as u8)]);
+            }
+        }
+        assert_eq!(c.pending(2, 0) + c.pending(0, 1), 2);
+        assert_eq!(drain(&mut c, 10, 12).len(), 2);
+        assert!(c.is_empty());
+    }
+
+    /// A timeout reset discards a whole packet of one port in one cycle: its credits go
+    /// out one per cycle, beyond the ring's first size, and a later credit of the same
+    /// port queues behind them.
+    #[test]
+    fn a_taken_cycle_moves_the_credit_one_cycle_after_the_last() {
+        let mut c = CreditReturn::new(2, 1);
+        for v in 0..6 {
+            c.push(0, Cycle(10), credit(v));
+        }
+        c.push(1, Cycle(10), credit(7));
+        assert_eq!(drain(&mut c, 10, 12), vec![(11, 0, 0), (11, 1, 7)]);
+        c.push(0, Cycle(12), credit(9));
+        assert_eq!(c.pending(0, 9), 1);
+        let got: Vec<_> = drain(&mut c, 12, 20);
+        assert_eq!(
+            got,
+            vec![
+                (12, 0, 1),
+                (13, 0, 2),
+                (14, 0, 3),
+                (15, 0, 4),
+                (16, 0, 5),
+                (17, 0, 9)
+            ]
+        );
+        // Once the queue is empty, a credit takes the plain delay again.
+        c.push(0, Cycle(20), credit(1));
+        assert_eq!(drain(&mut c, 20, 22), vec![(21, 0, 1)]);
+    }
+
+    #[test]
+    fn more_than_64_ports() {
+        let mut c = CreditReturn::new(70, 0);
+        c.push(69, Cycle(3), credit(2));
+        c.push(1, Cycle(3), credit(1));
+        assert_eq!(drain(&mut c, 3, 4), vec![(3, 1, 1), (3, 69, 2)]);
     }
 }

@@ -211,7 +211,6 @@ impl SwitchAlloc {
         credits: &mut CreditReturn,
     ) {
         let exit = now.plus(s.delays.sd + s.delays.xd);
-        let credit_due = now.plus(s.delays.cd);
         for &i in &self.winners {
             let i = i as usize;
             let (p, v) = s.layout.in_split(i);
@@ -224,7 +223,7 @@ impl SwitchAlloc {
                 flit.hops += 1;
             }
             crossbar.push(o.index(), exit, flit);
-            credits.push(p, credit_due, Credit { vc: VcId(v) });
+            credits.push(p, now, Credit { vc: VcId(v) });
             if flit.kind.is_tail() {
                 debug_assert_eq!(s.outputs[ovc].owner, Some(i as u32));
                 s.outputs[ovc].owner = None;
