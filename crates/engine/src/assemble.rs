@@ -37,17 +37,15 @@ pub(crate) const NO_LINE: LineRef = LineRef {
     line: u32::MAX,
 };
 
-/// Whom an item sent on a line wakes, by partition and wake code: `local index << 7 |
-/// what`, `what` being the bit of the router's arrival mask ([`arrival_bit`]) or
-/// [`WAKE_TERMINAL`].
+/// Whom an item sent on a line wakes: the reader partition, the component's wake-up index
+/// there (a router's local index, or [`Wakes::terminal_base`] + a terminal's) and what
+/// arrives (the router's [`arrival_bit`], as a mask; 0 for a terminal).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct WakeRef {
     pub part: u32,
     pub id: u32,
+    pub what: u64,
 }
-
-/// The `what` of a terminal's wake code.
-pub(crate) const WAKE_TERMINAL: u32 = 127;
 
 /// Routers with more ports than this read every line when woken (their arrival mask
 /// cannot name each port).
@@ -64,6 +62,7 @@ pub(crate) fn arrival_bit(p: usize, credit: bool) -> u32 {
 pub(crate) const NO_WAKE: WakeRef = WakeRef {
     part: u32::MAX,
     id: u32::MAX,
+    what: 0,
 };
 
 /// A router with its channel map and its per-cycle inbox and outbox.
@@ -150,7 +149,7 @@ pub(crate) struct Outbound {
     /// Timeout resets on reverse sides, same indices as `credits` (empty when no router
     /// has a timeout).
     pub resets: Lines<Reset>,
-    /// Wake-up lists for each reader partition (by partition index).
+    /// Wake-ups for each reader partition (by partition index).
     pub wakes: Vec<Wakes>,
     pub status: Status,
 }
@@ -286,15 +285,27 @@ pub(crate) fn assemble(
         .unwrap_or(1);
     let mut outbound: Vec<Outbound> = (0..nparts)
         .map(|_| Outbound {
-            wakes: vec![Wakes::new(max_latency); nparts],
+            wakes: (0..nparts)
+                .map(|q| Wakes::new(max_latency, bounds[q + 1] - bounds[q]))
+                .collect(),
             ..Outbound::default()
         })
         .collect();
-    let wake_of = |r: RouterId, what: u32| {
+    let terminal_base: Vec<u32> = outbound[0].wakes.iter().map(Wakes::terminal_base).collect();
+    let wake_of = |r: RouterId, what: Option<u32>| {
         let p = part_of(r.index());
-        WakeRef {
-            part: p as u32,
-            id: ((r.index() - bounds[p]) as u32) << 7 | what,
+        let local = (r.index() - bounds[p]) as u32;
+        match what {
+            Some(bit) => WakeRef {
+                part: p as u32,
+                id: local,
+                what: 1 << bit,
+            },
+            None => WakeRef {
+                part: p as u32,
+                id: terminal_base[p] + local,
+                what: 0,
+            },
         }
     };
     let mut wires = Vec::with_capacity(c + 2 * n);
@@ -367,7 +378,7 @@ pub(crate) fn assemble(
         let mut credit_dst = vec![NO_CHANNEL; ports];
         let mut flit_wake = vec![NO_WAKE; ports];
         let mut credit_wake = vec![NO_WAKE; ports];
-        let own_terminal = wake_of(spec.id, WAKE_TERMINAL);
+        let own_terminal = wake_of(spec.id, None);
         flit_wake[0] = own_terminal;
         credit_wake[0] = own_terminal;
         flit_src[0] = injection(i).0;
@@ -385,7 +396,7 @@ pub(crate) fn assemble(
                 flit_src[p] = f;
                 credit_dst[p] = r.line;
                 let ch = netlist.channel(ch);
-                credit_wake[p] = wake_of(ch.from, arrival_bit(ch.from_port.index(), true));
+                credit_wake[p] = wake_of(ch.from, Some(arrival_bit(ch.from_port.index(), true)));
             }
             match netlist.out_channel(spec.id, OutPort(p as u8)) {
                 Some(ch) => {
@@ -393,7 +404,7 @@ pub(crate) fn assemble(
                     flit_dst[p] = f.line;
                     credit_src[p] = r;
                     let ch = netlist.channel(ch);
-                    flit_wake[p] = wake_of(ch.to, arrival_bit(ch.to_port.index(), false));
+                    flit_wake[p] = wake_of(ch.to, Some(arrival_bit(ch.to_port.index(), false)));
                     let down = &netlist.router(ch.to).ports[ch.to_port.index()];
                     outputs.push(OutputPortSpec {
                         downstream_vcs: down.vcs,

@@ -148,53 +148,128 @@ impl<T: Copy> Lines<T> {
     }
 }
 
-/// Wake-up lists: what one writer partition sent to one reader partition, as the reader's
-/// local component indices bucketed by the cycle the items are due. The reader visits only
-/// the components listed for `now` instead of peeking every line (cost follows activity).
+/// Wake-ups: what one writer partition sent to one reader partition, as arrival masks of
+/// the reader's components bucketed by the cycle the items are due. The reader visits only
+/// the components woken for `now` instead of peeking every line (cost follows activity).
+///
+/// A bucket holds a bit set of the woken components (the reader's routers in the first
+/// [`Wakes::terminal_base`] / 64 words, then its terminals) and, per component, the mask of
+/// what arrives (a router's [`crate::assemble::arrival_bit`]s): a router receiving several
+/// items in one cycle is one bit and one mask, decoded once.
 ///
 /// Same discipline as the lines: buckets are a ring (a power of two > the largest latency,
-/// indexed by `due & mask`) tagged with their due cycle; the writer fills buckets due later
-/// in phase 2 (a bucket whose tag is stale is emptied first), the reader only reads the
-/// bucket due `now` in phase 1. An index may be listed more than once.
+/// indexed by `due & mask`) tagged with their due cycle; in phase 2 the writer first makes
+/// the buckets of the cycles it can write ([`Wakes::prepare`]: a bucket whose tag is stale
+/// was read already and is emptied), then sets bits in them; the reader only reads the
+/// bucket due `now` in phase 1.
 #[derive(Clone, Debug)]
 pub struct Wakes {
     mask: u32,
-    buckets: Vec<(u64, Vec<u32>)>,
+    max_latency: u32,
+    /// Words of router bits in each bucket's bit set.
+    router_words: usize,
+    buckets: Vec<WakeBucket>,
+}
+
+#[derive(Clone, Debug)]
+struct WakeBucket {
+    due: u64,
+    /// The components woken: routers, then terminals from bit [`Wakes::terminal_base`].
+    woken: Vec<u64>,
+    /// Per component (same index), what arrives (a terminal's stays 0).
+    masks: Vec<u64>,
 }
 
 impl Wakes {
-    /// Wake-up lists for lines of latency at most `max_latency` (>= 1).
-    pub fn new(max_latency: u32) -> Wakes {
-        let size = (max_latency.max(1) as usize + 1).next_power_of_two();
+    /// Wake-ups for a reader partition of `components` routers and as many terminals, on
+    /// lines of latency at most `max_latency` (>= 1).
+    pub fn new(max_latency: u32, components: usize) -> Wakes {
+        let max_latency = max_latency.max(1);
+        let size = (max_latency as usize + 1).next_power_of_two();
+        let router_words = components.div_ceil(64);
         Wakes {
             mask: size as u32 - 1,
-            buckets: vec![(NEVER, Vec::new()); size],
+            max_latency,
+            router_words,
+            buckets: vec![
+                WakeBucket {
+                    due: NEVER,
+                    woken: vec![0; 2 * router_words],
+                    masks: vec![0; 2 * router_words * 64],
+                };
+                size
+            ],
         }
     }
 
-    /// Phase 2: component `id` of the reader partition receives something at `due`.
+    /// The wake-up index of the reader's terminal `i` (its routers' indices are their own).
+    pub fn terminal_base(&self) -> u32 {
+        (self.router_words * 64) as u32
+    }
+
+    /// Phase 2 at `now`, before any [`Wakes::wake`]: readies the buckets due in
+    /// `now + 1..=now + max_latency` (a stale one was read already: it is emptied).
     #[inline]
-    pub fn push(&mut self, due: u64, id: u32) {
-        let b = &mut self.buckets[(due as u32 & self.mask) as usize];
-        if b.0 != due {
+    pub fn prepare(&mut self, now: u64) {
+        for due in now + 1..=now + u64::from(self.max_latency) {
+            let b = &mut self.buckets[(due as u32 & self.mask) as usize];
+            if b.due == due {
+                continue;
+            }
             debug_assert!(
-                b.0 == NEVER || b.0 < due,
+                b.due == NEVER || b.due <= now,
                 "wake-up bucket reused while still live"
             );
-            b.0 = due;
-            b.1.clear();
+            b.due = due;
+            let (routers, terminals) = b.woken.split_at_mut(self.router_words);
+            for (w, word) in routers.iter_mut().enumerate() {
+                let mut bits = std::mem::take(word);
+                while bits != 0 {
+                    b.masks[w * 64 + bits.trailing_zeros() as usize] = 0;
+                    bits &= bits - 1;
+                }
+            }
+            terminals.fill(0);
         }
-        b.1.push(id);
     }
 
-    /// Phase 1 at `now`: the components that receive something now.
+    /// Phase 2 (after [`Wakes::prepare`]): component `id` of the reader partition (a
+    /// router's index, or [`Wakes::terminal_base`] + a terminal's) receives `what` (a
+    /// router's arrival bits; 0 for a terminal) at `due`.
     #[inline]
-    pub fn due(&self, now: u64) -> &[u32] {
+    pub fn wake(&mut self, due: u64, id: u32, what: u64) {
+        let b = &mut self.buckets[(due as u32 & self.mask) as usize];
+        debug_assert_eq!(b.due, due, "wake-up bucket not prepared");
+        b.woken[(id / 64) as usize] |= 1 << (id % 64);
+        b.masks[id as usize] |= what;
+    }
+
+    /// Phase 1 at `now`: adds the routers woken now to `routers` (a bit set) and what
+    /// arrives for each to `arrivals`, the terminals woken now to `terminals` (a bit set).
+    #[inline]
+    pub fn deliver(
+        &self,
+        now: u64,
+        routers: &mut [u64],
+        arrivals: &mut [u64],
+        terminals: &mut [u64],
+    ) {
         let b = &self.buckets[(now as u32 & self.mask) as usize];
-        if b.0 == now {
-            &b.1
-        } else {
-            &[]
+        if b.due != now {
+            return;
+        }
+        let (woken_routers, woken_terminals) = b.woken.split_at(self.router_words);
+        for (w, (&bits, set)) in woken_routers.iter().zip(routers.iter_mut()).enumerate() {
+            *set |= bits;
+            let mut bits = bits;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                arrivals[i] |= b.masks[i];
+            }
+        }
+        for (set, &bits) in terminals.iter_mut().zip(woken_terminals) {
+            *set |= bits;
         }
     }
 }
@@ -236,20 +311,74 @@ mod tests {
         assert_eq!(l.count_in_flight(i, 9), 0);
     }
 
+    /// Routers woken, their arrival masks, terminals woken.
+    type Delivered = (Vec<u64>, Vec<u64>, Vec<u64>);
+
+    /// What `Wakes::deliver` adds at `t` from an empty state.
+    fn delivered(w: &Wakes, t: u64, n: usize) -> Delivered {
+        let words = n.div_ceil(64);
+        let (mut r, mut a, mut term) = (vec![0; words], vec![0; n], vec![0; words]);
+        w.deliver(t, &mut r, &mut a, &mut term);
+        (r, a, term)
+    }
+
     #[test]
     fn a_wake_up_is_seen_exactly_at_its_due_cycle() {
-        let mut w = Wakes::new(3);
-        // Latencies 1..=3 from several cycles; each list is read once, at its cycle.
-        let mut expected: std::collections::BTreeMap<u64, Vec<u32>> = Default::default();
-        for t in 0..30u64 {
-            assert_eq!(w.due(t), expected.remove(&t).unwrap_or_default().as_slice());
+        let n = 70; // two words: ids on both sides of 64
+        let mut w = Wakes::new(3, n);
+        let tb = w.terminal_base();
+        // Latencies 1..=3 from several cycles; each bucket is read once, at its cycle.
+        let mut expected: std::collections::BTreeMap<u64, Delivered> = Default::default();
+        for t in 0..40u64 {
+            let (r, a, term) = delivered(&w, t, n);
+            let want = expected
+                .remove(&t)
+                .unwrap_or_else(|| (vec![0; 2], vec![0; n], vec![0; 2]));
+            assert_eq!((r, a, term), want, "cycle {t}");
+            w.prepare(t);
             for lat in 1..=3u64 {
                 if (t + lat) % 2 == 0 {
-                    let id = (t * 10 + lat) as u32;
-                    w.push(t + lat, id);
-                    expected.entry(t + lat).or_default().push(id);
+                    let due = t + lat;
+                    let e = expected
+                        .entry(due)
+                        .or_insert_with(|| (vec![0; 2], vec![0; n], vec![0; 2]));
+                    // A router twice (two bits, one wake-up) and a terminal.
+                    let id = ((t * 7 + lat * 13) % n as u64) as usize;
+                    for what in [1u64 << lat, 1 << (32 + lat)] {
+                        w.wake(due, id as u32, what);
+                        e.0[id / 64] |= 1 << (id % 64);
+                        e.1[id] |= what;
+                    }
+                    let term = ((t * 5 + lat) % n as u64) as usize;
+                    w.wake(due, tb + term as u32, 0);
+                    e.2[term / 64] |= 1 << (term % 64);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_bucket_is_emptied_before_reuse_even_after_a_gap() {
+        let mut w = Wakes::new(1, 3);
+        w.prepare(0);
+        w.wake(1, 2, 0b101);
+        w.wake(1, w.terminal_base() + 1, 0);
+        assert_eq!(
+            delivered(&w, 1, 3),
+            (vec![0b100], vec![0, 0, 0b101], vec![0b10])
+        );
+        // Nothing written for a while; the ring wraps many times.
+        for t in 1..9 {
+            w.prepare(t);
+        }
+        w.wake(9, 0, 0b10);
+        assert_eq!(delivered(&w, 9, 3), (vec![0b1], vec![0b10, 0, 0], vec![0]));
+        for t in 2..9 {
+            assert_eq!(
+                delivered(&w, t, 3),
+                (vec![0], vec![0; 3], vec![0]),
+                "cycle {t}"
+            );
         }
     }
 

@@ -10,15 +10,16 @@
 //!    steps, and stages its outputs in its own outbox. A router with nothing to do
 //!    (quiescent and no input) is not stepped, nor even looked at: the partition keeps a
 //!    bit set of the routers left non-quiescent by their last step and adds the ones the
-//!    writers' wake-up lists name for `now` ([`crate::channel::Wakes`]), so the cost of a
+//!    writers' wake-ups name for `now` ([`crate::channel::Wakes`]), so the cost of a
 //!    cycle follows activity, not size. Terminals step every cycle.
 //! 2. [`write`]: each component stepped puts its outbox into its own lines' slots due at
-//!    `now + latency` and the reader it wakes onto the wake-up list of that cycle, and the
-//!    partition publishes its [`Status`] (counters kept by events, not by a sweep).
+//!    `now + latency` and sets the reader's bit and arrival mask in the wake-ups of that
+//!    cycle, and the partition publishes its [`Status`] (counters kept by events, not by a
+//!    sweep).
 
 use crate::assemble::{
-    arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, MASK_PORTS, NO_WAKE,
-    PHASE_BUG, WAKE_TERMINAL,
+    arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
+    PHASE_BUG,
 };
 use crate::channel::{Lines, Wakes};
 use crate::terminal::Tally;
@@ -147,7 +148,7 @@ fn read_arrived(
     }
     #[cfg(debug_assertions)]
     {
-        // The wake-up lists missed nothing: every line read in full agrees.
+        // The wake-ups missed nothing: every line read in full agrees.
         for (p, &src) in node.flit_src.iter().enumerate() {
             assert_eq!(
                 node.flits_in[p],
@@ -233,8 +234,8 @@ pub(crate) fn start(nodes: &mut Nodes) {
 /// lines, by partition index.
 ///
 /// Only routers that are not quiescent or receive something now are visited: the
-/// pending set carries the first kind from the previous cycle, every writer's wake-up
-/// list for this partition the second. Terminals step every cycle (each draws its
+/// pending set carries the first kind from the previous cycle, every writer's wake-ups
+/// for this partition the second. Terminals step every cycle (each draws its
 /// Bernoulli trial).
 pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bool) {
     let t = now.0;
@@ -252,15 +253,7 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
     } = nodes;
     *moved_before = st.router_flits + st.injected + st.consumed + st.discarded;
     for l in lines {
-        for &code in l.wakes[part].due(t) {
-            let (i, what) = ((code >> 7) as usize, code & 127);
-            if what == WAKE_TERMINAL {
-                arriving[i / 64] |= 1 << (i % 64);
-            } else {
-                pending[i / 64] |= 1 << (i % 64);
-                arrivals[i] |= 1 << what;
-            }
-        }
+        l.wakes[part].deliver(t, pending, arrivals, arriving);
     }
     stepped.clear();
     for (w, word) in pending.iter_mut().enumerate() {
@@ -323,6 +316,12 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
                 peek_credit(lines, node.credit_src, t),
             )
         } else {
+            debug_assert!(
+                peek_flit_ref(lines, node.flit_src, t).is_none()
+                    && peek_credit(lines, node.credit_src, t).is_none()
+                    && (!resets || peek_reset(lines, node.credit_src, t).is_none()),
+                "terminal {i} at cycle {t}: wake-ups and lines disagree"
+            );
             (None, None)
         };
         st.consumed += u64::from(flit_in.is_some());
@@ -347,8 +346,16 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
     }
 }
 
+/// Phase 2: wakes `w` (nobody for a port without a channel) for an item due at `due`.
+#[inline(always)]
+fn wake(wakes: &mut [Wakes], w: WakeRef, due: u64) {
+    if let Some(reader) = wakes.get_mut(w.part as usize) {
+        reader.wake(due, w.id, w.what);
+    }
+}
+
 /// Phase 2: the flit router `node` wrote on output port `o`, if any, onto its line due
-/// at `t + latency`, and the reader onto that cycle's wake-up list. Returns whether a flit
+/// at `t + latency`, and the reader into that cycle's wake-ups. Returns whether a flit
 /// was there.
 #[inline(always)]
 fn send_flit(
@@ -362,10 +369,7 @@ fn send_flit(
         return false;
     };
     let due = flits.send(node.flit_dst[o], t, f);
-    let w = node.flit_wake[o];
-    if w != NO_WAKE {
-        wakes[w.part as usize].push(due, w.id);
-    }
+    wake(wakes, node.flit_wake[o], due);
     true
 }
 
@@ -380,10 +384,7 @@ fn send_credit(
 ) {
     if let Some(c) = node.credits_out[p].take() {
         let due = credits.send(node.credit_dst[p], t, c);
-        let w = node.credit_wake[p];
-        if w != NO_WAKE {
-            wakes[w.part as usize].push(due, w.id);
-        }
+        wake(wakes, node.credit_wake[p], due);
     }
 }
 
@@ -409,7 +410,7 @@ fn write_every_output(
 }
 
 /// Phase 2 at `now` for partition `nodes`: outboxes into its own lines' slots due later,
-/// the routers they wake onto the wake-up lists; publishes the partition's status.
+/// the components they wake into the wake-ups; publishes the partition's status.
 pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     let t = now.0;
     let Outbound {
@@ -419,6 +420,9 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
         wakes,
         status,
     } = out;
+    for w in wakes.iter_mut() {
+        w.prepare(t);
+    }
     let mut router_flits = 0;
     for &i in &nodes.stepped {
         let node = &mut nodes.routers[i as usize];
@@ -451,23 +455,25 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
         for (p, slot) in node.resets_out.iter_mut().enumerate() {
             if let Some(r) = slot.take() {
                 let due = resets.send(node.credit_dst[p], t, r);
-                let w = node.credit_wake[p];
-                if w != NO_WAKE {
-                    wakes[w.part as usize].push(due, w.id);
-                }
+                wake(wakes, node.credit_wake[p], due);
             }
         }
     }
     let own = &mut wakes[nodes.part];
     for (i, node) in nodes.terminals.iter_mut().enumerate() {
-        let wake = (i as u32) << 7 | arrival_bit(0, false);
+        // Terminal `i` feeds router `i`'s port 0.
         if let Some(f) = node.flit_out.take() {
-            own.push(flits.send(node.flit_dst, t, f), wake);
+            own.wake(
+                flits.send(node.flit_dst, t, f),
+                i as u32,
+                1 << arrival_bit(0, false),
+            );
         }
         if let Some(c) = node.credit_out.take() {
-            own.push(
+            own.wake(
                 credits.send(node.credit_dst, t, c),
-                wake | arrival_bit(0, true),
+                i as u32,
+                1 << arrival_bit(0, true),
             );
         }
     }
