@@ -9,7 +9,7 @@
 //! forward side lives in its upstream component's partition, its reverse side in its
 //! downstream component's ([`crate::channel`]).
 
-use crate::channel::{Lines, Wakes};
+use crate::channel::{Line, Lines, Wakes};
 use crate::cycle::Status;
 use crate::error::ConfigError;
 use crate::rng::{self, ComponentKind};
@@ -21,20 +21,17 @@ use flitsim_router::{Credit, Flit, OutputPortSpec, Reset, Router};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, RwLock};
 
-/// Marks a port without a channel (in local line indices).
-pub(crate) const NO_CHANNEL: u32 = u32::MAX;
-
-/// Where one channel side lives: the partition that writes it and its local line index.
+/// Where one channel side lives: the partition that writes it and its line there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct LineRef {
     pub part: u32,
-    pub line: u32,
+    pub line: Line,
 }
 
 /// A port without a channel.
 pub(crate) const NO_LINE: LineRef = LineRef {
     part: u32::MAX,
-    line: u32::MAX,
+    line: Line::NONE,
 };
 
 /// Whom an item sent on a line wakes: the reader partition, the component's wake-up index
@@ -72,10 +69,11 @@ pub(crate) struct RouterNode {
     pub flit_src: Box<[LineRef]>,
     /// Reverse side of each output port's channel, delivering credits (`NO_LINE` if none).
     pub credit_src: Box<[LineRef]>,
-    /// Own forward line driven by each output port (`NO_CHANNEL` if none).
-    pub flit_dst: Box<[u32]>,
-    /// Own reverse line carrying each input port's credits upstream (`NO_CHANNEL` if none).
-    pub credit_dst: Box<[u32]>,
+    /// Own forward line driven by each output port (`Line::NONE` if none).
+    pub flit_dst: Box<[Line]>,
+    /// Own reverse line carrying each input port's credits upstream (`Line::NONE` if
+    /// none; its resets travel on the line of the same place in `Outbound::resets`).
+    pub credit_dst: Box<[Line]>,
     /// The component each output port's flits wake (the terminal for the ejection port).
     pub flit_wake: Box<[WakeRef]>,
     /// The component each input port's credits and resets wake (the terminal for the
@@ -105,9 +103,9 @@ pub(crate) struct TerminalNode {
     /// Reverse side of the injection channel (written by the router).
     pub credit_src: LineRef,
     /// Own forward line: the injection channel.
-    pub flit_dst: u32,
+    pub flit_dst: Line,
     /// Own reverse line: the ejection channel.
-    pub credit_dst: u32,
+    pub credit_dst: Line,
     pub flit_out: Option<Flit>,
     pub credit_out: Option<Credit>,
     /// Trace events of this cycle (`None`: tracing off).
@@ -146,8 +144,8 @@ pub(crate) struct Nodes {
 pub(crate) struct Outbound {
     pub flits: Lines<Flit>,
     pub credits: Lines<Credit>,
-    /// Timeout resets on reverse sides, same indices as `credits` (empty when no router
-    /// has a timeout).
+    /// Timeout resets on reverse sides, laid out as `credits` (the same [`Line`]s; empty
+    /// when no router has a timeout).
     pub resets: Lines<Reset>,
     /// Wake-ups for each reader partition (by partition index).
     pub wakes: Vec<Wakes>,
@@ -316,7 +314,8 @@ pub(crate) fn assemble(
         let f = outbound[part_of(up)].flits.push(latency);
         let r = outbound[part_of(down)].credits.push(latency);
         if resets {
-            outbound[part_of(down)].resets.push(latency);
+            let same = outbound[part_of(down)].resets.push(latency);
+            debug_assert_eq!(same, r, "resets and credits laid out alike");
         }
         (
             LineRef {
@@ -374,8 +373,8 @@ pub(crate) fn assemble(
         let ports = spec.ports.len();
         let mut flit_src = vec![NO_LINE; ports];
         let mut credit_src = vec![NO_LINE; ports];
-        let mut flit_dst = vec![NO_CHANNEL; ports];
-        let mut credit_dst = vec![NO_CHANNEL; ports];
+        let mut flit_dst = vec![Line::NONE; ports];
+        let mut credit_dst = vec![Line::NONE; ports];
         let mut flit_wake = vec![NO_WAKE; ports];
         let mut credit_wake = vec![NO_WAKE; ports];
         let own_terminal = wake_of(spec.id, None);

@@ -25,35 +25,57 @@ struct Slot<T> {
     item: Option<T>,
 }
 
-#[derive(Copy, Clone, Debug)]
-struct Meta {
+/// A delay line of a [`Lines`]: where its ring of slots lies and its latency (a handle
+/// the cycle loop keeps, so reading or writing a line looks nothing up).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Line {
     start: u32,
     mask: u32,
     latency: u32,
 }
 
-/// Many delay lines of one item type in one flat ring-buffer arena, by local index.
+impl Line {
+    /// No line (a port without a channel); using it panics.
+    pub const NONE: Line = Line {
+        start: u32::MAX,
+        mask: 0,
+        latency: 0,
+    };
+
+    /// The line's latency in cycles.
+    pub fn latency(self) -> u32 {
+        self.latency
+    }
+
+    /// The index of the slot of cycle `t`.
+    #[inline(always)]
+    fn slot(self, t: u64) -> usize {
+        (self.start + (t as u32 & self.mask)) as usize
+    }
+}
+
+/// Many delay lines of one item type in one flat ring-buffer arena.
 #[derive(Clone, Debug)]
 pub struct Lines<T> {
-    meta: Vec<Meta>,
+    lines: u32,
     slots: Vec<Slot<T>>,
 }
 
 impl<T> Default for Lines<T> {
     fn default() -> Self {
         Lines {
-            meta: Vec::new(),
+            lines: 0,
             slots: Vec::new(),
         }
     }
 }
 
 impl<T: Copy> Lines<T> {
-    /// Adds a line of `latency >= 1` cycles; returns its local index.
+    /// Adds a line of `latency >= 1` cycles.
     ///
     /// # Panics
     /// If `latency` is 0 (netlist validation rejects it before the engine sees it).
-    pub fn push(&mut self, latency: u32) -> u32 {
+    pub fn push(&mut self, latency: u32) -> Line {
         assert!(latency >= 1, "channel latency must be >= 1, got 0");
         let size = (latency as usize + 1).next_power_of_two();
         let start = self.slots.len() as u32;
@@ -64,34 +86,28 @@ impl<T: Copy> Lines<T> {
             },
             size,
         ));
-        self.meta.push(Meta {
+        self.lines += 1;
+        Line {
             start,
             mask: size as u32 - 1,
             latency,
-        });
-        (self.meta.len() - 1) as u32
+        }
     }
 
     /// Number of lines.
     pub fn len(&self) -> usize {
-        self.meta.len()
+        self.lines as usize
     }
 
     /// No lines.
     pub fn is_empty(&self) -> bool {
-        self.meta.is_empty()
+        self.lines == 0
     }
 
-    /// Latency of line `i`.
-    pub fn latency(&self, i: u32) -> u32 {
-        self.meta[i as usize].latency
-    }
-
-    /// Phase 1 at `now`: the item of line `i` due now, if any (the line is not changed).
+    /// Phase 1 at `now`: the item of line `l` due now, if any (the line is not changed).
     #[inline]
-    pub fn peek(&self, i: u32, now: u64) -> Option<T> {
-        let m = self.meta[i as usize];
-        let s = &self.slots[(m.start + (now as u32 & m.mask)) as usize];
+    pub fn peek(&self, l: Line, now: u64) -> Option<T> {
+        let s = &self.slots[l.slot(now)];
         if s.due == now {
             s.item
         } else {
@@ -101,9 +117,8 @@ impl<T: Copy> Lines<T> {
 
     /// [`Lines::peek`] by reference.
     #[inline]
-    pub fn peek_ref(&self, i: u32, now: u64) -> Option<&T> {
-        let m = self.meta[i as usize];
-        let s = &self.slots[(m.start + (now as u32 & m.mask)) as usize];
+    pub fn peek_ref(&self, l: Line, now: u64) -> Option<&T> {
+        let s = &self.slots[l.slot(now)];
         if s.due == now {
             s.item.as_ref()
         } else {
@@ -111,16 +126,15 @@ impl<T: Copy> Lines<T> {
         }
     }
 
-    /// Phase 2 at `now`: sends `item` on line `i`, due at `now + latency`; returns that
+    /// Phase 2 at `now`: sends `item` on line `l`, due at `now + latency`; returns that
     /// cycle.
     ///
     /// # Panics
     /// If something was already sent on the line this cycle (two writers, or one twice).
     #[inline]
-    pub fn send(&mut self, i: u32, now: u64, item: T) -> u64 {
-        let m = self.meta[i as usize];
-        let due = now + u64::from(m.latency);
-        let s = &mut self.slots[(m.start + (due as u32 & m.mask)) as usize];
+    pub fn send(&mut self, l: Line, now: u64, item: T) -> u64 {
+        let due = now + u64::from(l.latency);
+        let s = &mut self.slots[l.slot(due)];
         assert!(
             s.due != due,
             "two items sent on one channel side at cycle {now} (phase discipline broken)"
@@ -132,19 +146,18 @@ impl<T: Copy> Lines<T> {
         due
     }
 
-    /// The items of line `i` still travelling at the start of cycle `next` (due at
+    /// The items of line `l` still travelling at the start of cycle `next` (due at
     /// `next` or later), in no particular order.
-    pub fn in_flight(&self, i: u32, next: u64) -> impl Iterator<Item = &T> + '_ {
-        let m = self.meta[i as usize];
-        self.slots[m.start as usize..(m.start + m.mask + 1) as usize]
+    pub fn in_flight(&self, l: Line, next: u64) -> impl Iterator<Item = &T> + '_ {
+        self.slots[l.start as usize..(l.start + l.mask + 1) as usize]
             .iter()
             .filter(move |s| s.due != NEVER && s.due >= next)
             .filter_map(|s| s.item.as_ref())
     }
 
-    /// Number of items of line `i` still travelling at the start of cycle `next`.
-    pub fn count_in_flight(&self, i: u32, next: u64) -> u32 {
-        self.in_flight(i, next).count() as u32
+    /// Number of items of line `l` still travelling at the start of cycle `next`.
+    pub fn count_in_flight(&self, l: Line, next: u64) -> u32 {
+        self.in_flight(l, next).count() as u32
     }
 }
 
