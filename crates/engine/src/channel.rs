@@ -179,18 +179,15 @@ impl<T: Copy> Lines<T> {
 pub struct Wakes {
     mask: u32,
     max_latency: u32,
-    /// Words of router bits in each bucket's bit set.
+    /// Words of router bits in each bucket's bit set (as many again for terminals).
     router_words: usize,
-    buckets: Vec<WakeBucket>,
-}
-
-#[derive(Clone, Debug)]
-struct WakeBucket {
-    due: u64,
-    /// The components woken: routers, then terminals from bit [`Wakes::terminal_base`].
-    woken: Vec<u64>,
-    /// Per component (same index), what arrives (a terminal's stays 0).
-    masks: Vec<u64>,
+    /// The cycle each bucket is due.
+    due: Vec<u64>,
+    /// The buckets, `stride` words each: the bit set of the components woken (routers,
+    /// then terminals from bit [`Wakes::terminal_base`]), then per component (same index)
+    /// what arrives (a terminal's stays 0).
+    words: Vec<u64>,
+    stride: usize,
 }
 
 impl Wakes {
@@ -200,18 +197,14 @@ impl Wakes {
         let max_latency = max_latency.max(1);
         let size = (max_latency as usize + 1).next_power_of_two();
         let router_words = components.div_ceil(64);
+        let stride = 2 * router_words + 2 * router_words * 64;
         Wakes {
             mask: size as u32 - 1,
             max_latency,
             router_words,
-            buckets: vec![
-                WakeBucket {
-                    due: NEVER,
-                    woken: vec![0; 2 * router_words],
-                    masks: vec![0; 2 * router_words * 64],
-                };
-                size
-            ],
+            due: vec![NEVER; size],
+            words: vec![0; size * stride],
+            stride,
         }
     }
 
@@ -220,29 +213,37 @@ impl Wakes {
         (self.router_words * 64) as u32
     }
 
+    /// Where the bucket of cycle `due` starts in `words`.
+    #[inline(always)]
+    fn bucket(&self, due: u64) -> usize {
+        (due as u32 & self.mask) as usize * self.stride
+    }
+
     /// Phase 2 at `now`, before any [`Wakes::wake`]: readies the buckets due in
     /// `now + 1..=now + max_latency` (a stale one was read already: it is emptied).
     #[inline]
     pub fn prepare(&mut self, now: u64) {
         for due in now + 1..=now + u64::from(self.max_latency) {
-            let b = &mut self.buckets[(due as u32 & self.mask) as usize];
-            if b.due == due {
+            let tag = &mut self.due[(due as u32 & self.mask) as usize];
+            if *tag == due {
                 continue;
             }
             debug_assert!(
-                b.due == NEVER || b.due <= now,
+                *tag == NEVER || *tag <= now,
                 "wake-up bucket reused while still live"
             );
-            b.due = due;
-            let (routers, terminals) = b.woken.split_at_mut(self.router_words);
-            for (w, word) in routers.iter_mut().enumerate() {
+            *tag = due;
+            let base = self.bucket(due);
+            let (set, masks) =
+                self.words[base..base + self.stride].split_at_mut(2 * self.router_words);
+            for (w, word) in set[..self.router_words].iter_mut().enumerate() {
                 let mut bits = std::mem::take(word);
                 while bits != 0 {
-                    b.masks[w * 64 + bits.trailing_zeros() as usize] = 0;
+                    masks[w * 64 + bits.trailing_zeros() as usize] = 0;
                     bits &= bits - 1;
                 }
             }
-            terminals.fill(0);
+            set[self.router_words..].fill(0);
         }
     }
 
@@ -251,10 +252,14 @@ impl Wakes {
     /// router's arrival bits; 0 for a terminal) at `due`.
     #[inline]
     pub fn wake(&mut self, due: u64, id: u32, what: u64) {
-        let b = &mut self.buckets[(due as u32 & self.mask) as usize];
-        debug_assert_eq!(b.due, due, "wake-up bucket not prepared");
-        b.woken[(id / 64) as usize] |= 1 << (id % 64);
-        b.masks[id as usize] |= what;
+        debug_assert_eq!(
+            self.due[(due as u32 & self.mask) as usize],
+            due,
+            "wake-up bucket not prepared"
+        );
+        let base = self.bucket(due);
+        self.words[base + (id / 64) as usize] |= 1 << (id % 64);
+        self.words[base + 2 * self.router_words + id as usize] |= what;
     }
 
     /// Phase 1 at `now`: adds the routers woken now to `routers` (a bit set) and what
@@ -267,22 +272,23 @@ impl Wakes {
         arrivals: &mut [u64],
         terminals: &mut [u64],
     ) {
-        let b = &self.buckets[(now as u32 & self.mask) as usize];
-        if b.due != now {
+        if self.due[(now as u32 & self.mask) as usize] != now {
             return;
         }
-        let (woken_routers, woken_terminals) = b.woken.split_at(self.router_words);
-        for (w, (&bits, set)) in woken_routers.iter().zip(routers.iter_mut()).enumerate() {
-            *set |= bits;
+        let base = self.bucket(now);
+        let (set, masks) = self.words[base..base + self.stride].split_at(2 * self.router_words);
+        let (woken_routers, woken_terminals) = set.split_at(self.router_words);
+        for (w, (&bits, to)) in woken_routers.iter().zip(routers.iter_mut()).enumerate() {
+            *to |= bits;
             let mut bits = bits;
             while bits != 0 {
                 let i = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                arrivals[i] |= b.masks[i];
+                arrivals[i] |= masks[i];
             }
         }
-        for (set, &bits) in terminals.iter_mut().zip(woken_terminals) {
-            *set |= bits;
+        for (to, &bits) in terminals.iter_mut().zip(woken_terminals) {
+            *to |= bits;
         }
     }
 }
