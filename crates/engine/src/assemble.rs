@@ -18,7 +18,8 @@ use crate::traffic::TrafficPattern;
 use flitsim_netlist::{BufferDepth, InPort, Netlist, OutPort, RouterId, TerminalId, TERMINAL_PORT};
 use flitsim_router::routing::{self, kind_name, RoutingFunction, RoutingMismatch};
 use flitsim_router::{Credit, Flit, OutputPortSpec, Reset, Router};
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::{Arc, Mutex, RwLock};
 
 /// Where one channel side lives: the partition that writes it and its line there.
@@ -125,6 +126,16 @@ pub(crate) struct Nodes {
     /// Bit set of the local terminals something arrives for this cycle (the others find
     /// nothing on their lines).
     pub arriving: Vec<u64>,
+    /// Bit set of the local terminals to step next cycle even if nothing arrives: the
+    /// ones not idle after their last step (all of them while tracing), and the ones the
+    /// calendar names for the cycle.
+    pub busy: Vec<u64>,
+    /// Idle local terminals by the cycle they must step at (their next generation, or
+    /// the end of their drawn trials: [`crate::terminal::Terminal::look_ahead`]), as
+    /// `(cycle, index)`; an entry counts only if `calendar_at` still names its cycle.
+    pub calendar: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Per local terminal, the cycle of its live calendar entry (`u64::MAX`: none).
+    pub calendar_at: Vec<u64>,
     /// Per local router, the lines something arrives on this cycle ([`arrival_bit`]): a
     /// woken router reads only those.
     pub arrivals: Vec<u64>,
@@ -360,6 +371,9 @@ pub(crate) fn assemble(
             terminals: Vec::with_capacity(bounds[p + 1] - bounds[p]),
             pending: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             arriving: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
+            busy: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
+            calendar: BinaryHeap::with_capacity(2 * (bounds[p + 1] - bounds[p])),
+            calendar_at: vec![u64::MAX; bounds[p + 1] - bounds[p]],
             arrivals: vec![0; bounds[p + 1] - bounds[p]],
             stepped: Vec::with_capacity(bounds[p + 1] - bounds[p]),
             moved_before: 0,

@@ -26,6 +26,7 @@ use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset, RouterIo};
 use smallvec::SmallVec;
+use std::cmp::Reverse;
 use std::sync::{MutexGuard, RwLockReadGuard};
 
 /// A partition's counters since cycle 0 (integers, summed over partitions in id order).
@@ -228,6 +229,13 @@ pub(crate) fn start(nodes: &mut Nodes) {
         tally.merge(&Tally::of(&t.terminal));
     }
     nodes.status.tally = tally;
+    // Every terminal steps in the first cycle (it may have been given a packet).
+    nodes.calendar.clear();
+    nodes.calendar_at.fill(u64::MAX);
+    for (w, word) in nodes.busy.iter_mut().enumerate() {
+        let n = (nodes.terminals.len() - w * 64).min(64);
+        *word = if n == 64 { u64::MAX } else { (1 << n) - 1 };
+    }
 }
 
 /// Phase 1 at `now` for the partition `nodes`; `lines` are every partition's outbound
@@ -242,7 +250,6 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
     let part = nodes.part;
     let Nodes {
         routers,
-        terminals,
         pending,
         arriving,
         arrivals,
@@ -298,51 +305,108 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
             stepped.push(i as u32);
         }
     }
-    for (i, node) in terminals.iter_mut().enumerate() {
-        let word = &mut arriving[i / 64];
-        let bit = 1 << (i % 64);
-        let (flit_in, credit_in) = if *word & bit != 0 {
-            *word &= !bit;
-            if resets {
-                if let Some(r) = peek_reset(lines, node.credit_src, t) {
-                    node.terminal.receive_reset(now, r, &mut st.tally);
-                    if let Some(tr) = &mut node.trace {
-                        tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
-                    }
-                }
-            }
-            (
-                peek_flit_ref(lines, node.flit_src, t),
-                peek_credit(lines, node.credit_src, t),
-            )
-        } else {
-            debug_assert!(
+    step_terminals(now, nodes, lines, resets);
+}
+
+/// Trials an idle terminal draws ahead at most ([`crate::terminal::Terminal::look_ahead`]):
+/// bounds the draws past the end of a run.
+const LOOK_AHEAD: u64 = 1024;
+
+/// Phase 1 for the terminals of a partition: the ones something arrives for (they peek
+/// their lines), the ones not idle, and the idle ones whose calendar entry is due (their
+/// trial succeeds now, or their drawn trials end); the other idle terminals' steps would
+/// change nothing (their trials for now are drawn already and failed), so they are skipped.
+#[inline(never)]
+fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bool) {
+    let t = now.0;
+    let Nodes {
+        terminals,
+        arriving,
+        busy,
+        calendar,
+        calendar_at,
+        status: st,
+        trace,
+        ..
+    } = nodes;
+    #[cfg(debug_assertions)]
+    for (i, node) in terminals.iter().enumerate() {
+        if arriving[i / 64] & (1 << (i % 64)) == 0 {
+            assert!(
                 peek_flit_ref(lines, node.flit_src, t).is_none()
                     && peek_credit(lines, node.credit_src, t).is_none()
                     && (!resets || peek_reset(lines, node.credit_src, t).is_none()),
                 "terminal {i} at cycle {t}: wake-ups and lines disagree"
             );
-            (None, None)
-        };
-        st.consumed += u64::from(flit_in.is_some());
-        node.terminal.step_into(
-            now,
-            flit_in,
-            credit_in,
-            &mut st.tally,
-            &mut node.flit_out,
-            &mut node.credit_out,
-        );
-        if let Some(t) = &mut node.trace {
-            crate::trace::event::terminal_step(
-                t,
-                flit_in.copied(),
-                credit_in,
-                node.flit_out,
-                node.credit_out,
-            );
         }
-        st.injected += u64::from(node.flit_out.is_some());
+    }
+    while let Some(&Reverse((c, i))) = calendar.peek() {
+        if c > t {
+            break;
+        }
+        debug_assert_eq!(c, t, "calendar entry of terminal {i} missed");
+        calendar.pop();
+        if calendar_at[i as usize] == c {
+            calendar_at[i as usize] = u64::MAX;
+            busy[i as usize / 64] |= 1 << (i % 64);
+        }
+    }
+    let tracing = trace.is_some();
+    for (w, (word, keep)) in arriving.iter_mut().zip(busy.iter_mut()).enumerate() {
+        let woken = std::mem::take(word);
+        let mut bits = woken | *keep;
+        while bits != 0 {
+            let k = bits.trailing_zeros();
+            bits &= bits - 1;
+            let i = w * 64 + k as usize;
+            let node = &mut terminals[i];
+            let (flit_in, credit_in) = if woken & (1 << k) != 0 {
+                if resets {
+                    if let Some(r) = peek_reset(lines, node.credit_src, t) {
+                        node.terminal.receive_reset(now, r, &mut st.tally);
+                        if let Some(tr) = &mut node.trace {
+                            tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
+                        }
+                    }
+                }
+                (
+                    peek_flit_ref(lines, node.flit_src, t),
+                    peek_credit(lines, node.credit_src, t),
+                )
+            } else {
+                (None, None)
+            };
+            st.consumed += u64::from(flit_in.is_some());
+            node.terminal.step_into(
+                now,
+                flit_in,
+                credit_in,
+                &mut st.tally,
+                &mut node.flit_out,
+                &mut node.credit_out,
+            );
+            if let Some(t) = &mut node.trace {
+                crate::trace::event::terminal_step(
+                    t,
+                    flit_in.copied(),
+                    credit_in,
+                    node.flit_out,
+                    node.credit_out,
+                );
+            }
+            st.injected += u64::from(node.flit_out.is_some());
+            if tracing || !node.terminal.is_idle() {
+                *keep |= 1 << k;
+                continue;
+            }
+            *keep &= !(1 << k);
+            if let Some(next) = node.terminal.look_ahead(now, LOOK_AHEAD) {
+                if calendar_at[i] != next.0 {
+                    calendar_at[i] = next.0;
+                    calendar.push(Reverse((next.0, i as u32)));
+                }
+            }
+        }
     }
 }
 
