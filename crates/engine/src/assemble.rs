@@ -63,6 +63,20 @@ pub(crate) const NO_WAKE: WakeRef = WakeRef {
     what: 0,
 };
 
+/// Where an output side of a port writes: its own line and whom an item on it wakes (one
+/// entry, so phase 2 looks both up at once).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Outlet {
+    pub line: Line,
+    pub wake: WakeRef,
+}
+
+/// A port without a channel.
+pub(crate) const NO_OUTLET: Outlet = Outlet {
+    line: Line::NONE,
+    wake: NO_WAKE,
+};
+
 /// A router with its channel map and its per-cycle inbox and outbox.
 pub(crate) struct RouterNode {
     pub router: Router,
@@ -70,16 +84,13 @@ pub(crate) struct RouterNode {
     pub flit_src: Box<[LineRef]>,
     /// Reverse side of each output port's channel, delivering credits (`NO_LINE` if none).
     pub credit_src: Box<[LineRef]>,
-    /// Own forward line driven by each output port (`Line::NONE` if none).
-    pub flit_dst: Box<[Line]>,
-    /// Own reverse line carrying each input port's credits upstream (`Line::NONE` if
-    /// none; its resets travel on the line of the same place in `Outbound::resets`).
-    pub credit_dst: Box<[Line]>,
-    /// The component each output port's flits wake (the terminal for the ejection port).
-    pub flit_wake: Box<[WakeRef]>,
-    /// The component each input port's credits and resets wake (the terminal for the
-    /// injection port).
-    pub credit_wake: Box<[WakeRef]>,
+    /// Where each output port's flits go: own forward line and the reader it wakes (the
+    /// terminal for the ejection port); [`NO_OUTLET`] if the port has no channel.
+    pub flit_to: Box<[Outlet]>,
+    /// Where each input port's credits (and resets) go: own reverse line (its resets
+    /// travel on the line of the same place in `Outbound::resets`) and the upstream
+    /// component it wakes (the terminal for the injection port).
+    pub credit_to: Box<[Outlet]>,
     pub flits_in: Box<[Option<Flit>]>,
     pub credits_in: Box<[Option<Credit>]>,
     pub flits_out: Box<[Option<Flit>]>,
@@ -387,16 +398,18 @@ pub(crate) fn assemble(
         let ports = spec.ports.len();
         let mut flit_src = vec![NO_LINE; ports];
         let mut credit_src = vec![NO_LINE; ports];
-        let mut flit_dst = vec![Line::NONE; ports];
-        let mut credit_dst = vec![Line::NONE; ports];
-        let mut flit_wake = vec![NO_WAKE; ports];
-        let mut credit_wake = vec![NO_WAKE; ports];
+        let mut flit_to = vec![NO_OUTLET; ports];
+        let mut credit_to = vec![NO_OUTLET; ports];
         let own_terminal = wake_of(spec.id, None);
-        flit_wake[0] = own_terminal;
-        credit_wake[0] = own_terminal;
         flit_src[0] = injection(i).0;
-        credit_dst[0] = injection(i).1.line;
-        flit_dst[0] = ejection(i).0.line;
+        credit_to[0] = Outlet {
+            line: injection(i).1.line,
+            wake: own_terminal,
+        };
+        flit_to[0] = Outlet {
+            line: ejection(i).0.line,
+            wake: own_terminal,
+        };
         credit_src[0] = ejection(i).1;
         let mut outputs = Vec::with_capacity(ports);
         outputs.push(OutputPortSpec {
@@ -407,17 +420,21 @@ pub(crate) fn assemble(
             if let Some(ch) = netlist.in_channel(spec.id, InPort(p as u8)) {
                 let (f, r) = wires[ch.index()];
                 flit_src[p] = f;
-                credit_dst[p] = r.line;
                 let ch = netlist.channel(ch);
-                credit_wake[p] = wake_of(ch.from, Some(arrival_bit(ch.from_port.index(), true)));
+                credit_to[p] = Outlet {
+                    line: r.line,
+                    wake: wake_of(ch.from, Some(arrival_bit(ch.from_port.index(), true))),
+                };
             }
             match netlist.out_channel(spec.id, OutPort(p as u8)) {
                 Some(ch) => {
                     let (f, r) = wires[ch.index()];
-                    flit_dst[p] = f.line;
                     credit_src[p] = r;
                     let ch = netlist.channel(ch);
-                    flit_wake[p] = wake_of(ch.to, Some(arrival_bit(ch.to_port.index(), false)));
+                    flit_to[p] = Outlet {
+                        line: f.line,
+                        wake: wake_of(ch.to, Some(arrival_bit(ch.to_port.index(), false))),
+                    };
                     let down = &netlist.router(ch.to).ports[ch.to_port.index()];
                     outputs.push(OutputPortSpec {
                         downstream_vcs: down.vcs,
@@ -446,10 +463,8 @@ pub(crate) fn assemble(
             router,
             flit_src: flit_src.into_boxed_slice(),
             credit_src: credit_src.into_boxed_slice(),
-            flit_dst: flit_dst.into_boxed_slice(),
-            credit_dst: credit_dst.into_boxed_slice(),
-            flit_wake: flit_wake.into_boxed_slice(),
-            credit_wake: credit_wake.into_boxed_slice(),
+            flit_to: flit_to.into_boxed_slice(),
+            credit_to: credit_to.into_boxed_slice(),
             flits_in: vec![None; ports].into_boxed_slice(),
             credits_in: vec![None; ports].into_boxed_slice(),
             flits_out: vec![None; ports].into_boxed_slice(),

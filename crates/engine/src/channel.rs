@@ -146,6 +146,25 @@ impl<T: Copy> Lines<T> {
         due
     }
 
+    /// [`Lines::send`] of what `outbox` holds, if anything (emptying it; copied straight
+    /// into the slot): the cycle it is due.
+    ///
+    /// # Panics
+    /// As [`Lines::send`].
+    #[inline]
+    pub fn send_from(&mut self, l: Line, now: u64, outbox: &mut Option<T>) -> Option<u64> {
+        outbox.as_ref()?;
+        let due = now + u64::from(l.latency);
+        let s = &mut self.slots[l.slot(due)];
+        assert!(
+            s.due != due,
+            "two items sent on one channel side at cycle {now} (phase discipline broken)"
+        );
+        s.due = due;
+        s.item = outbox.take();
+        Some(due)
+    }
+
     /// The items of line `l` still travelling at the start of cycle `next` (due at
     /// `next` or later), in no particular order.
     pub fn in_flight(&self, l: Line, next: u64) -> impl Iterator<Item = &T> + '_ {
@@ -399,6 +418,19 @@ mod tests {
                 "cycle {t}"
             );
         }
+    }
+
+    #[test]
+    fn send_from_moves_the_outbox_item_and_sends_nothing_from_an_empty_one() {
+        let mut l: Lines<u32> = Lines::default();
+        let i = l.push(2);
+        let mut outbox = None;
+        assert_eq!(l.send_from(i, 0, &mut outbox), None);
+        outbox = Some(9);
+        assert_eq!(l.send_from(i, 1, &mut outbox), Some(3));
+        assert_eq!(outbox, None);
+        assert_eq!((l.peek(i, 2), l.peek(i, 3)), (None, Some(9)));
+        assert_eq!(l.count_in_flight(i, 2), 1);
     }
 
     #[test]

@@ -429,11 +429,11 @@ fn send_flit(
     flits: &mut Lines<Flit>,
     wakes: &mut [Wakes],
 ) -> bool {
-    let Some(f) = node.flits_out[o].take() else {
+    let to = node.flit_to[o];
+    let Some(due) = flits.send_from(to.line, t, &mut node.flits_out[o]) else {
         return false;
     };
-    let due = flits.send(node.flit_dst[o], t, f);
-    wake(wakes, node.flit_wake[o], due);
+    wake(wakes, to.wake, due);
     true
 }
 
@@ -446,9 +446,9 @@ fn send_credit(
     credits: &mut Lines<Credit>,
     wakes: &mut [Wakes],
 ) {
-    if let Some(c) = node.credits_out[p].take() {
-        let due = credits.send(node.credit_dst[p], t, c);
-        wake(wakes, node.credit_wake[p], due);
+    let to = node.credit_to[p];
+    if let Some(due) = credits.send_from(to.line, t, &mut node.credits_out[p]) {
+        wake(wakes, to.wake, due);
     }
 }
 
@@ -518,8 +518,9 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
         }
         for (p, slot) in node.resets_out.iter_mut().enumerate() {
             if let Some(r) = slot.take() {
-                let due = resets.send(node.credit_dst[p], t, r);
-                wake(wakes, node.credit_wake[p], due);
+                let to = node.credit_to[p];
+                let due = resets.send(to.line, t, r);
+                wake(wakes, to.wake, due);
             }
         }
     }
