@@ -147,6 +147,9 @@ pub(crate) struct Nodes {
     pub calendar: BinaryHeap<Reverse<(u64, u32)>>,
     /// Per local terminal, the cycle of its live calendar entry (`u64::MAX`: none).
     pub calendar_at: Vec<u64>,
+    /// Bit set of the local terminals stepped this cycle (their outboxes are written in
+    /// phase 2).
+    pub stepped_terminals: Vec<u64>,
     /// Per local router, the lines something arrives on this cycle ([`arrival_bit`]): a
     /// woken router reads only those.
     pub arrivals: Vec<u64>,
@@ -385,6 +388,7 @@ pub(crate) fn assemble(
             busy: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             calendar: BinaryHeap::with_capacity(2 * (bounds[p + 1] - bounds[p])),
             calendar_at: vec![u64::MAX; bounds[p + 1] - bounds[p]],
+            stepped_terminals: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             arrivals: vec![0; bounds[p + 1] - bounds[p]],
             stepped: Vec::with_capacity(bounds[p + 1] - bounds[p]),
             moved_before: 0,

@@ -325,6 +325,7 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
         busy,
         calendar,
         calendar_at,
+        stepped_terminals,
         status: st,
         trace,
         ..
@@ -355,6 +356,7 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
     for (w, (word, keep)) in arriving.iter_mut().zip(busy.iter_mut()).enumerate() {
         let woken = std::mem::take(word);
         let mut bits = woken | *keep;
+        stepped_terminals[w] = bits;
         while bits != 0 {
             let k = bits.trailing_zeros();
             bits &= bits - 1;
@@ -525,23 +527,36 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
         }
     }
     let own = &mut wakes[nodes.part];
-    for (i, node) in nodes.terminals.iter_mut().enumerate() {
-        // Terminal `i` feeds router `i`'s port 0.
-        if let Some(f) = node.flit_out.take() {
-            own.wake(
-                flits.send(node.flit_dst, t, f),
-                i as u32,
-                1 << arrival_bit(0, false),
-            );
-        }
-        if let Some(c) = node.credit_out.take() {
-            own.wake(
-                credits.send(node.credit_dst, t, c),
-                i as u32,
-                1 << arrival_bit(0, true),
-            );
+    for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
+        let mut bits = std::mem::take(word);
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let node = &mut nodes.terminals[i];
+            // Terminal `i` feeds router `i`'s port 0.
+            if let Some(f) = node.flit_out.take() {
+                own.wake(
+                    flits.send(node.flit_dst, t, f),
+                    i as u32,
+                    1 << arrival_bit(0, false),
+                );
+            }
+            if let Some(c) = node.credit_out.take() {
+                own.wake(
+                    credits.send(node.credit_dst, t, c),
+                    i as u32,
+                    1 << arrival_bit(0, true),
+                );
+            }
         }
     }
+    debug_assert!(
+        nodes
+            .terminals
+            .iter()
+            .all(|n| n.flit_out.is_none() && n.credit_out.is_none()),
+        "a terminal not stepped has an output"
+    );
     let st = &mut nodes.status;
     st.router_flits += router_flits;
     st.moved = st.router_flits + st.injected + st.consumed + st.discarded > nodes.moved_before;
