@@ -115,6 +115,17 @@ impl<T: Copy> Lines<T> {
         }
     }
 
+    /// Phase 1 at `now`: copies the item of line `l` due now into `inbox`, for a reader
+    /// told something is due (the wake-ups): the slot's tag is checked in debug builds
+    /// only. Returns whether an item was there.
+    #[inline]
+    pub fn take_due(&self, l: Line, now: u64, inbox: &mut Option<T>) -> bool {
+        let s = &self.slots[l.slot(now)];
+        debug_assert_eq!(s.due, now, "woken for an item not there");
+        *inbox = s.item;
+        inbox.is_some()
+    }
+
     /// [`Lines::peek`] by reference.
     #[inline]
     pub fn peek_ref(&self, l: Line, now: u64) -> Option<&T> {
@@ -431,6 +442,16 @@ mod tests {
         assert_eq!(outbox, None);
         assert_eq!((l.peek(i, 2), l.peek(i, 3)), (None, Some(9)));
         assert_eq!(l.count_in_flight(i, 2), 1);
+    }
+
+    #[test]
+    fn take_due_copies_the_item_due_now_into_the_inbox() {
+        let mut l: Lines<u32> = Lines::default();
+        let i = l.push(1);
+        l.send(i, 4, 11);
+        let mut inbox = None;
+        assert!(l.take_due(i, 5, &mut inbox));
+        assert_eq!(inbox, Some(11));
     }
 
     #[test]

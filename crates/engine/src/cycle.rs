@@ -111,8 +111,10 @@ fn peek_credit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Credit> {
 }
 
 /// A woken router's inputs: only the lines its arrival mask names are read into the
-/// inbox (whose other slots are empty: [`empty_inbox`] after each step). Returns whether
-/// anything arrived.
+/// inbox (whose other slots are empty: [`empty_inbox`] after each step), without checking
+/// the slots' tags (the mask says an item is due; debug builds check) except for credits
+/// when resets travel too (a reset alone sets the same bit). Returns whether anything
+/// arrived.
 #[inline]
 fn read_arrived(
     now: Cycle,
@@ -131,19 +133,25 @@ fn read_arrived(
         let b = arrived.trailing_zeros() as usize;
         arrived &= arrived - 1;
         if b < 32 {
-            node.flits_in[b] = peek_flit(lines, node.flit_src[b], t);
+            let src = node.flit_src[b];
+            if let Some(l) = lines.get(src.part as usize) {
+                any |= l.flits.take_due(src.line, t, &mut node.flits_in[b]);
+            }
             debug_assert!(node.flits_in[b].is_some(), "woken for a flit not there");
-            any = true;
         } else {
             let o = b - 32;
-            node.credits_in[o] = peek_credit(lines, node.credit_src[o], t);
-            any |= node.credits_in[o].is_some();
+            let src = node.credit_src[o];
             if resets {
-                if let Some(r) = peek_reset(lines, node.credit_src[o], t) {
+                // The bit may stand for a reset alone: the credit line's tag decides.
+                node.credits_in[o] = peek_credit(lines, src, t);
+                any |= node.credits_in[o].is_some();
+                if let Some(r) = peek_reset(lines, src, t) {
                     node.router
                         .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
                     any = true;
                 }
+            } else if let Some(l) = lines.get(src.part as usize) {
+                any |= l.credits.take_due(src.line, t, &mut node.credits_in[o]);
             }
         }
     }
