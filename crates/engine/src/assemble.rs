@@ -9,7 +9,7 @@
 //! forward side lives in its upstream component's partition, its reverse side in its
 //! downstream component's ([`crate::channel`]).
 
-use crate::channel::{Line, Lines, Wakes};
+use crate::channel::{Line, Lines, WakeSpot, Wakes};
 use crate::cycle::Status;
 use crate::error::ConfigError;
 use crate::rng::{self, ComponentKind};
@@ -35,14 +35,13 @@ pub(crate) const NO_LINE: LineRef = LineRef {
     line: Line::NONE,
 };
 
-/// Whom an item sent on a line wakes: the reader partition, the component's wake-up index
-/// there (a router's local index, or [`Wakes::terminal_base`] + a terminal's) and what
-/// arrives (the router's [`arrival_bit`], as a mask; 0 for a terminal).
+/// Whom an item sent on a line wakes: the reader partition and the component's spot in
+/// its wake-ups (a router's local index, or [`Wakes::terminal_base`] + a terminal's, and
+/// what arrives: the router's [`arrival_bit`], as a mask; nothing for a terminal).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct WakeRef {
     pub part: u32,
-    pub id: u32,
-    pub what: u64,
+    pub spot: WakeSpot,
 }
 
 /// Routers with more ports than this read every line when woken (their arrival mask
@@ -59,8 +58,7 @@ pub(crate) fn arrival_bit(p: usize, credit: bool) -> u32 {
 /// A port without a channel: nobody to wake.
 pub(crate) const NO_WAKE: WakeRef = WakeRef {
     part: u32::MAX,
-    id: u32::MAX,
-    what: 0,
+    spot: WakeSpot::NONE,
 };
 
 /// Where an output side of a port writes: its own line and whom an item on it wakes (one
@@ -314,23 +312,6 @@ pub(crate) fn assemble(
             ..Outbound::default()
         })
         .collect();
-    let terminal_base: Vec<u32> = outbound[0].wakes.iter().map(Wakes::terminal_base).collect();
-    let wake_of = |r: RouterId, what: Option<u32>| {
-        let p = part_of(r.index());
-        let local = (r.index() - bounds[p]) as u32;
-        match what {
-            Some(bit) => WakeRef {
-                part: p as u32,
-                id: local,
-                what: 1 << bit,
-            },
-            None => WakeRef {
-                part: p as u32,
-                id: terminal_base[p] + local,
-                what: 0,
-            },
-        }
-    };
     let mut wires = Vec::with_capacity(c + 2 * n);
     let mut ends = Vec::with_capacity(c + 2 * n);
     // Forward side with the upstream partition, reverse side with the downstream one.
@@ -377,6 +358,20 @@ pub(crate) fn assemble(
     let injection = |r: usize| wires[c + r];
     let ejection = |r: usize| wires[c + n + r];
 
+    // Every writer's wake-ups for reader partition `p` are laid out alike.
+    let readers = &outbound[0].wakes;
+    let wake_of = |r: RouterId, what: Option<u32>| {
+        let p = part_of(r.index());
+        let local = (r.index() - bounds[p]) as u32;
+        let w = &readers[p];
+        WakeRef {
+            part: p as u32,
+            spot: match what {
+                Some(bit) => w.spot(local, 1 << bit),
+                None => w.spot(w.terminal_base() + local, 0),
+            },
+        }
+    };
     let mut nodes: Vec<Nodes> = (0..nparts)
         .map(|p| Nodes {
             part: p,

@@ -191,6 +191,25 @@ impl<T: Copy> Lines<T> {
     }
 }
 
+/// A component's place in a [`Wakes`] bucket and what it receives ([`Wakes::spot`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WakeSpot {
+    word: u32,
+    index: u32,
+    bit: u64,
+    what: u64,
+}
+
+impl WakeSpot {
+    /// Nowhere (a port without a channel; never written).
+    pub const NONE: WakeSpot = WakeSpot {
+        word: u32::MAX,
+        index: u32::MAX,
+        bit: 0,
+        what: 0,
+    };
+}
+
 /// Wake-ups: what one writer partition sent to one reader partition, as arrival masks of
 /// the reader's components bucketed by the cycle the items are due. The reader visits only
 /// the components woken for `now` instead of peeking every line (cost follows activity).
@@ -282,14 +301,31 @@ impl Wakes {
     /// router's arrival bits; 0 for a terminal) at `due`.
     #[inline]
     pub fn wake(&mut self, due: u64, id: u32, what: u64) {
+        self.wake_spot(due, self.spot(id, what));
+    }
+
+    /// Where [`Wakes::wake`] of `id` and `what` writes in a bucket (computed once, kept by
+    /// the writer).
+    pub fn spot(&self, id: u32, what: u64) -> WakeSpot {
+        WakeSpot {
+            word: id / 64,
+            index: (2 * self.router_words) as u32 + id,
+            bit: 1 << (id % 64),
+            what,
+        }
+    }
+
+    /// [`Wakes::wake`] at a [`Wakes::spot`].
+    #[inline]
+    pub fn wake_spot(&mut self, due: u64, spot: WakeSpot) {
         debug_assert_eq!(
             self.due[(due as u32 & self.mask) as usize],
             due,
             "wake-up bucket not prepared"
         );
         let base = self.bucket(due);
-        self.words[base + (id / 64) as usize] |= 1 << (id % 64);
-        self.words[base + 2 * self.router_words + id as usize] |= what;
+        self.words[base + spot.word as usize] |= spot.bit;
+        self.words[base + spot.index as usize] |= spot.what;
     }
 
     /// Phase 1 at `now`: adds the routers woken now to `routers` (a bit set) and what

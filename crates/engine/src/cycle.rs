@@ -424,7 +424,7 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
 #[inline(always)]
 fn wake(wakes: &mut [Wakes], w: WakeRef, due: u64) {
     if let Some(reader) = wakes.get_mut(w.part as usize) {
-        reader.wake(due, w.id, w.what);
+        reader.wake_spot(due, w.spot);
     }
 }
 
