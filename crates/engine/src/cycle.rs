@@ -11,7 +11,9 @@
 //!    (quiescent and no input) is not stepped, nor even looked at: the partition keeps a
 //!    bit set of the routers left non-quiescent by their last step and adds the ones the
 //!    writers' wake-ups name for `now` ([`crate::channel::Wakes`]), so the cost of a
-//!    cycle follows activity, not size. Terminals step every cycle.
+//!    cycle follows activity, not size. Terminals are visited the same way: the ones
+//!    something arrives for, the ones not idle, and idle ones at the cycle their drawn-ahead
+//!    generation trials name ([`crate::terminal::Terminal::look_ahead`]).
 //! 2. [`write`]: each component stepped puts its outbox into its own lines' slots due at
 //!    `now + latency` and sets the reader's bit and arrival mask in the wake-ups of that
 //!    cycle, and the partition publishes its [`Status`] (counters kept by events, not by a
@@ -251,8 +253,7 @@ pub(crate) fn start(nodes: &mut Nodes) {
 ///
 /// Only routers that are not quiescent or receive something now are visited: the
 /// pending set carries the first kind from the previous cycle, every writer's wake-ups
-/// for this partition the second. Terminals step every cycle (each draws its
-/// Bernoulli trial).
+/// for this partition the second. Terminals: see [`step_terminals`].
 pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bool) {
     let t = now.0;
     let part = nodes.part;
