@@ -151,8 +151,9 @@ pub(crate) struct Nodes {
     /// Per local router, the lines something arrives on this cycle ([`arrival_bit`]): a
     /// woken router reads only those.
     pub arrivals: Vec<u64>,
-    /// Local routers stepped this cycle (their outboxes are written in phase 2).
-    pub stepped: Vec<u32>,
+    /// Bit set of the local routers stepped this cycle (their outboxes are written in
+    /// phase 2).
+    pub stepped: Vec<u64>,
     /// The status's flit counters summed at the start of this cycle (did a flit move?).
     pub moved_before: u64,
     /// Counters of this partition, published in phase 2.
@@ -385,7 +386,7 @@ pub(crate) fn assemble(
             calendar_at: vec![u64::MAX; bounds[p + 1] - bounds[p]],
             stepped_terminals: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             arrivals: vec![0; bounds[p + 1] - bounds[p]],
-            stepped: Vec::with_capacity(bounds[p + 1] - bounds[p]),
+            stepped: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             moved_before: 0,
             status: Status::default(),
             trace: None,

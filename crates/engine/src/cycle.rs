@@ -271,9 +271,10 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
     for l in lines {
         l.wakes[part].deliver(t, pending, arrivals, arriving);
     }
-    stepped.clear();
-    for (w, word) in pending.iter_mut().enumerate() {
+    for (w, (word, stepped)) in pending.iter_mut().zip(stepped.iter_mut()).enumerate() {
         let mut bits = std::mem::take(word);
+        *stepped = bits;
+        st.stepped += u64::from(bits.count_ones());
         while bits != 0 {
             let i = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
@@ -290,7 +291,6 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
                 any_input || !node.router.is_quiescent(),
                 "router visited with nothing to do"
             );
-            st.stepped += 1;
             let mut io = RouterIo {
                 flits_in: &node.flits_in,
                 credits_in: &node.credits_in,
@@ -311,7 +311,6 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
             if !node.router.is_quiescent() {
                 *word |= 1 << (i % 64);
             }
-            stepped.push(i as u32);
         }
     }
     step_terminals(now, nodes, lines, resets);
@@ -499,39 +498,44 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
         w.prepare(t);
     }
     let mut router_flits = 0;
-    for &i in &nodes.stepped {
-        let node = &mut nodes.routers[i as usize];
-        // The outbox slots the router wrote (every slot of a router too wide for a mask).
-        let emitted = std::mem::take(&mut node.emitted);
-        if emitted == u64::MAX {
-            router_flits += write_every_output(t, node, flits, credits, wakes);
-        } else {
-            let mut fm = emitted as u32;
-            while fm != 0 {
-                let o = fm.trailing_zeros() as usize;
-                fm &= fm - 1;
-                router_flits += u64::from(send_flit(t, node, o, flits, wakes));
+    for (w, &word) in nodes.stepped.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let node = &mut nodes.routers[i];
+            // The outbox slots the router wrote (every slot of a router too wide for a mask).
+            let emitted = std::mem::take(&mut node.emitted);
+            if emitted == u64::MAX {
+                router_flits += write_every_output(t, node, flits, credits, wakes);
+            } else {
+                let mut fm = emitted as u32;
+                while fm != 0 {
+                    let o = fm.trailing_zeros() as usize;
+                    fm &= fm - 1;
+                    router_flits += u64::from(send_flit(t, node, o, flits, wakes));
+                }
+                let mut cm = (emitted >> 32) as u32;
+                while cm != 0 {
+                    let p = cm.trailing_zeros() as usize;
+                    cm &= cm - 1;
+                    send_credit(t, node, p, credits, wakes);
+                }
             }
-            let mut cm = (emitted >> 32) as u32;
-            while cm != 0 {
-                let p = cm.trailing_zeros() as usize;
-                cm &= cm - 1;
-                send_credit(t, node, p, credits, wakes);
+            debug_assert!(
+                node.flits_out.iter().all(Option::is_none)
+                    && node.credits_out.iter().all(Option::is_none),
+                "router {i} wrote an output outside its emitted mask"
+            );
+            if resets.is_empty() {
+                continue;
             }
-        }
-        debug_assert!(
-            node.flits_out.iter().all(Option::is_none)
-                && node.credits_out.iter().all(Option::is_none),
-            "router {i} wrote an output outside its emitted mask"
-        );
-        if resets.is_empty() {
-            continue;
-        }
-        for (p, slot) in node.resets_out.iter_mut().enumerate() {
-            if let Some(r) = slot.take() {
-                let to = node.credit_to[p];
-                let due = resets.send(to.line, t, r);
-                wake(wakes, to.wake, due);
+            for (p, slot) in node.resets_out.iter_mut().enumerate() {
+                if let Some(r) = slot.take() {
+                    let to = node.credit_to[p];
+                    let due = resets.send(to.line, t, r);
+                    wake(wakes, to.wake, due);
+                }
             }
         }
     }
