@@ -9,7 +9,7 @@
 //! forward side lives in its upstream component's partition, its reverse side in its
 //! downstream component's ([`crate::channel`]).
 
-use crate::channel::{Lines, Wakes};
+use crate::channel::{Line, Lines, WakeSpot, Wakes};
 use crate::cycle::Status;
 use crate::error::ConfigError;
 use crate::rng::{self, ComponentKind};
@@ -18,36 +18,31 @@ use crate::traffic::TrafficPattern;
 use flitsim_netlist::{BufferDepth, InPort, Netlist, OutPort, RouterId, TerminalId, TERMINAL_PORT};
 use flitsim_router::routing::{self, kind_name, RoutingFunction, RoutingMismatch};
 use flitsim_router::{Credit, Flit, OutputPortSpec, Reset, Router};
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::{Arc, Mutex, RwLock};
 
-/// Marks a port without a channel (in local line indices).
-pub(crate) const NO_CHANNEL: u32 = u32::MAX;
-
-/// Where one channel side lives: the partition that writes it and its local line index.
+/// Where one channel side lives: the partition that writes it and its line there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct LineRef {
     pub part: u32,
-    pub line: u32,
+    pub line: Line,
 }
 
 /// A port without a channel.
 pub(crate) const NO_LINE: LineRef = LineRef {
     part: u32::MAX,
-    line: u32::MAX,
+    line: Line::NONE,
 };
 
-/// Whom an item sent on a line wakes, by partition and wake code: `local index << 7 |
-/// what`, `what` being the bit of the router's arrival mask ([`arrival_bit`]) or
-/// [`WAKE_TERMINAL`].
+/// Whom an item sent on a line wakes: the reader partition and the component's spot in
+/// its wake-ups (a router's local index, or [`Wakes::terminal_base`] + a terminal's, and
+/// what arrives: the router's [`arrival_bit`], as a mask; nothing for a terminal).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct WakeRef {
     pub part: u32,
-    pub id: u32,
+    pub spot: WakeSpot,
 }
-
-/// The `what` of a terminal's wake code.
-pub(crate) const WAKE_TERMINAL: u32 = 127;
 
 /// Routers with more ports than this read every line when woken (their arrival mask
 /// cannot name each port).
@@ -63,7 +58,21 @@ pub(crate) fn arrival_bit(p: usize, credit: bool) -> u32 {
 /// A port without a channel: nobody to wake.
 pub(crate) const NO_WAKE: WakeRef = WakeRef {
     part: u32::MAX,
-    id: u32::MAX,
+    spot: WakeSpot::NONE,
+};
+
+/// Where an output side of a port writes: its own line and whom an item on it wakes (one
+/// entry, so phase 2 looks both up at once).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Outlet {
+    pub line: Line,
+    pub wake: WakeRef,
+}
+
+/// A port without a channel.
+pub(crate) const NO_OUTLET: Outlet = Outlet {
+    line: Line::NONE,
+    wake: NO_WAKE,
 };
 
 /// A router with its channel map and its per-cycle inbox and outbox.
@@ -73,15 +82,13 @@ pub(crate) struct RouterNode {
     pub flit_src: Box<[LineRef]>,
     /// Reverse side of each output port's channel, delivering credits (`NO_LINE` if none).
     pub credit_src: Box<[LineRef]>,
-    /// Own forward line driven by each output port (`NO_CHANNEL` if none).
-    pub flit_dst: Box<[u32]>,
-    /// Own reverse line carrying each input port's credits upstream (`NO_CHANNEL` if none).
-    pub credit_dst: Box<[u32]>,
-    /// The component each output port's flits wake (the terminal for the ejection port).
-    pub flit_wake: Box<[WakeRef]>,
-    /// The component each input port's credits and resets wake (the terminal for the
-    /// injection port).
-    pub credit_wake: Box<[WakeRef]>,
+    /// Where each output port's flits go: own forward line and the reader it wakes (the
+    /// terminal for the ejection port); [`NO_OUTLET`] if the port has no channel.
+    pub flit_to: Box<[Outlet]>,
+    /// Where each input port's credits (and resets) go: own reverse line (its resets
+    /// travel on the line of the same place in `Outbound::resets`) and the upstream
+    /// component it wakes (the terminal for the injection port).
+    pub credit_to: Box<[Outlet]>,
     pub flits_in: Box<[Option<Flit>]>,
     pub credits_in: Box<[Option<Credit>]>,
     pub flits_out: Box<[Option<Flit>]>,
@@ -106,9 +113,9 @@ pub(crate) struct TerminalNode {
     /// Reverse side of the injection channel (written by the router).
     pub credit_src: LineRef,
     /// Own forward line: the injection channel.
-    pub flit_dst: u32,
+    pub flit_dst: Line,
     /// Own reverse line: the ejection channel.
-    pub credit_dst: u32,
+    pub credit_dst: Line,
     pub flit_out: Option<Flit>,
     pub credit_out: Option<Credit>,
     /// Trace events of this cycle (`None`: tracing off).
@@ -128,11 +135,25 @@ pub(crate) struct Nodes {
     /// Bit set of the local terminals something arrives for this cycle (the others find
     /// nothing on their lines).
     pub arriving: Vec<u64>,
+    /// Bit set of the local terminals to step next cycle even if nothing arrives: the
+    /// ones not idle after their last step (all of them while tracing), and the ones the
+    /// calendar names for the cycle.
+    pub busy: Vec<u64>,
+    /// Idle local terminals by the cycle they must step at (their next generation, or
+    /// the end of their drawn trials: [`crate::terminal::Terminal::look_ahead`]), as
+    /// `(cycle, index)`; an entry counts only if `calendar_at` still names its cycle.
+    pub calendar: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Per local terminal, the cycle of its live calendar entry (`u64::MAX`: none).
+    pub calendar_at: Vec<u64>,
+    /// Bit set of the local terminals stepped this cycle (their outboxes are written in
+    /// phase 2).
+    pub stepped_terminals: Vec<u64>,
     /// Per local router, the lines something arrives on this cycle ([`arrival_bit`]): a
     /// woken router reads only those.
     pub arrivals: Vec<u64>,
-    /// Local routers stepped this cycle (their outboxes are written in phase 2).
-    pub stepped: Vec<u32>,
+    /// Bit set of the local routers stepped this cycle (their outboxes are written in
+    /// phase 2).
+    pub stepped: Vec<u64>,
     /// The status's flit counters summed at the start of this cycle (did a flit move?).
     pub moved_before: u64,
     /// Counters of this partition, published in phase 2.
@@ -147,10 +168,10 @@ pub(crate) struct Nodes {
 pub(crate) struct Outbound {
     pub flits: Lines<Flit>,
     pub credits: Lines<Credit>,
-    /// Timeout resets on reverse sides, same indices as `credits` (empty when no router
-    /// has a timeout).
+    /// Timeout resets on reverse sides, laid out as `credits` (the same [`Line`]s; empty
+    /// when no router has a timeout).
     pub resets: Lines<Reset>,
-    /// Wake-up lists for each reader partition (by partition index).
+    /// Wake-ups for each reader partition (by partition index).
     pub wakes: Vec<Wakes>,
     pub status: Status,
 }
@@ -286,17 +307,12 @@ pub(crate) fn assemble(
         .unwrap_or(1);
     let mut outbound: Vec<Outbound> = (0..nparts)
         .map(|_| Outbound {
-            wakes: vec![Wakes::new(max_latency); nparts],
+            wakes: (0..nparts)
+                .map(|q| Wakes::new(max_latency, bounds[q + 1] - bounds[q]))
+                .collect(),
             ..Outbound::default()
         })
         .collect();
-    let wake_of = |r: RouterId, what: u32| {
-        let p = part_of(r.index());
-        WakeRef {
-            part: p as u32,
-            id: ((r.index() - bounds[p]) as u32) << 7 | what,
-        }
-    };
     let mut wires = Vec::with_capacity(c + 2 * n);
     let mut ends = Vec::with_capacity(c + 2 * n);
     // Forward side with the upstream partition, reverse side with the downstream one.
@@ -305,7 +321,8 @@ pub(crate) fn assemble(
         let f = outbound[part_of(up)].flits.push(latency);
         let r = outbound[part_of(down)].credits.push(latency);
         if resets {
-            outbound[part_of(down)].resets.push(latency);
+            let same = outbound[part_of(down)].resets.push(latency);
+            debug_assert_eq!(same, r, "resets and credits laid out alike");
         }
         (
             LineRef {
@@ -342,6 +359,20 @@ pub(crate) fn assemble(
     let injection = |r: usize| wires[c + r];
     let ejection = |r: usize| wires[c + n + r];
 
+    // Every writer's wake-ups for reader partition `p` are laid out alike.
+    let readers = &outbound[0].wakes;
+    let wake_of = |r: RouterId, what: Option<u32>| {
+        let p = part_of(r.index());
+        let local = (r.index() - bounds[p]) as u32;
+        let w = &readers[p];
+        WakeRef {
+            part: p as u32,
+            spot: match what {
+                Some(bit) => w.spot(local, 1 << bit),
+                None => w.spot(w.terminal_base() + local, 0),
+            },
+        }
+    };
     let mut nodes: Vec<Nodes> = (0..nparts)
         .map(|p| Nodes {
             part: p,
@@ -350,8 +381,12 @@ pub(crate) fn assemble(
             terminals: Vec::with_capacity(bounds[p + 1] - bounds[p]),
             pending: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             arriving: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
+            busy: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
+            calendar: BinaryHeap::with_capacity(2 * (bounds[p + 1] - bounds[p])),
+            calendar_at: vec![u64::MAX; bounds[p + 1] - bounds[p]],
+            stepped_terminals: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             arrivals: vec![0; bounds[p + 1] - bounds[p]],
-            stepped: Vec::with_capacity(bounds[p + 1] - bounds[p]),
+            stepped: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             moved_before: 0,
             status: Status::default(),
             trace: None,
@@ -363,16 +398,18 @@ pub(crate) fn assemble(
         let ports = spec.ports.len();
         let mut flit_src = vec![NO_LINE; ports];
         let mut credit_src = vec![NO_LINE; ports];
-        let mut flit_dst = vec![NO_CHANNEL; ports];
-        let mut credit_dst = vec![NO_CHANNEL; ports];
-        let mut flit_wake = vec![NO_WAKE; ports];
-        let mut credit_wake = vec![NO_WAKE; ports];
-        let own_terminal = wake_of(spec.id, WAKE_TERMINAL);
-        flit_wake[0] = own_terminal;
-        credit_wake[0] = own_terminal;
+        let mut flit_to = vec![NO_OUTLET; ports];
+        let mut credit_to = vec![NO_OUTLET; ports];
+        let own_terminal = wake_of(spec.id, None);
         flit_src[0] = injection(i).0;
-        credit_dst[0] = injection(i).1.line;
-        flit_dst[0] = ejection(i).0.line;
+        credit_to[0] = Outlet {
+            line: injection(i).1.line,
+            wake: own_terminal,
+        };
+        flit_to[0] = Outlet {
+            line: ejection(i).0.line,
+            wake: own_terminal,
+        };
         credit_src[0] = ejection(i).1;
         let mut outputs = Vec::with_capacity(ports);
         outputs.push(OutputPortSpec {
@@ -383,17 +420,21 @@ pub(crate) fn assemble(
             if let Some(ch) = netlist.in_channel(spec.id, InPort(p as u8)) {
                 let (f, r) = wires[ch.index()];
                 flit_src[p] = f;
-                credit_dst[p] = r.line;
                 let ch = netlist.channel(ch);
-                credit_wake[p] = wake_of(ch.from, arrival_bit(ch.from_port.index(), true));
+                credit_to[p] = Outlet {
+                    line: r.line,
+                    wake: wake_of(ch.from, Some(arrival_bit(ch.from_port.index(), true))),
+                };
             }
             match netlist.out_channel(spec.id, OutPort(p as u8)) {
                 Some(ch) => {
                     let (f, r) = wires[ch.index()];
-                    flit_dst[p] = f.line;
                     credit_src[p] = r;
                     let ch = netlist.channel(ch);
-                    flit_wake[p] = wake_of(ch.to, arrival_bit(ch.to_port.index(), false));
+                    flit_to[p] = Outlet {
+                        line: f.line,
+                        wake: wake_of(ch.to, Some(arrival_bit(ch.to_port.index(), false))),
+                    };
                     let down = &netlist.router(ch.to).ports[ch.to_port.index()];
                     outputs.push(OutputPortSpec {
                         downstream_vcs: down.vcs,
@@ -422,10 +463,8 @@ pub(crate) fn assemble(
             router,
             flit_src: flit_src.into_boxed_slice(),
             credit_src: credit_src.into_boxed_slice(),
-            flit_dst: flit_dst.into_boxed_slice(),
-            credit_dst: credit_dst.into_boxed_slice(),
-            flit_wake: flit_wake.into_boxed_slice(),
-            credit_wake: credit_wake.into_boxed_slice(),
+            flit_to: flit_to.into_boxed_slice(),
+            credit_to: credit_to.into_boxed_slice(),
             flits_in: vec![None; ports].into_boxed_slice(),
             credits_in: vec![None; ports].into_boxed_slice(),
             flits_out: vec![None; ports].into_boxed_slice(),

@@ -25,35 +25,57 @@ struct Slot<T> {
     item: Option<T>,
 }
 
-#[derive(Copy, Clone, Debug)]
-struct Meta {
+/// A delay line of a [`Lines`]: where its ring of slots lies and its latency (a handle
+/// the cycle loop keeps, so reading or writing a line looks nothing up).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Line {
     start: u32,
     mask: u32,
     latency: u32,
 }
 
-/// Many delay lines of one item type in one flat ring-buffer arena, by local index.
+impl Line {
+    /// No line (a port without a channel); using it panics.
+    pub const NONE: Line = Line {
+        start: u32::MAX,
+        mask: 0,
+        latency: 0,
+    };
+
+    /// The line's latency in cycles.
+    pub fn latency(self) -> u32 {
+        self.latency
+    }
+
+    /// The index of the slot of cycle `t`.
+    #[inline(always)]
+    fn slot(self, t: u64) -> usize {
+        (self.start + (t as u32 & self.mask)) as usize
+    }
+}
+
+/// Many delay lines of one item type in one flat ring-buffer arena.
 #[derive(Clone, Debug)]
 pub struct Lines<T> {
-    meta: Vec<Meta>,
+    lines: u32,
     slots: Vec<Slot<T>>,
 }
 
 impl<T> Default for Lines<T> {
     fn default() -> Self {
         Lines {
-            meta: Vec::new(),
+            lines: 0,
             slots: Vec::new(),
         }
     }
 }
 
 impl<T: Copy> Lines<T> {
-    /// Adds a line of `latency >= 1` cycles; returns its local index.
+    /// Adds a line of `latency >= 1` cycles.
     ///
     /// # Panics
     /// If `latency` is 0 (netlist validation rejects it before the engine sees it).
-    pub fn push(&mut self, latency: u32) -> u32 {
+    pub fn push(&mut self, latency: u32) -> Line {
         assert!(latency >= 1, "channel latency must be >= 1, got 0");
         let size = (latency as usize + 1).next_power_of_two();
         let start = self.slots.len() as u32;
@@ -64,34 +86,28 @@ impl<T: Copy> Lines<T> {
             },
             size,
         ));
-        self.meta.push(Meta {
+        self.lines += 1;
+        Line {
             start,
             mask: size as u32 - 1,
             latency,
-        });
-        (self.meta.len() - 1) as u32
+        }
     }
 
     /// Number of lines.
     pub fn len(&self) -> usize {
-        self.meta.len()
+        self.lines as usize
     }
 
     /// No lines.
     pub fn is_empty(&self) -> bool {
-        self.meta.is_empty()
+        self.lines == 0
     }
 
-    /// Latency of line `i`.
-    pub fn latency(&self, i: u32) -> u32 {
-        self.meta[i as usize].latency
-    }
-
-    /// Phase 1 at `now`: the item of line `i` due now, if any (the line is not changed).
+    /// Phase 1 at `now`: the item of line `l` due now, if any (the line is not changed).
     #[inline]
-    pub fn peek(&self, i: u32, now: u64) -> Option<T> {
-        let m = self.meta[i as usize];
-        let s = &self.slots[(m.start + (now as u32 & m.mask)) as usize];
+    pub fn peek(&self, l: Line, now: u64) -> Option<T> {
+        let s = &self.slots[l.slot(now)];
         if s.due == now {
             s.item
         } else {
@@ -99,11 +115,21 @@ impl<T: Copy> Lines<T> {
         }
     }
 
+    /// Phase 1 at `now`: copies the item of line `l` due now into `inbox`, for a reader
+    /// told something is due (the wake-ups): the slot's tag is checked in debug builds
+    /// only. Returns whether an item was there.
+    #[inline]
+    pub fn take_due(&self, l: Line, now: u64, inbox: &mut Option<T>) -> bool {
+        let s = &self.slots[l.slot(now)];
+        debug_assert_eq!(s.due, now, "woken for an item not there");
+        *inbox = s.item;
+        inbox.is_some()
+    }
+
     /// [`Lines::peek`] by reference.
     #[inline]
-    pub fn peek_ref(&self, i: u32, now: u64) -> Option<&T> {
-        let m = self.meta[i as usize];
-        let s = &self.slots[(m.start + (now as u32 & m.mask)) as usize];
+    pub fn peek_ref(&self, l: Line, now: u64) -> Option<&T> {
+        let s = &self.slots[l.slot(now)];
         if s.due == now {
             s.item.as_ref()
         } else {
@@ -111,16 +137,15 @@ impl<T: Copy> Lines<T> {
         }
     }
 
-    /// Phase 2 at `now`: sends `item` on line `i`, due at `now + latency`; returns that
+    /// Phase 2 at `now`: sends `item` on line `l`, due at `now + latency`; returns that
     /// cycle.
     ///
     /// # Panics
     /// If something was already sent on the line this cycle (two writers, or one twice).
     #[inline]
-    pub fn send(&mut self, i: u32, now: u64, item: T) -> u64 {
-        let m = self.meta[i as usize];
-        let due = now + u64::from(m.latency);
-        let s = &mut self.slots[(m.start + (due as u32 & m.mask)) as usize];
+    pub fn send(&mut self, l: Line, now: u64, item: T) -> u64 {
+        let due = now + u64::from(l.latency);
+        let s = &mut self.slots[l.slot(due)];
         assert!(
             s.due != due,
             "two items sent on one channel side at cycle {now} (phase discipline broken)"
@@ -132,69 +157,204 @@ impl<T: Copy> Lines<T> {
         due
     }
 
-    /// The items of line `i` still travelling at the start of cycle `next` (due at
+    /// [`Lines::send`] of what `outbox` holds, if anything (emptying it; copied straight
+    /// into the slot): the cycle it is due.
+    ///
+    /// # Panics
+    /// As [`Lines::send`].
+    #[inline]
+    pub fn send_from(&mut self, l: Line, now: u64, outbox: &mut Option<T>) -> Option<u64> {
+        outbox.as_ref()?;
+        let due = now + u64::from(l.latency);
+        let s = &mut self.slots[l.slot(due)];
+        assert!(
+            s.due != due,
+            "two items sent on one channel side at cycle {now} (phase discipline broken)"
+        );
+        s.due = due;
+        s.item = outbox.take();
+        Some(due)
+    }
+
+    /// The items of line `l` still travelling at the start of cycle `next` (due at
     /// `next` or later), in no particular order.
-    pub fn in_flight(&self, i: u32, next: u64) -> impl Iterator<Item = &T> + '_ {
-        let m = self.meta[i as usize];
-        self.slots[m.start as usize..(m.start + m.mask + 1) as usize]
+    pub fn in_flight(&self, l: Line, next: u64) -> impl Iterator<Item = &T> + '_ {
+        self.slots[l.start as usize..(l.start + l.mask + 1) as usize]
             .iter()
             .filter(move |s| s.due != NEVER && s.due >= next)
             .filter_map(|s| s.item.as_ref())
     }
 
-    /// Number of items of line `i` still travelling at the start of cycle `next`.
-    pub fn count_in_flight(&self, i: u32, next: u64) -> u32 {
-        self.in_flight(i, next).count() as u32
+    /// Number of items of line `l` still travelling at the start of cycle `next`.
+    pub fn count_in_flight(&self, l: Line, next: u64) -> u32 {
+        self.in_flight(l, next).count() as u32
     }
 }
 
-/// Wake-up lists: what one writer partition sent to one reader partition, as the reader's
-/// local component indices bucketed by the cycle the items are due. The reader visits only
-/// the components listed for `now` instead of peeking every line (cost follows activity).
+/// A component's place in a [`Wakes`] bucket and what it receives ([`Wakes::spot`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WakeSpot {
+    word: u32,
+    index: u32,
+    bit: u64,
+    what: u64,
+}
+
+impl WakeSpot {
+    /// Nowhere (a port without a channel; never written).
+    pub const NONE: WakeSpot = WakeSpot {
+        word: u32::MAX,
+        index: u32::MAX,
+        bit: 0,
+        what: 0,
+    };
+}
+
+/// Wake-ups: what one writer partition sent to one reader partition, as arrival masks of
+/// the reader's components bucketed by the cycle the items are due. The reader visits only
+/// the components woken for `now` instead of peeking every line (cost follows activity).
+///
+/// A bucket holds a bit set of the woken components (the reader's routers in the first
+/// [`Wakes::terminal_base`] / 64 words, then its terminals) and, per component, the mask of
+/// what arrives (a router's [`crate::assemble::arrival_bit`]s): a router receiving several
+/// items in one cycle is one bit and one mask, decoded once.
 ///
 /// Same discipline as the lines: buckets are a ring (a power of two > the largest latency,
-/// indexed by `due & mask`) tagged with their due cycle; the writer fills buckets due later
-/// in phase 2 (a bucket whose tag is stale is emptied first), the reader only reads the
-/// bucket due `now` in phase 1. An index may be listed more than once.
+/// indexed by `due & mask`) tagged with their due cycle; in phase 2 the writer first makes
+/// the buckets of the cycles it can write ([`Wakes::prepare`]: a bucket whose tag is stale
+/// was read already and is emptied), then sets bits in them; the reader only reads the
+/// bucket due `now` in phase 1.
 #[derive(Clone, Debug)]
 pub struct Wakes {
     mask: u32,
-    buckets: Vec<(u64, Vec<u32>)>,
+    max_latency: u32,
+    /// Words of router bits in each bucket's bit set (as many again for terminals).
+    router_words: usize,
+    /// The cycle each bucket is due.
+    due: Vec<u64>,
+    /// The buckets, `stride` words each: the bit set of the components woken (routers,
+    /// then terminals from bit [`Wakes::terminal_base`]), then per component (same index)
+    /// what arrives (a terminal's stays 0).
+    words: Vec<u64>,
+    stride: usize,
 }
 
 impl Wakes {
-    /// Wake-up lists for lines of latency at most `max_latency` (>= 1).
-    pub fn new(max_latency: u32) -> Wakes {
-        let size = (max_latency.max(1) as usize + 1).next_power_of_two();
+    /// Wake-ups for a reader partition of `components` routers and as many terminals, on
+    /// lines of latency at most `max_latency` (>= 1).
+    pub fn new(max_latency: u32, components: usize) -> Wakes {
+        let max_latency = max_latency.max(1);
+        let size = (max_latency as usize + 1).next_power_of_two();
+        let router_words = components.div_ceil(64);
+        let stride = 2 * router_words + 2 * router_words * 64;
         Wakes {
             mask: size as u32 - 1,
-            buckets: vec![(NEVER, Vec::new()); size],
+            max_latency,
+            router_words,
+            due: vec![NEVER; size],
+            words: vec![0; size * stride],
+            stride,
         }
     }
 
-    /// Phase 2: component `id` of the reader partition receives something at `due`.
+    /// The wake-up index of the reader's terminal `i` (its routers' indices are their own).
+    pub fn terminal_base(&self) -> u32 {
+        (self.router_words * 64) as u32
+    }
+
+    /// Where the bucket of cycle `due` starts in `words`.
+    #[inline(always)]
+    fn bucket(&self, due: u64) -> usize {
+        (due as u32 & self.mask) as usize * self.stride
+    }
+
+    /// Phase 2 at `now`, before any [`Wakes::wake`]: readies the buckets due in
+    /// `now + 1..=now + max_latency` (a stale one was read already: it is emptied).
     #[inline]
-    pub fn push(&mut self, due: u64, id: u32) {
-        let b = &mut self.buckets[(due as u32 & self.mask) as usize];
-        if b.0 != due {
+    pub fn prepare(&mut self, now: u64) {
+        for due in now + 1..=now + u64::from(self.max_latency) {
+            let tag = &mut self.due[(due as u32 & self.mask) as usize];
+            if *tag == due {
+                continue;
+            }
             debug_assert!(
-                b.0 == NEVER || b.0 < due,
+                *tag == NEVER || *tag <= now,
                 "wake-up bucket reused while still live"
             );
-            b.0 = due;
-            b.1.clear();
+            *tag = due;
+            let base = self.bucket(due);
+            let (set, masks) =
+                self.words[base..base + self.stride].split_at_mut(2 * self.router_words);
+            for (w, word) in set[..self.router_words].iter_mut().enumerate() {
+                let mut bits = std::mem::take(word);
+                while bits != 0 {
+                    masks[w * 64 + bits.trailing_zeros() as usize] = 0;
+                    bits &= bits - 1;
+                }
+            }
+            set[self.router_words..].fill(0);
         }
-        b.1.push(id);
     }
 
-    /// Phase 1 at `now`: the components that receive something now.
+    /// Phase 2 (after [`Wakes::prepare`]): component `id` of the reader partition (a
+    /// router's index, or [`Wakes::terminal_base`] + a terminal's) receives `what` (a
+    /// router's arrival bits; 0 for a terminal) at `due`.
     #[inline]
-    pub fn due(&self, now: u64) -> &[u32] {
-        let b = &self.buckets[(now as u32 & self.mask) as usize];
-        if b.0 == now {
-            &b.1
-        } else {
-            &[]
+    pub fn wake(&mut self, due: u64, id: u32, what: u64) {
+        self.wake_spot(due, self.spot(id, what));
+    }
+
+    /// Where [`Wakes::wake`] of `id` and `what` writes in a bucket (computed once, kept by
+    /// the writer).
+    pub fn spot(&self, id: u32, what: u64) -> WakeSpot {
+        WakeSpot {
+            word: id / 64,
+            index: (2 * self.router_words) as u32 + id,
+            bit: 1 << (id % 64),
+            what,
+        }
+    }
+
+    /// [`Wakes::wake`] at a [`Wakes::spot`].
+    #[inline]
+    pub fn wake_spot(&mut self, due: u64, spot: WakeSpot) {
+        debug_assert_eq!(
+            self.due[(due as u32 & self.mask) as usize],
+            due,
+            "wake-up bucket not prepared"
+        );
+        let base = self.bucket(due);
+        self.words[base + spot.word as usize] |= spot.bit;
+        self.words[base + spot.index as usize] |= spot.what;
+    }
+
+    /// Phase 1 at `now`: adds the routers woken now to `routers` (a bit set) and what
+    /// arrives for each to `arrivals`, the terminals woken now to `terminals` (a bit set).
+    #[inline]
+    pub fn deliver(
+        &self,
+        now: u64,
+        routers: &mut [u64],
+        arrivals: &mut [u64],
+        terminals: &mut [u64],
+    ) {
+        if self.due[(now as u32 & self.mask) as usize] != now {
+            return;
+        }
+        let base = self.bucket(now);
+        let (set, masks) = self.words[base..base + self.stride].split_at(2 * self.router_words);
+        let (woken_routers, woken_terminals) = set.split_at(self.router_words);
+        for (w, (&bits, to)) in woken_routers.iter().zip(routers.iter_mut()).enumerate() {
+            *to |= bits;
+            let mut bits = bits;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                arrivals[i] |= masks[i];
+            }
+        }
+        for (to, &bits) in terminals.iter_mut().zip(woken_terminals) {
+            *to |= bits;
         }
     }
 }
@@ -236,21 +396,98 @@ mod tests {
         assert_eq!(l.count_in_flight(i, 9), 0);
     }
 
+    /// Routers woken, their arrival masks, terminals woken.
+    type Delivered = (Vec<u64>, Vec<u64>, Vec<u64>);
+
+    /// What `Wakes::deliver` adds at `t` from an empty state.
+    fn delivered(w: &Wakes, t: u64, n: usize) -> Delivered {
+        let words = n.div_ceil(64);
+        let (mut r, mut a, mut term) = (vec![0; words], vec![0; n], vec![0; words]);
+        w.deliver(t, &mut r, &mut a, &mut term);
+        (r, a, term)
+    }
+
     #[test]
     fn a_wake_up_is_seen_exactly_at_its_due_cycle() {
-        let mut w = Wakes::new(3);
-        // Latencies 1..=3 from several cycles; each list is read once, at its cycle.
-        let mut expected: std::collections::BTreeMap<u64, Vec<u32>> = Default::default();
-        for t in 0..30u64 {
-            assert_eq!(w.due(t), expected.remove(&t).unwrap_or_default().as_slice());
+        let n = 70; // two words: ids on both sides of 64
+        let mut w = Wakes::new(3, n);
+        let tb = w.terminal_base();
+        // Latencies 1..=3 from several cycles; each bucket is read once, at its cycle.
+        let mut expected: std::collections::BTreeMap<u64, Delivered> = Default::default();
+        for t in 0..40u64 {
+            let (r, a, term) = delivered(&w, t, n);
+            let want = expected
+                .remove(&t)
+                .unwrap_or_else(|| (vec![0; 2], vec![0; n], vec![0; 2]));
+            assert_eq!((r, a, term), want, "cycle {t}");
+            w.prepare(t);
             for lat in 1..=3u64 {
                 if (t + lat) % 2 == 0 {
-                    let id = (t * 10 + lat) as u32;
-                    w.push(t + lat, id);
-                    expected.entry(t + lat).or_default().push(id);
+                    let due = t + lat;
+                    let e = expected
+                        .entry(due)
+                        .or_insert_with(|| (vec![0; 2], vec![0; n], vec![0; 2]));
+                    // A router twice (two bits, one wake-up) and a terminal.
+                    let id = ((t * 7 + lat * 13) % n as u64) as usize;
+                    for what in [1u64 << lat, 1 << (32 + lat)] {
+                        w.wake(due, id as u32, what);
+                        e.0[id / 64] |= 1 << (id % 64);
+                        e.1[id] |= what;
+                    }
+                    let term = ((t * 5 + lat) % n as u64) as usize;
+                    w.wake(due, tb + term as u32, 0);
+                    e.2[term / 64] |= 1 << (term % 64);
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_bucket_is_emptied_before_reuse_even_after_a_gap() {
+        let mut w = Wakes::new(1, 3);
+        w.prepare(0);
+        w.wake(1, 2, 0b101);
+        w.wake(1, w.terminal_base() + 1, 0);
+        assert_eq!(
+            delivered(&w, 1, 3),
+            (vec![0b100], vec![0, 0, 0b101], vec![0b10])
+        );
+        // Nothing written for a while; the ring wraps many times.
+        for t in 1..9 {
+            w.prepare(t);
+        }
+        w.wake(9, 0, 0b10);
+        assert_eq!(delivered(&w, 9, 3), (vec![0b1], vec![0b10, 0, 0], vec![0]));
+        for t in 2..9 {
+            assert_eq!(
+                delivered(&w, t, 3),
+                (vec![0], vec![0; 3], vec![0]),
+                "cycle {t}"
+            );
+        }
+    }
+
+    #[test]
+    fn send_from_moves_the_outbox_item_and_sends_nothing_from_an_empty_one() {
+        let mut l: Lines<u32> = Lines::default();
+        let i = l.push(2);
+        let mut outbox = None;
+        assert_eq!(l.send_from(i, 0, &mut outbox), None);
+        outbox = Some(9);
+        assert_eq!(l.send_from(i, 1, &mut outbox), Some(3));
+        assert_eq!(outbox, None);
+        assert_eq!((l.peek(i, 2), l.peek(i, 3)), (None, Some(9)));
+        assert_eq!(l.count_in_flight(i, 2), 1);
+    }
+
+    #[test]
+    fn take_due_copies_the_item_due_now_into_the_inbox() {
+        let mut l: Lines<u32> = Lines::default();
+        let i = l.push(1);
+        l.send(i, 4, 11);
+        let mut inbox = None;
+        assert!(l.take_due(i, 5, &mut inbox));
+        assert_eq!(inbox, Some(11));
     }
 
     #[test]

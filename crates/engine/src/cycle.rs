@@ -10,21 +10,25 @@
 //!    steps, and stages its outputs in its own outbox. A router with nothing to do
 //!    (quiescent and no input) is not stepped, nor even looked at: the partition keeps a
 //!    bit set of the routers left non-quiescent by their last step and adds the ones the
-//!    writers' wake-up lists name for `now` ([`crate::channel::Wakes`]), so the cost of a
-//!    cycle follows activity, not size. Terminals step every cycle.
+//!    writers' wake-ups name for `now` ([`crate::channel::Wakes`]), so the cost of a
+//!    cycle follows activity, not size. Terminals are visited the same way: the ones
+//!    something arrives for, the ones not idle, and idle ones at the cycle their drawn-ahead
+//!    generation trials name ([`crate::terminal::Terminal::look_ahead`]).
 //! 2. [`write`]: each component stepped puts its outbox into its own lines' slots due at
-//!    `now + latency` and the reader it wakes onto the wake-up list of that cycle, and the
-//!    partition publishes its [`Status`] (counters kept by events, not by a sweep).
+//!    `now + latency` and sets the reader's bit and arrival mask in the wake-ups of that
+//!    cycle, and the partition publishes its [`Status`] (counters kept by events, not by a
+//!    sweep).
 
 use crate::assemble::{
-    arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, MASK_PORTS, NO_WAKE,
-    PHASE_BUG, WAKE_TERMINAL,
+    arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
+    PHASE_BUG,
 };
 use crate::channel::{Lines, Wakes};
 use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset, RouterIo};
 use smallvec::SmallVec;
+use std::cmp::Reverse;
 use std::sync::{MutexGuard, RwLockReadGuard};
 
 /// A partition's counters since cycle 0 (integers, summed over partitions in id order).
@@ -109,8 +113,10 @@ fn peek_credit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Credit> {
 }
 
 /// A woken router's inputs: only the lines its arrival mask names are read into the
-/// inbox (whose other slots are empty: [`empty_inbox`] after each step). Returns whether
-/// anything arrived.
+/// inbox (whose other slots are empty: [`empty_inbox`] after each step), without checking
+/// the slots' tags (the mask says an item is due; debug builds check) except for credits
+/// when resets travel too (a reset alone sets the same bit). Returns whether anything
+/// arrived.
 #[inline]
 fn read_arrived(
     now: Cycle,
@@ -129,25 +135,31 @@ fn read_arrived(
         let b = arrived.trailing_zeros() as usize;
         arrived &= arrived - 1;
         if b < 32 {
-            node.flits_in[b] = peek_flit(lines, node.flit_src[b], t);
+            let src = node.flit_src[b];
+            if let Some(l) = lines.get(src.part as usize) {
+                any |= l.flits.take_due(src.line, t, &mut node.flits_in[b]);
+            }
             debug_assert!(node.flits_in[b].is_some(), "woken for a flit not there");
-            any = true;
         } else {
             let o = b - 32;
-            node.credits_in[o] = peek_credit(lines, node.credit_src[o], t);
-            any |= node.credits_in[o].is_some();
+            let src = node.credit_src[o];
             if resets {
-                if let Some(r) = peek_reset(lines, node.credit_src[o], t) {
+                // The bit may stand for a reset alone: the credit line's tag decides.
+                node.credits_in[o] = peek_credit(lines, src, t);
+                any |= node.credits_in[o].is_some();
+                if let Some(r) = peek_reset(lines, src, t) {
                     node.router
                         .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
                     any = true;
                 }
+            } else if let Some(l) = lines.get(src.part as usize) {
+                any |= l.credits.take_due(src.line, t, &mut node.credits_in[o]);
             }
         }
     }
     #[cfg(debug_assertions)]
     {
-        // The wake-up lists missed nothing: every line read in full agrees.
+        // The wake-ups missed nothing: every line read in full agrees.
         for (p, &src) in node.flit_src.iter().enumerate() {
             assert_eq!(
                 node.flits_in[p],
@@ -227,21 +239,26 @@ pub(crate) fn start(nodes: &mut Nodes) {
         tally.merge(&Tally::of(&t.terminal));
     }
     nodes.status.tally = tally;
+    // Every terminal steps in the first cycle (it may have been given a packet).
+    nodes.calendar.clear();
+    nodes.calendar_at.fill(u64::MAX);
+    for (w, word) in nodes.busy.iter_mut().enumerate() {
+        let n = (nodes.terminals.len() - w * 64).min(64);
+        *word = if n == 64 { u64::MAX } else { (1 << n) - 1 };
+    }
 }
 
 /// Phase 1 at `now` for the partition `nodes`; `lines` are every partition's outbound
 /// lines, by partition index.
 ///
 /// Only routers that are not quiescent or receive something now are visited: the
-/// pending set carries the first kind from the previous cycle, every writer's wake-up
-/// list for this partition the second. Terminals step every cycle (each draws its
-/// Bernoulli trial).
+/// pending set carries the first kind from the previous cycle, every writer's wake-ups
+/// for this partition the second. Terminals: see [`step_terminals`].
 pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bool) {
     let t = now.0;
     let part = nodes.part;
     let Nodes {
         routers,
-        terminals,
         pending,
         arriving,
         arrivals,
@@ -252,19 +269,12 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
     } = nodes;
     *moved_before = st.router_flits + st.injected + st.consumed + st.discarded;
     for l in lines {
-        for &code in l.wakes[part].due(t) {
-            let (i, what) = ((code >> 7) as usize, code & 127);
-            if what == WAKE_TERMINAL {
-                arriving[i / 64] |= 1 << (i % 64);
-            } else {
-                pending[i / 64] |= 1 << (i % 64);
-                arrivals[i] |= 1 << what;
-            }
-        }
+        l.wakes[part].deliver(t, pending, arrivals, arriving);
     }
-    stepped.clear();
-    for (w, word) in pending.iter_mut().enumerate() {
+    for (w, (word, stepped)) in pending.iter_mut().zip(stepped.iter_mut()).enumerate() {
         let mut bits = std::mem::take(word);
+        *stepped = bits;
+        st.stepped += u64::from(bits.count_ones());
         while bits != 0 {
             let i = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
@@ -281,7 +291,6 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
                 any_input || !node.router.is_quiescent(),
                 "router visited with nothing to do"
             );
-            st.stepped += 1;
             let mut io = RouterIo {
                 flits_in: &node.flits_in,
                 credits_in: &node.credits_in,
@@ -302,53 +311,125 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
             if !node.router.is_quiescent() {
                 *word |= 1 << (i % 64);
             }
-            stepped.push(i as u32);
         }
     }
-    for (i, node) in terminals.iter_mut().enumerate() {
-        let word = &mut arriving[i / 64];
-        let bit = 1 << (i % 64);
-        let (flit_in, credit_in) = if *word & bit != 0 {
-            *word &= !bit;
-            if resets {
-                if let Some(r) = peek_reset(lines, node.credit_src, t) {
-                    node.terminal.receive_reset(now, r, &mut st.tally);
-                    if let Some(tr) = &mut node.trace {
-                        tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
-                    }
-                }
-            }
-            (
-                peek_flit_ref(lines, node.flit_src, t),
-                peek_credit(lines, node.credit_src, t),
-            )
-        } else {
-            (None, None)
-        };
-        st.consumed += u64::from(flit_in.is_some());
-        node.terminal.step_into(
-            now,
-            flit_in,
-            credit_in,
-            &mut st.tally,
-            &mut node.flit_out,
-            &mut node.credit_out,
-        );
-        if let Some(t) = &mut node.trace {
-            crate::trace::event::terminal_step(
-                t,
-                flit_in.copied(),
-                credit_in,
-                node.flit_out,
-                node.credit_out,
+    step_terminals(now, nodes, lines, resets);
+}
+
+/// Trials an idle terminal draws ahead at most ([`crate::terminal::Terminal::look_ahead`]):
+/// bounds the draws past the end of a run.
+const LOOK_AHEAD: u64 = 1024;
+
+/// Phase 1 for the terminals of a partition: the ones something arrives for (they peek
+/// their lines), the ones not idle, and the idle ones whose calendar entry is due (their
+/// trial succeeds now, or their drawn trials end); the other idle terminals' steps would
+/// change nothing (their trials for now are drawn already and failed), so they are skipped.
+#[inline(never)]
+fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bool) {
+    let t = now.0;
+    let Nodes {
+        terminals,
+        arriving,
+        busy,
+        calendar,
+        calendar_at,
+        stepped_terminals,
+        status: st,
+        trace,
+        ..
+    } = nodes;
+    #[cfg(debug_assertions)]
+    for (i, node) in terminals.iter().enumerate() {
+        if arriving[i / 64] & (1 << (i % 64)) == 0 {
+            assert!(
+                peek_flit_ref(lines, node.flit_src, t).is_none()
+                    && peek_credit(lines, node.credit_src, t).is_none()
+                    && (!resets || peek_reset(lines, node.credit_src, t).is_none()),
+                "terminal {i} at cycle {t}: wake-ups and lines disagree"
             );
         }
-        st.injected += u64::from(node.flit_out.is_some());
+    }
+    while let Some(&Reverse((c, i))) = calendar.peek() {
+        if c > t {
+            break;
+        }
+        debug_assert_eq!(c, t, "calendar entry of terminal {i} missed");
+        calendar.pop();
+        if calendar_at[i as usize] == c {
+            calendar_at[i as usize] = u64::MAX;
+            busy[i as usize / 64] |= 1 << (i % 64);
+        }
+    }
+    let tracing = trace.is_some();
+    for (w, (word, keep)) in arriving.iter_mut().zip(busy.iter_mut()).enumerate() {
+        let woken = std::mem::take(word);
+        let mut bits = woken | *keep;
+        stepped_terminals[w] = bits;
+        while bits != 0 {
+            let k = bits.trailing_zeros();
+            bits &= bits - 1;
+            let i = w * 64 + k as usize;
+            let node = &mut terminals[i];
+            let (flit_in, credit_in) = if woken & (1 << k) != 0 {
+                if resets {
+                    if let Some(r) = peek_reset(lines, node.credit_src, t) {
+                        node.terminal.receive_reset(now, r, &mut st.tally);
+                        if let Some(tr) = &mut node.trace {
+                            tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
+                        }
+                    }
+                }
+                (
+                    peek_flit_ref(lines, node.flit_src, t),
+                    peek_credit(lines, node.credit_src, t),
+                )
+            } else {
+                (None, None)
+            };
+            st.consumed += u64::from(flit_in.is_some());
+            node.terminal.step_into(
+                now,
+                flit_in,
+                credit_in,
+                &mut st.tally,
+                &mut node.flit_out,
+                &mut node.credit_out,
+            );
+            if let Some(t) = &mut node.trace {
+                crate::trace::event::terminal_step(
+                    t,
+                    flit_in.copied(),
+                    credit_in,
+                    node.flit_out,
+                    node.credit_out,
+                );
+            }
+            st.injected += u64::from(node.flit_out.is_some());
+            if tracing || !node.terminal.is_idle() {
+                *keep |= 1 << k;
+                continue;
+            }
+            *keep &= !(1 << k);
+            if let Some(next) = node.terminal.look_ahead(now, LOOK_AHEAD) {
+                if calendar_at[i] != next.0 {
+                    calendar_at[i] = next.0;
+                    calendar.push(Reverse((next.0, i as u32)));
+                }
+            }
+        }
+    }
+}
+
+/// Phase 2: wakes `w` (nobody for a port without a channel) for an item due at `due`.
+#[inline(always)]
+fn wake(wakes: &mut [Wakes], w: WakeRef, due: u64) {
+    if let Some(reader) = wakes.get_mut(w.part as usize) {
+        reader.wake_spot(due, w.spot);
     }
 }
 
 /// Phase 2: the flit router `node` wrote on output port `o`, if any, onto its line due
-/// at `t + latency`, and the reader onto that cycle's wake-up list. Returns whether a flit
+/// at `t + latency`, and the reader into that cycle's wake-ups. Returns whether a flit
 /// was there.
 #[inline(always)]
 fn send_flit(
@@ -358,14 +439,11 @@ fn send_flit(
     flits: &mut Lines<Flit>,
     wakes: &mut [Wakes],
 ) -> bool {
-    let Some(f) = node.flits_out[o].take() else {
+    let to = node.flit_to[o];
+    let Some(due) = flits.send_from(to.line, t, &mut node.flits_out[o]) else {
         return false;
     };
-    let due = flits.send(node.flit_dst[o], t, f);
-    let w = node.flit_wake[o];
-    if w != NO_WAKE {
-        wakes[w.part as usize].push(due, w.id);
-    }
+    wake(wakes, to.wake, due);
     true
 }
 
@@ -378,12 +456,9 @@ fn send_credit(
     credits: &mut Lines<Credit>,
     wakes: &mut [Wakes],
 ) {
-    if let Some(c) = node.credits_out[p].take() {
-        let due = credits.send(node.credit_dst[p], t, c);
-        let w = node.credit_wake[p];
-        if w != NO_WAKE {
-            wakes[w.part as usize].push(due, w.id);
-        }
+    let to = node.credit_to[p];
+    if let Some(due) = credits.send_from(to.line, t, &mut node.credits_out[p]) {
+        wake(wakes, to.wake, due);
     }
 }
 
@@ -409,7 +484,7 @@ fn write_every_output(
 }
 
 /// Phase 2 at `now` for partition `nodes`: outboxes into its own lines' slots due later,
-/// the routers they wake onto the wake-up lists; publishes the partition's status.
+/// the components they wake into the wake-ups; publishes the partition's status.
 pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     let t = now.0;
     let Outbound {
@@ -419,58 +494,82 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
         wakes,
         status,
     } = out;
+    for w in wakes.iter_mut() {
+        w.prepare(t);
+    }
     let mut router_flits = 0;
-    for &i in &nodes.stepped {
-        let node = &mut nodes.routers[i as usize];
-        // The outbox slots the router wrote (every slot of a router too wide for a mask).
-        let emitted = std::mem::take(&mut node.emitted);
-        if emitted == u64::MAX {
-            router_flits += write_every_output(t, node, flits, credits, wakes);
-        } else {
-            let mut fm = emitted as u32;
-            while fm != 0 {
-                let o = fm.trailing_zeros() as usize;
-                fm &= fm - 1;
-                router_flits += u64::from(send_flit(t, node, o, flits, wakes));
+    for (w, &word) in nodes.stepped.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let node = &mut nodes.routers[i];
+            // The outbox slots the router wrote (every slot of a router too wide for a mask).
+            let emitted = std::mem::take(&mut node.emitted);
+            if emitted == u64::MAX {
+                router_flits += write_every_output(t, node, flits, credits, wakes);
+            } else {
+                let mut fm = emitted as u32;
+                while fm != 0 {
+                    let o = fm.trailing_zeros() as usize;
+                    fm &= fm - 1;
+                    router_flits += u64::from(send_flit(t, node, o, flits, wakes));
+                }
+                let mut cm = (emitted >> 32) as u32;
+                while cm != 0 {
+                    let p = cm.trailing_zeros() as usize;
+                    cm &= cm - 1;
+                    send_credit(t, node, p, credits, wakes);
+                }
             }
-            let mut cm = (emitted >> 32) as u32;
-            while cm != 0 {
-                let p = cm.trailing_zeros() as usize;
-                cm &= cm - 1;
-                send_credit(t, node, p, credits, wakes);
+            debug_assert!(
+                node.flits_out.iter().all(Option::is_none)
+                    && node.credits_out.iter().all(Option::is_none),
+                "router {i} wrote an output outside its emitted mask"
+            );
+            if resets.is_empty() {
+                continue;
             }
-        }
-        debug_assert!(
-            node.flits_out.iter().all(Option::is_none)
-                && node.credits_out.iter().all(Option::is_none),
-            "router {i} wrote an output outside its emitted mask"
-        );
-        if resets.is_empty() {
-            continue;
-        }
-        for (p, slot) in node.resets_out.iter_mut().enumerate() {
-            if let Some(r) = slot.take() {
-                let due = resets.send(node.credit_dst[p], t, r);
-                let w = node.credit_wake[p];
-                if w != NO_WAKE {
-                    wakes[w.part as usize].push(due, w.id);
+            for (p, slot) in node.resets_out.iter_mut().enumerate() {
+                if let Some(r) = slot.take() {
+                    let to = node.credit_to[p];
+                    let due = resets.send(to.line, t, r);
+                    wake(wakes, to.wake, due);
                 }
             }
         }
     }
     let own = &mut wakes[nodes.part];
-    for (i, node) in nodes.terminals.iter_mut().enumerate() {
-        let wake = (i as u32) << 7 | arrival_bit(0, false);
-        if let Some(f) = node.flit_out.take() {
-            own.push(flits.send(node.flit_dst, t, f), wake);
-        }
-        if let Some(c) = node.credit_out.take() {
-            own.push(
-                credits.send(node.credit_dst, t, c),
-                wake | arrival_bit(0, true),
-            );
+    for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
+        let mut bits = std::mem::take(word);
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let node = &mut nodes.terminals[i];
+            // Terminal `i` feeds router `i`'s port 0.
+            if let Some(f) = node.flit_out.take() {
+                own.wake(
+                    flits.send(node.flit_dst, t, f),
+                    i as u32,
+                    1 << arrival_bit(0, false),
+                );
+            }
+            if let Some(c) = node.credit_out.take() {
+                own.wake(
+                    credits.send(node.credit_dst, t, c),
+                    i as u32,
+                    1 << arrival_bit(0, true),
+                );
+            }
         }
     }
+    debug_assert!(
+        nodes
+            .terminals
+            .iter()
+            .all(|n| n.flit_out.is_none() && n.credit_out.is_none()),
+        "a terminal not stepped has an output"
+    );
     let st = &mut nodes.status;
     st.router_flits += router_flits;
     st.moved = st.router_flits + st.injected + st.consumed + st.discarded > nodes.moved_before;

@@ -41,7 +41,7 @@ pub mod traffic;
 mod watchdog;
 pub mod zero_load;
 
-pub use channel::Lines;
+pub use channel::{Line, Lines};
 pub use error::{ConfigError, SimError, WaitingVc};
 pub use length::LengthDist;
 pub use parallel::WINDOW_CYCLES;

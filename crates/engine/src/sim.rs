@@ -346,6 +346,12 @@ impl Simulation {
         self.wall += t0.elapsed();
         self.timed_cycles += out.now.0 - start.0;
         self.now = out.now;
+        // Idle terminals skipped cycles: bring their window areas up to now.
+        for part in &mut self.net.parts {
+            for t in &mut part.nodes.get_mut().expect(PHASE_BUG).terminals {
+                t.terminal.settle(self.now);
+            }
+        }
         self.watchdog = out.watchdog;
         self.windows = out.windows;
         if let Some(at) = out.fired {

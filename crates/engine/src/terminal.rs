@@ -10,7 +10,11 @@
 //! credit is sent back at once (`credit_delay` 0 on the terminal side).
 //!
 //! Within one step the order is: credits in, flit consumed, generation, injection. Only
-//! the terminal's own random stream is drawn from.
+//! the terminal's own random stream is drawn from, and only for generation: one Bernoulli
+//! trial per cycle (then the destination and length of a generated packet). The engine
+//! skips the steps of an idle terminal in which nothing arrives: [`Terminal::look_ahead`]
+//! draws those cycles' trials ahead, in the same order, so the stream and the results are
+//! those of a step every cycle.
 
 use crate::length::LengthDist;
 use crate::rng::{Bernoulli, ComponentRng};
@@ -160,6 +164,13 @@ pub struct Terminal {
     /// Packets re-queued after a timeout reset, and retransmissions started.
     resets: u64,
     retransmissions: u64,
+    /// The first cycle whose generation trial is not drawn yet: [`Terminal::look_ahead`]
+    /// draws the trials of cycles in which the terminal is not stepped, in cycle order.
+    drawn: Cycle,
+    /// A drawn trial that succeeded, for a cycle not stepped yet (before `drawn`).
+    next_generation: Option<Cycle>,
+    /// The first cycle not yet added to the stats' window areas.
+    area_from: Cycle,
 }
 
 impl Terminal {
@@ -197,6 +208,9 @@ impl Terminal {
             backoff: config.backoff,
             resets: 0,
             retransmissions: 0,
+            drawn: Cycle(0),
+            next_generation: None,
+            area_from: Cycle(0),
         }
     }
 
@@ -271,6 +285,8 @@ impl Terminal {
             flit_out.is_none() && credit_out.is_none(),
             "outbox not empty"
         );
+        // The cycles since the last step, with the counts that step left.
+        self.settle_areas(now);
         if let Some(c) = credit_in {
             let vc = &mut self.vcs[c.vc.index()];
             assert!(
@@ -285,8 +301,8 @@ impl Terminal {
             self.consume(now, f, tally);
             *credit_out = Some(Credit { vc: f.vc });
         }
-        let generating = self.stop_generating.is_none_or(|s| now < s);
-        if generating && self.generate.sample(&mut self.rng) {
+        let generating = self.generating(now);
+        if self.trial(now, generating) {
             let dest = self.pattern.destination(self.id, &mut self.rng);
             let len = self.length.sample(&mut self.rng);
             tally.queued_in += 1;
@@ -307,10 +323,88 @@ impl Terminal {
         if self.current.is_some() || !self.queue.is_empty() {
             self.inject(now, tally, flit_out);
         }
-        if self.window.contains(now) {
-            self.stats.generated_area += self.stats.packets_generated;
-            self.stats.consumed_area += self.stats.packets_consumed;
+    }
+
+    /// Is a packet generated (by the random process) at cycle `now`?
+    #[inline(always)]
+    fn generating(&self, now: Cycle) -> bool {
+        self.stop_generating.is_none_or(|s| now < s)
+    }
+
+    /// The generation trial of cycle `now`: drawn now, unless [`Terminal::look_ahead`]
+    /// drew it already.
+    #[inline(always)]
+    fn trial(&mut self, now: Cycle, generating: bool) -> bool {
+        if now < self.drawn {
+            let hit = self.next_generation == Some(now);
+            if hit {
+                self.next_generation = None;
+            }
+            return hit;
         }
+        self.drawn = now.plus(1);
+        generating && self.generate.sample(&mut self.rng)
+    }
+
+    /// Adds the cycles from `area_from` up to (not including) `upto` that lie in the
+    /// window to the window areas, each with the counts at the end of its step: the counts
+    /// as they stand (they change only in steps, and the last step was before `upto`, or
+    /// is the one starting now).
+    #[inline(always)]
+    fn settle_areas(&mut self, upto: Cycle) {
+        let from = self.area_from.max(self.window.start);
+        let to = upto.min(self.window.end);
+        if to > from {
+            let cycles = to.0 - from.0;
+            self.stats.generated_area += self.stats.packets_generated * cycles;
+            self.stats.consumed_area += self.stats.packets_consumed * cycles;
+        }
+        self.area_from = self.area_from.max(upto);
+    }
+
+    /// Brings the window areas up to the start of cycle `now`, the cycle after the last
+    /// step (a step adds the cycles before its own; the engine skips idle terminals):
+    /// call it before reading [`Terminal::stats`].
+    pub fn settle(&mut self, now: Cycle) {
+        self.settle_areas(now);
+    }
+
+    /// Nothing queued, being injected or scheduled: a step at a cycle where nothing
+    /// arrives and the trial fails changes nothing but the random stream.
+    pub fn is_idle(&self) -> bool {
+        self.current.is_none() && self.queue.is_empty() && self.schedule.is_empty()
+    }
+
+    /// For an idle terminal stepped at `now`: draws the generation trials of the next
+    /// cycles, in order (the same draws the steps would make), at most `horizon` of them,
+    /// stopping at the first success. Returns the next cycle the terminal must be stepped
+    /// in even if nothing arrives: that success, or the first cycle not drawn; `None` if
+    /// it never generates again. Steps of the cycles in between may be skipped.
+    #[inline]
+    pub fn look_ahead(&mut self, now: Cycle, horizon: u64) -> Option<Cycle> {
+        debug_assert!(self.drawn > now, "look-ahead before the step");
+        match self.next_generation {
+            Some(g) => Some(g),
+            None => self.draw_ahead(horizon),
+        }
+    }
+
+    /// [`Terminal::look_ahead`] with no success drawn yet.
+    #[inline(never)]
+    fn draw_ahead(&mut self, horizon: u64) -> Option<Cycle> {
+        let end = self.drawn.plus(horizon);
+        while self.drawn < end {
+            let c = self.drawn;
+            if !self.generating(c) {
+                return None;
+            }
+            self.drawn = c.plus(1);
+            if self.generate.sample(&mut self.rng) {
+                self.next_generation = Some(c);
+                return Some(c);
+            }
+        }
+        Some(self.drawn)
     }
 
     fn consume(&mut self, now: Cycle, f: &Flit, tally: &mut Tally) {
@@ -462,7 +556,7 @@ impl Terminal {
         self.window = window;
     }
 
-    /// Counters so far.
+    /// Counters so far (the window areas up to the last [`Terminal::settle`] or step).
     pub fn stats(&self) -> &TerminalStats {
         &self.stats
     }
@@ -588,5 +682,65 @@ mod tests {
             (10, 8, 2)
         );
         assert_eq!(t.take_deliveries()[0].latency(), 10);
+    }
+
+    #[test]
+    fn skipping_idle_steps_with_look_ahead_changes_nothing() {
+        let make = || {
+            let cfg = TerminalConfig {
+                rate: 0.2,
+                length: LengthDist::Fixed(2),
+                window: Window {
+                    start: Cycle(20),
+                    end: Cycle(180),
+                },
+                stop_generating: Some(Cycle(150)),
+                record_deliveries: false,
+                backoff: 0,
+            };
+            Terminal::new(
+                TerminalId(0),
+                &cfg,
+                Arc::new(Uniform::new(4).unwrap()),
+                stream(7, ComponentKind::Terminal, 0),
+                2,
+                BufferDepth::Unbounded,
+            )
+        };
+        // Each flit's credit comes back the next cycle (waking the terminal).
+        let step = |t: &mut Terminal, c: u64, credit: &mut Option<Credit>| {
+            let f = t.step(Cycle(c), None, credit.take()).0;
+            *credit = f.map(|f| Credit { vc: f.vc });
+            f
+        };
+        // Stepped every cycle.
+        let mut every = make();
+        let mut credit = None;
+        let a: Vec<_> = (0..200)
+            .filter_map(|c| step(&mut every, c, &mut credit))
+            .collect();
+        every.settle(Cycle(200));
+        // Stepped only when something arrives, when not idle, or when the look-ahead says
+        // so (a short horizon, so the drawn trials run out too).
+        let mut skipping = make();
+        let (mut b, mut next, mut steps) = (Vec::new(), Some(Cycle(0)), 0);
+        for c in 0..200 {
+            if next != Some(Cycle(c)) && skipping.is_idle() && credit.is_none() {
+                continue;
+            }
+            steps += 1;
+            b.extend(step(&mut skipping, c, &mut credit));
+            next = if skipping.is_idle() {
+                skipping.look_ahead(Cycle(c), 5)
+            } else {
+                None
+            };
+        }
+        skipping.settle(Cycle(200));
+        assert!(steps < 150, "{steps} steps: nothing skipped");
+        assert!(a.len() > 20, "too little traffic to compare: {}", a.len());
+        assert_eq!(a, b);
+        assert_eq!(every.stats(), skipping.stats());
+        assert!(every.stats().generated_area > 0);
     }
 }
