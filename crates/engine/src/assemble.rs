@@ -75,7 +75,8 @@ pub(crate) const NO_OUTLET: Outlet = Outlet {
     wake: NO_WAKE,
 };
 
-/// A router with its channel map and its per-cycle inbox and outbox.
+/// A router with its channel map, its per-cycle outbox and (for a router with more ports
+/// than the arrival masks cover) its inbox.
 pub(crate) struct RouterNode {
     pub router: Router,
     /// Forward side feeding each input port (`NO_LINE` if none).
@@ -89,6 +90,8 @@ pub(crate) struct RouterNode {
     /// travel on the line of the same place in `Outbound::resets`) and the upstream
     /// component it wakes (the terminal for the injection port).
     pub credit_to: Box<[Outlet]>,
+    /// Inbox of a router wider than the masks (`cycle::read_all`); others get their
+    /// inputs from the lines by reference (`cycle::step_arrived`).
     pub flits_in: Box<[Option<Flit>]>,
     pub credits_in: Box<[Option<Credit>]>,
     pub flits_out: Box<[Option<Flit>]>,

@@ -115,15 +115,13 @@ impl<T: Copy> Lines<T> {
         }
     }
 
-    /// Phase 1 at `now`: copies the item of line `l` due now into `inbox`, for a reader
-    /// told something is due (the wake-ups): the slot's tag is checked in debug builds
-    /// only. Returns whether an item was there.
+    /// Phase 1 at `now`: the item of line `l` due now, by reference, for a reader told
+    /// something is due (the wake-ups): the slot's tag is checked in debug builds only.
     #[inline]
-    pub fn take_due(&self, l: Line, now: u64, inbox: &mut Option<T>) -> bool {
+    pub fn due_ref(&self, l: Line, now: u64) -> Option<&T> {
         let s = &self.slots[l.slot(now)];
         debug_assert_eq!(s.due, now, "woken for an item not there");
-        *inbox = s.item;
-        inbox.is_some()
+        s.item.as_ref()
     }
 
     /// [`Lines::peek`] by reference.
@@ -481,13 +479,21 @@ mod tests {
     }
 
     #[test]
-    fn take_due_copies_the_item_due_now_into_the_inbox() {
+    fn due_ref_reads_the_item_due_now() {
         let mut l: Lines<u32> = Lines::default();
         let i = l.push(1);
         l.send(i, 4, 11);
-        let mut inbox = None;
-        assert!(l.take_due(i, 5, &mut inbox));
-        assert_eq!(inbox, Some(11));
+        assert_eq!(l.due_ref(i, 5), Some(&11));
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "woken for an item not there")]
+    fn due_ref_of_a_stale_slot_panics_in_debug_builds() {
+        let mut l: Lines<u32> = Lines::default();
+        let i = l.push(1);
+        l.send(i, 4, 11);
+        let _ = l.due_ref(i, 7);
     }
 
     #[test]

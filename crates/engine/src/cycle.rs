@@ -112,91 +112,92 @@ fn peek_credit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Credit> {
     }
 }
 
-/// A woken router's inputs: only the lines its arrival mask names are read into the
-/// inbox (whose other slots are empty: [`empty_inbox`] after each step), without checking
-/// the slots' tags (the mask says an item is due; debug builds check) except for credits
-/// when resets travel too (a reset alone sets the same bit). Returns whether anything
-/// arrived.
-#[inline]
-fn read_arrived(
+/// Steps a woken router that fits the arrival masks, handing it what its arrival mask
+/// names straight from the lines, by reference (no inbox): the resets first (they act
+/// before the step begins), then [`Router::begin_step`], the credits, the flits, and
+/// [`Router::finish_step`], which is exactly one [`Router::step_masked`]. Returns the
+/// outputs written.
+///
+/// [`Router::begin_step`]: flitsim_router::Router::begin_step
+/// [`Router::finish_step`]: flitsim_router::Router::finish_step
+/// [`Router::step_masked`]: flitsim_router::Router::step_masked
+#[inline(always)]
+fn step_arrived(
     now: Cycle,
     node: &mut RouterNode,
-    mut arrived: u64,
+    arrived: u64,
     lines: &[&Outbound],
     resets: bool,
-) -> bool {
+) -> u64 {
     let t = now.0;
-    #[cfg(debug_assertions)]
-    let arrived_all = arrived;
-    debug_assert!(node.flits_in.iter().all(Option::is_none));
-    debug_assert!(node.credits_in.iter().all(Option::is_none));
-    let mut any = false;
-    while arrived != 0 {
-        let b = arrived.trailing_zeros() as usize;
-        arrived &= arrived - 1;
-        if b < 32 {
-            let src = node.flit_src[b];
-            if let Some(l) = lines.get(src.part as usize) {
-                any |= l.flits.take_due(src.line, t, &mut node.flits_in[b]);
-            }
-            debug_assert!(node.flits_in[b].is_some(), "woken for a flit not there");
-        } else {
-            let o = b - 32;
-            let src = node.credit_src[o];
-            if resets {
-                // The bit may stand for a reset alone: the credit line's tag decides.
-                node.credits_in[o] = peek_credit(lines, src, t);
-                any |= node.credits_in[o].is_some();
-                if let Some(r) = peek_reset(lines, src, t) {
-                    node.router
-                        .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
-                    any = true;
-                }
-            } else if let Some(l) = lines.get(src.part as usize) {
-                any |= l.credits.take_due(src.line, t, &mut node.credits_in[o]);
-            }
-        }
-    }
+    let (flits, credits) = (arrived as u32, (arrived >> 32) as u32);
     #[cfg(debug_assertions)]
     {
-        // The wake-ups missed nothing: every line read in full agrees.
+        // The wake-ups missed nothing and named nothing extra: every line read in full
+        // agrees with the mask (a credit bit may stand for a reset alone).
         for (p, &src) in node.flit_src.iter().enumerate() {
             assert_eq!(
-                node.flits_in[p],
-                peek_flit(lines, src, t),
+                flits >> p & 1 == 1,
+                peek_flit(lines, src, t).is_some(),
                 "flit on input port {p} at cycle {t}: arrival mask and lines disagree"
             );
         }
         for (o, &src) in node.credit_src.iter().enumerate() {
+            let reset = resets && peek_reset(lines, src, t).is_some();
             assert_eq!(
-                node.credits_in[o],
-                peek_credit(lines, src, t),
-                "credit on output port {o} at cycle {t}: arrival mask and lines disagree"
+                credits >> o & 1 == 1,
+                peek_credit(lines, src, t).is_some() || reset,
+                "credit or reset on output port {o} at cycle {t}: arrival mask and lines disagree"
             );
-            if resets && arrived_all & (1 << (32 + o)) == 0 {
-                assert!(
-                    peek_reset(lines, src, t).is_none(),
-                    "reset on output port {o} at cycle {t} not in the arrival mask"
-                );
+        }
+        assert!(
+            arrived != 0 || !node.router.is_quiescent(),
+            "router visited with nothing to do"
+        );
+    }
+    if resets {
+        let mut m = credits;
+        while m != 0 {
+            let o = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if let Some(r) = peek_reset(lines, node.credit_src[o], t) {
+                node.router
+                    .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
             }
         }
     }
-    any
-}
-
-/// Empties the inbox slots [`read_arrived`] filled from `arrived` (writing only those
-/// is cheaper than clearing the whole inbox).
-#[inline]
-fn empty_inbox(node: &mut RouterNode, mut arrived: u64) {
-    while arrived != 0 {
-        let b = arrived.trailing_zeros() as usize;
-        arrived &= arrived - 1;
-        if b < 32 {
-            node.flits_in[b] = None;
+    let router = &mut node.router;
+    router.begin_step(now);
+    let mut m = credits;
+    while m != 0 {
+        let o = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let src = node.credit_src[o];
+        // With resets a credit bit may stand for a reset alone: the credit's tag decides.
+        let c = if resets {
+            peek_credit(lines, src, t)
         } else {
-            node.credits_in[b - 32] = None;
+            lines
+                .get(src.part as usize)
+                .and_then(|l| l.credits.due_ref(src.line, t).copied())
+        };
+        if let Some(c) = c {
+            router.receive_credit(now, o, c);
         }
     }
+    let mut m = flits;
+    while m != 0 {
+        let p = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let src = node.flit_src[p];
+        if let Some(f) = lines
+            .get(src.part as usize)
+            .and_then(|l| l.flits.due_ref(src.line, t))
+        {
+            router.receive_flit(now, p, f);
+        }
+    }
+    router.finish_step(now, &mut node.flits_out, &mut node.credits_out)
 }
 
 /// A woken router with more than [`MASK_PORTS`] ports reads every line.
@@ -282,27 +283,21 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
             let arrived = std::mem::take(&mut arrivals[i]);
             let discarded_before = node.router.reset_counters().flits_discarded;
             let wide = node.flits_in.len() > MASK_PORTS;
-            let any_input = if wide {
-                read_all(now, node, lines, resets)
-            } else {
-                read_arrived(now, node, arrived, lines, resets)
-            };
-            debug_assert!(
-                any_input || !node.router.is_quiescent(),
-                "router visited with nothing to do"
-            );
-            let mut io = RouterIo {
-                flits_in: &node.flits_in,
-                credits_in: &node.credits_in,
-                flits_out: &mut node.flits_out,
-                credits_out: &mut node.credits_out,
-            };
             node.emitted = if wide {
+                let any_input = read_all(now, node, lines, resets);
+                debug_assert!(
+                    any_input || !node.router.is_quiescent(),
+                    "router visited with nothing to do"
+                );
+                let mut io = RouterIo {
+                    flits_in: &node.flits_in,
+                    credits_in: &node.credits_in,
+                    flits_out: &mut node.flits_out,
+                    credits_out: &mut node.credits_out,
+                };
                 node.router.step_masked(now, &mut io, u64::MAX)
             } else {
-                let emitted = node.router.step_masked(now, &mut io, arrived);
-                empty_inbox(node, arrived);
-                emitted
+                step_arrived(now, node, arrived, lines, resets)
             };
             if resets {
                 node.router.emit_resets(&mut node.resets_out);
