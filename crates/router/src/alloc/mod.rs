@@ -285,6 +285,22 @@ impl Allocator {
         }
     }
 
+    /// [`Allocator::allocate`] without the copy of requests that already form a matching:
+    /// returns the grants, which are then `req` itself (and `grant` is left as it was),
+    /// else `grant`.
+    #[inline]
+    pub fn allocate_ref<'a>(
+        &mut self,
+        req: &'a RequestMatrix,
+        grant: &'a mut GrantMatrix,
+    ) -> &'a GrantMatrix {
+        if req.is_matching() {
+            return req;
+        }
+        self.allocate(req, grant);
+        grant
+    }
+
     /// Moves arbiter priorities for the grants in `used`.
     #[inline]
     pub fn update(&mut self, used: &GrantMatrix) {
@@ -292,6 +308,18 @@ impl Allocator {
             Allocator::InputFirst(a) => a.update(used),
             Allocator::OutputFirst(a) => a.update(used),
         }
+    }
+
+    /// Moves arbiter priorities for one used grant `(r, c)`: [`Allocator::update`] of a
+    /// grant matrix is this for each grant, row-major (each arbiter moves at most once,
+    /// so the order does not matter).
+    #[inline]
+    pub fn update_grant(&mut self, r: usize, c: usize) {
+        let s = match self {
+            Allocator::InputFirst(a) => &mut a.s,
+            Allocator::OutputFirst(a) => &mut a.s,
+        };
+        s.update_grant(r, c);
     }
 }
 
@@ -349,16 +377,21 @@ impl Separable {
                 while x != 0 {
                     let c = x.trailing_zeros() as usize;
                     x &= x - 1;
-                    self.row_arb[r].update(c);
-                    self.col_arb[c].update(r);
+                    self.update_grant(r, c);
                 }
             }
             return;
         }
         for (r, c) in used.ones() {
-            self.row_arb[r].update(c);
-            self.col_arb[c].update(r);
+            self.update_grant(r, c);
         }
+    }
+
+    /// Moves the priorities of row arbiter `r` and column arbiter `c` for grant `(r, c)`.
+    #[inline]
+    pub fn update_grant(&mut self, r: usize, c: usize) {
+        self.row_arb[r].update(c);
+        self.col_arb[c].update(r);
     }
 }
 
@@ -522,8 +555,16 @@ mod tests {
             for kind in KINDS { for arb in ARBS {
                 let mut a = Allocator::new(kind, arb, rows, cols);
                 let mut g = BitMatrix::new(rows, cols);
+                // The same allocator driven through `allocate_ref` and `update_grant`.
+                let mut b = Allocator::new(kind, arb, rows, cols);
+                let mut bg = BitMatrix::new(rows, cols);
                 for _ in 0..3 {
                     a.allocate(&req, &mut g);
+                    let used: Vec<_> = b.allocate_ref(&req, &mut bg).ones().collect();
+                    prop_assert_eq!(g.ones().collect::<Vec<_>>(), used.clone());
+                    for (r, c) in used {
+                        b.update_grant(r, c);
+                    }
                     for (r, c) in g.ones() { prop_assert!(req.get(r, c)); }
                     for r in 0..rows { prop_assert!(g.row_bits(r).count_ones() <= 1); }
                     for c in 0..cols {

@@ -160,12 +160,18 @@ impl SwitchAlloc {
     /// The VC of input port `p` (VCs from flat index `base`) that takes granted output
     /// `o`: its VC arbiter picks among the port's VCs of `by_out[o]` (one-word path).
     #[inline(always)]
-    fn pick_vc_word(&self, s: &RouterState, p: usize, o: usize) -> (usize, u8) {
+    fn pick_vc_word(
+        vc_arb: &[Arbiter],
+        by_out: &[u64],
+        s: &RouterState,
+        p: usize,
+        o: usize,
+    ) -> (usize, u8) {
         // A granted port has a requesting VC, so its VCs start below bit 64.
         let base = s.layout.in_base[p] as usize;
         let n = u32::from(s.layout.in_vcs(p));
-        let req = (self.by_out[o] >> base) & (u64::MAX >> (64 - n));
-        let v = self.vc_arb[p]
+        let req = (by_out[o] >> base) & (u64::MAX >> (64 - n));
+        let v = vc_arb[p]
             .arbitrate(std::slice::from_ref(&req))
             .expect("a granted input port has a requesting VC");
         (base, v as u8)
@@ -198,7 +204,7 @@ impl SwitchAlloc {
             let p = rows.trailing_zeros() as usize;
             rows &= rows - 1;
             let o = self.grant.row_word(p).trailing_zeros() as usize;
-            let (base, v) = self.pick_vc_word(s, p, o);
+            let (base, v) = Self::pick_vc_word(&self.vc_arb, &self.by_out, s, p, o);
             self.winners.push((base + usize::from(v)) as u32);
         }
         self.clear_by_out(outs);
@@ -243,19 +249,20 @@ impl SwitchAlloc {
         if outs == 0 {
             return;
         }
-        self.allocator.allocate(&self.req, &mut self.grant);
         let exit = now.plus(s.delays.sd + s.delays.xd);
-        let mut rows = self.grant.rows_word();
+        // Requests that form a matching are the grants (no copy into `grant`).
+        let grant = self.allocator.allocate_ref(&self.req, &mut self.grant);
+        let mut rows = grant.rows_word();
         while rows != 0 {
             let p = rows.trailing_zeros() as usize;
             rows &= rows - 1;
-            let o = self.grant.row_word(p).trailing_zeros() as usize;
-            let (base, v) = self.pick_vc_word(s, p, o);
+            let o = grant.row_word(p).trailing_zeros() as usize;
+            let (base, v) = Self::pick_vc_word(&self.vc_arb, &self.by_out, s, p, o);
             Self::move_flit(now, exit, s, crossbar, credits, base + usize::from(v), p, v);
             self.vc_arb[p].update(usize::from(v));
+            self.allocator.update_grant(p, o);
         }
         self.clear_by_out(outs);
-        self.allocator.update(&self.grant);
     }
 
     /// The flat input VCs granted by the last `evaluate` (for traces).
