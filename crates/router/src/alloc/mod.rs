@@ -149,7 +149,7 @@ impl BitMatrix {
     }
     /// True when the set bits form a matching: at most one per row and per column.
     /// Answered for matrices of at most 64 columns; wider ones answer false.
-    #[inline]
+    #[inline(always)]
     pub fn is_matching(&self) -> bool {
         if self.wpr != 1 {
             return false;
