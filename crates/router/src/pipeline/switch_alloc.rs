@@ -330,17 +330,25 @@ impl SwitchAlloc {
         crossbar.push(o.index(), exit, flit);
         credits.push(p, now, Credit { vc: VcId(v) });
         if flit.kind.is_tail() {
-            debug_assert_eq!(s.outputs[ovc].owner, Some(i as u32));
-            s.outputs[ovc].owner = None;
-            s.outputs[ovc].packet = None;
-            s.vcs.tail_left(i);
-            // Under `vc_release = credits` upstream the FIFO is empty now; under
-            // `tail` the next packet's head may already wait behind this tail: it is
-            // routed from the next cycle (the VC state machine restarts with it).
-            if let Some(b) = s.buffers.front(i) {
-                debug_assert!(b.flit.kind.is_head());
-                s.vcs.head_arrived(i, b.arrived.max(now.plus(1)));
-            }
+            Self::tail_left(now, s, i, ovc);
+        }
+    }
+
+    /// The tail of input VC `i` left at `now`: output VC `ovc` loses its owner and the
+    /// input VC goes idle (or restarts with the next packet's head). Out of line: one
+    /// flit in a packet is its tail, and the others' path keeps fewer values live.
+    #[inline(never)]
+    fn tail_left(now: Cycle, s: &mut RouterState, i: usize, ovc: usize) {
+        debug_assert_eq!(s.outputs[ovc].owner, Some(i as u32));
+        s.outputs[ovc].owner = None;
+        s.outputs[ovc].packet = None;
+        s.vcs.tail_left(i);
+        // Under `vc_release = credits` upstream the FIFO is empty now; under `tail` the
+        // next packet's head may already wait behind this tail: it is routed from the
+        // next cycle (the VC state machine restarts with it).
+        if let Some(b) = s.buffers.front(i) {
+            debug_assert!(b.flit.kind.is_head());
+            s.vcs.head_arrived(i, b.arrived.max(now.plus(1)));
         }
     }
 }
