@@ -336,7 +336,14 @@ pub(crate) fn arbitrate_words(
     while which != 0 {
         let i = which.trailing_zeros() as usize;
         which &= which - 1;
-        if let Some(j) = arbs[i].arbitrate(std::slice::from_ref(&row(i))) {
+        let w = row(i);
+        // A lone request wins under every arbiter kind: no arbiter to consult.
+        let j = if w & w.wrapping_sub(1) == 0 {
+            (w != 0).then(|| w.trailing_zeros() as usize)
+        } else {
+            arbs[i].arbitrate(std::slice::from_ref(&w))
+        };
+        if let Some(j) = j {
             won(i, j);
         }
     }
