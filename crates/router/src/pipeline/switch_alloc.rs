@@ -171,9 +171,15 @@ impl SwitchAlloc {
         let base = s.layout.in_base[p] as usize;
         let n = u32::from(s.layout.in_vcs(p));
         let req = (by_out[o] >> base) & (u64::MAX >> (64 - n));
-        let v = vc_arb[p]
-            .arbitrate(std::slice::from_ref(&req))
-            .expect("a granted input port has a requesting VC");
+        debug_assert!(req != 0, "a granted input port has a requesting VC");
+        // A lone requesting VC wins under every arbiter kind: no arbiter to consult.
+        let v = if req & req.wrapping_sub(1) == 0 {
+            req.trailing_zeros() as usize
+        } else {
+            vc_arb[p]
+                .arbitrate(std::slice::from_ref(&req))
+                .expect("a granted input port has a requesting VC")
+        };
         (base, v as u8)
     }
 
