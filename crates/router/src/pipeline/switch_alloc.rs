@@ -34,10 +34,11 @@ pub struct SwitchAlloc {
     /// Scratch: one input port's VCs requesting a given output (word mask).
     vc_req: Vec<u64>,
     req: BitMatrix,
-    /// The port grants of the last allocation (meaningful only while `winners` is not
-    /// empty: `evaluate` skips the allocator when nothing requests).
+    /// The port grants of the last allocation that did not grant the requests as they
+    /// are; read by `commit` after `evaluate` (which always fills it when some VC wins),
+    /// stale otherwise (`step` reads requests that form a matching as the grants).
     grant: BitMatrix,
-    /// Flat input VCs that won this cycle; reused.
+    /// Flat input VCs that won in the last `evaluate` (`step` does not fill it); reused.
     winners: Vec<u32>,
     /// Scratch of the one-word path: eligible flat input VCs by requested output port
     /// (all zero between steps).
