@@ -270,6 +270,12 @@ impl Allocator {
             grant.copy_from(req);
             return;
         }
+        self.allocate_arbitrated(req, grant);
+    }
+
+    /// [`Allocator::allocate`] through the arbiters (requests that form a matching too).
+    #[inline]
+    fn allocate_arbitrated(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
         if req.is_one_word() {
             grant.clear();
             let rows = req.rows_word();
@@ -297,7 +303,7 @@ impl Allocator {
         if req.is_matching() {
             return req;
         }
-        self.allocate(req, grant);
+        self.allocate_arbitrated(req, grant);
         grant
     }
 
