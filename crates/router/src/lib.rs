@@ -370,12 +370,16 @@ impl Router {
             probe::vc_alloc(now, s, self.va.grants(), t);
         }
         self.va.commit(now, s);
-        self.sa.evaluate(now, s);
         if let Some(t) = &mut self.trace {
+            // The probe sees the winners between allocation and the moves.
+            self.sa.evaluate(now, s);
             probe::switch_alloc(now, s, self.sa.winners(), t);
+            self.sa
+                .commit(now, s, &mut self.crossbar, &mut self.credit_return);
+        } else {
+            self.sa
+                .step(now, s, &mut self.crossbar, &mut self.credit_return);
         }
-        self.sa
-            .commit(now, s, &mut self.crossbar, &mut self.credit_return);
         // 5.-6. Outputs due now.
         let (flits, network_head) = self.crossbar.emit(now, flits_out, &mut self.stats);
         let credits = self.credit_return.emit(now, credits_out);

@@ -149,7 +149,7 @@ impl BitMatrix {
     }
     /// True when the set bits form a matching: at most one per row and per column.
     /// Answered for matrices of at most 64 columns; wider ones answer false.
-    #[inline]
+    #[inline(always)]
     pub fn is_matching(&self) -> bool {
         if self.wpr != 1 {
             return false;
@@ -270,6 +270,12 @@ impl Allocator {
             grant.copy_from(req);
             return;
         }
+        self.allocate_arbitrated(req, grant);
+    }
+
+    /// [`Allocator::allocate`] through the arbiters (requests that form a matching too).
+    #[inline]
+    fn allocate_arbitrated(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
         if req.is_one_word() {
             grant.clear();
             let rows = req.rows_word();
@@ -285,6 +291,22 @@ impl Allocator {
         }
     }
 
+    /// [`Allocator::allocate`] without the copy of requests that already form a matching:
+    /// returns the grants, which are then `req` itself (and `grant` is left as it was),
+    /// else `grant`.
+    #[inline]
+    pub fn allocate_ref<'a>(
+        &mut self,
+        req: &'a RequestMatrix,
+        grant: &'a mut GrantMatrix,
+    ) -> &'a GrantMatrix {
+        if req.is_matching() {
+            return req;
+        }
+        self.allocate_arbitrated(req, grant);
+        grant
+    }
+
     /// Moves arbiter priorities for the grants in `used`.
     #[inline]
     pub fn update(&mut self, used: &GrantMatrix) {
@@ -292,6 +314,18 @@ impl Allocator {
             Allocator::InputFirst(a) => a.update(used),
             Allocator::OutputFirst(a) => a.update(used),
         }
+    }
+
+    /// Moves arbiter priorities for one used grant `(r, c)`: [`Allocator::update`] of a
+    /// grant matrix is this for each grant, row-major (each arbiter moves at most once,
+    /// so the order does not matter).
+    #[inline]
+    pub fn update_grant(&mut self, r: usize, c: usize) {
+        let s = match self {
+            Allocator::InputFirst(a) => &mut a.s,
+            Allocator::OutputFirst(a) => &mut a.s,
+        };
+        s.update_grant(r, c);
     }
 }
 
@@ -308,7 +342,14 @@ pub(crate) fn arbitrate_words(
     while which != 0 {
         let i = which.trailing_zeros() as usize;
         which &= which - 1;
-        if let Some(j) = arbs[i].arbitrate(std::slice::from_ref(&row(i))) {
+        let w = row(i);
+        // A lone request wins under every arbiter kind: no arbiter to consult.
+        let j = if w & w.wrapping_sub(1) == 0 {
+            (w != 0).then(|| w.trailing_zeros() as usize)
+        } else {
+            arbs[i].arbitrate(std::slice::from_ref(&w))
+        };
+        if let Some(j) = j {
             won(i, j);
         }
     }
@@ -349,16 +390,21 @@ impl Separable {
                 while x != 0 {
                     let c = x.trailing_zeros() as usize;
                     x &= x - 1;
-                    self.row_arb[r].update(c);
-                    self.col_arb[c].update(r);
+                    self.update_grant(r, c);
                 }
             }
             return;
         }
         for (r, c) in used.ones() {
-            self.row_arb[r].update(c);
-            self.col_arb[c].update(r);
+            self.update_grant(r, c);
         }
+    }
+
+    /// Moves the priorities of row arbiter `r` and column arbiter `c` for grant `(r, c)`.
+    #[inline]
+    pub fn update_grant(&mut self, r: usize, c: usize) {
+        self.row_arb[r].update(c);
+        self.col_arb[c].update(r);
     }
 }
 
@@ -522,8 +568,16 @@ mod tests {
             for kind in KINDS { for arb in ARBS {
                 let mut a = Allocator::new(kind, arb, rows, cols);
                 let mut g = BitMatrix::new(rows, cols);
+                // The same allocator driven through `allocate_ref` and `update_grant`.
+                let mut b = Allocator::new(kind, arb, rows, cols);
+                let mut bg = BitMatrix::new(rows, cols);
                 for _ in 0..3 {
                     a.allocate(&req, &mut g);
+                    let used: Vec<_> = b.allocate_ref(&req, &mut bg).ones().collect();
+                    prop_assert_eq!(g.ones().collect::<Vec<_>>(), used.clone());
+                    for (r, c) in used {
+                        b.update_grant(r, c);
+                    }
                     for (r, c) in g.ones() { prop_assert!(req.get(r, c)); }
                     for r in 0..rows { prop_assert!(g.row_bits(r).count_ones() <= 1); }
                     for c in 0..cols {

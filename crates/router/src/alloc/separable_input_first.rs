@@ -8,7 +8,7 @@ use flitsim_netlist::ArbiterKind;
 /// Separable input-first allocator (see the module docs).
 #[derive(Clone, Debug)]
 pub struct SeparableInputFirst {
-    s: Separable,
+    pub(crate) s: Separable,
 }
 
 impl SeparableInputFirst {

@@ -8,7 +8,7 @@ use flitsim_netlist::ArbiterKind;
 /// Separable output-first allocator (see the module docs).
 #[derive(Clone, Debug)]
 pub struct SeparableOutputFirst {
-    s: Separable,
+    pub(crate) s: Separable,
     /// Scratch: the columns' picks (`rows x cols`).
     mid: BitMatrix,
 }

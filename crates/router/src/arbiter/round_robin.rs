@@ -7,7 +7,8 @@ use crate::mask;
 #[derive(Clone, Debug)]
 pub struct RoundRobinArbiter {
     size: usize,
-    /// The requester with the highest priority.
+    /// The requester with the highest priority; `size` stands for 0 (the update then
+    /// needs no wrap test: a search from `size` finds nothing and starts over at 0).
     pointer: usize,
 }
 
@@ -28,7 +29,7 @@ impl RoundRobinArbiter {
         debug_assert_eq!(req.len(), mask::words(self.size));
         if let [w] = *req {
             // One word (at most 64 requesters): the same search without the slice walk.
-            let after = w & (u64::MAX << self.pointer);
+            let after = w & u64::MAX.checked_shl(self.pointer as u32).unwrap_or(0);
             let pick = if after != 0 { after } else { w };
             return (pick != 0).then(|| pick.trailing_zeros() as usize);
         }
@@ -40,11 +41,7 @@ impl RoundRobinArbiter {
     #[inline]
     pub fn update(&mut self, winner: usize) {
         debug_assert!(winner < self.size);
-        self.pointer = if winner + 1 == self.size {
-            0
-        } else {
-            winner + 1
-        };
+        self.pointer = winner + 1;
     }
 }
 
@@ -62,6 +59,20 @@ mod tests {
         a.update(2);
         assert_eq!(a.arbitrate(&req), Some(0));
         assert_eq!(a.arbitrate(&[0]), None);
+    }
+
+    #[test]
+    fn a_pointer_past_the_last_requester_starts_over_at_0() {
+        for size in [4usize, 64, 130] {
+            let mut a = RoundRobinArbiter::new(size);
+            let mut req = vec![0u64; mask::words(size)];
+            mask::set(&mut req, 2);
+            mask::set(&mut req, size - 1);
+            a.update(size - 1);
+            assert_eq!(a.arbitrate(&req), Some(2), "size {size}");
+            a.update(2);
+            assert_eq!(a.arbitrate(&req), Some(size - 1), "size {size}");
+        }
     }
 
     #[test]

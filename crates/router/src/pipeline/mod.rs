@@ -16,7 +16,11 @@
 //!    VC eligible for the next stage at `c + d` (`ready_at`); because the stages run in
 //!    pipeline order, a delay of 0 chains the next stage in the same cycle, exactly as the
 //!    timing contract requires. Within a stage no VC sees another VC's decision of the
-//!    same cycle (evaluate-then-commit), so the order of VCs carries no meaning;
+//!    same cycle (evaluate-then-commit), so the order of VCs carries no meaning. SA on a
+//!    router that records no trace does both in one pass
+//!    ([`switch_alloc::SwitchAlloc::step`]): it builds every request and allocates the
+//!    ports first, then picks each granted port's VC and moves its flit, which changes
+//!    nothing a later pick reads;
 //! 5. [`crossbar`]: flits granted at `c` are written onto their output channel at
 //!    `c + sd + xd`;
 //! 6. [`output`]: the credit of a flit that left its FIFO at `c` is written onto the

@@ -34,10 +34,11 @@ pub struct SwitchAlloc {
     /// Scratch: one input port's VCs requesting a given output (word mask).
     vc_req: Vec<u64>,
     req: BitMatrix,
-    /// The port grants of the last allocation (meaningful only while `winners` is not
-    /// empty: `evaluate` skips the allocator when nothing requests).
+    /// The port grants of the last allocation that did not grant the requests as they
+    /// are; read by `commit` after `evaluate` (which always fills it when some VC wins),
+    /// stale otherwise (`step` reads requests that form a matching as the grants).
     grant: BitMatrix,
-    /// Flat input VCs that won this cycle; reused.
+    /// Flat input VCs that won in the last `evaluate` (`step` does not fill it); reused.
     winners: Vec<u32>,
     /// Scratch of the one-word path: eligible flat input VCs by requested output port
     /// (all zero between steps).
@@ -134,16 +135,15 @@ impl SwitchAlloc {
         }
     }
 
-    /// [`SwitchAlloc::evaluate`] for a router whose input VCs fit one word (at most 64,
-    /// every router of the generated topologies up to 16 ports of 4 VCs) and whose port
-    /// matrices have at most 64 rows and columns: the same
-    /// requests, allocation and VC arbitration, on `u64`s instead of word slices.
-    #[inline(never)]
-    fn evaluate_word(&mut self, now: Cycle, s: &RouterState, active: u64) {
+    /// Builds the one-word requests (router with at most 64 input VCs and port matrices
+    /// of at most 64 rows and columns) into `req` and `by_out`. Returns the output ports
+    /// requested (0: nothing requests).
+    #[inline(always)]
+    fn request_word(&mut self, now: Cycle, s: &RouterState, active: u64) -> u64 {
         self.req.clear();
-        // Ports requested, and the eligible VCs by the output port they request (so that
-        // the VC arbitration below reads one word per granted port).
         let mut outs = 0u64;
+        // Ports requested, and the eligible VCs by the output port they request (so that
+        // the VC arbitration reads one word per granted port).
         let mut w = active;
         while w != 0 {
             let i = w.trailing_zeros() as usize;
@@ -155,6 +155,52 @@ impl SwitchAlloc {
                 outs |= 1 << o;
             }
         }
+        outs
+    }
+
+    /// The VC of input port `p` (VCs from flat index `base`) that takes granted output
+    /// `o`: its VC arbiter picks among the port's VCs of `by_out[o]` (one-word path).
+    #[inline(always)]
+    fn pick_vc_word(
+        vc_arb: &[Arbiter],
+        by_out: &[u64],
+        s: &RouterState,
+        p: usize,
+        o: usize,
+    ) -> (usize, u8) {
+        // A granted port has a requesting VC, so its VCs start below bit 64.
+        let base = s.layout.in_base[p] as usize;
+        let n = u32::from(s.layout.in_vcs(p));
+        let req = (by_out[o] >> base) & (u64::MAX >> (64 - n));
+        debug_assert!(req != 0, "a granted input port has a requesting VC");
+        // A lone requesting VC wins under every arbiter kind: no arbiter to consult.
+        let v = if req & req.wrapping_sub(1) == 0 {
+            req.trailing_zeros() as usize
+        } else {
+            vc_arb[p]
+                .arbitrate(std::slice::from_ref(&req))
+                .expect("a granted input port has a requesting VC")
+        };
+        (base, v as u8)
+    }
+
+    /// Zeroes the `by_out` scratch of the one-word path (`outs`: the ports requested).
+    #[inline(always)]
+    fn clear_by_out(&mut self, mut outs: u64) {
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            self.by_out[o] = 0;
+        }
+    }
+
+    /// [`SwitchAlloc::evaluate`] for a router whose input VCs fit one word (at most 64,
+    /// every router of the generated topologies up to 16 ports of 4 VCs) and whose port
+    /// matrices have at most 64 rows and columns: the same
+    /// requests, allocation and VC arbitration, on `u64`s instead of word slices.
+    #[inline(never)]
+    fn evaluate_word(&mut self, now: Cycle, s: &RouterState, active: u64) {
+        let outs = self.request_word(now, s, active);
         if outs == 0 {
             return;
         }
@@ -165,20 +211,65 @@ impl SwitchAlloc {
             let p = rows.trailing_zeros() as usize;
             rows &= rows - 1;
             let o = self.grant.row_word(p).trailing_zeros() as usize;
-            // A granted port has a requesting VC, so its VCs start below bit 64.
-            let base = s.layout.in_base[p] as usize;
-            let n = u32::from(s.layout.in_vcs(p));
-            let req = (self.by_out[o] >> base) & (u64::MAX >> (64 - n));
-            let v = self.vc_arb[p]
-                .arbitrate(std::slice::from_ref(&req))
-                .expect("a granted input port has a requesting VC");
-            self.winners.push((base + v) as u32);
+            let (base, v) = Self::pick_vc_word(&self.vc_arb, &self.by_out, s, p, o);
+            self.winners.push((base + usize::from(v)) as u32);
         }
-        while outs != 0 {
-            let o = outs.trailing_zeros() as usize;
-            outs &= outs - 1;
-            self.by_out[o] = 0;
+        self.clear_by_out(outs);
+    }
+
+    /// [`SwitchAlloc::evaluate`] then [`SwitchAlloc::commit`] in one pass, for a router
+    /// that records no trace (nothing looks at the winners in between): the same
+    /// allocation, flit moves and arbiter updates in the same order.
+    #[inline]
+    pub fn step(
+        &mut self,
+        now: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+    ) {
+        match (s.vcs.active(), self.req.is_one_word()) {
+            ([0], _) => {}
+            ([active], true) => self.step_word(now, s, crossbar, credits, *active),
+            (active, _) if mask::is_empty(active) => {}
+            _ => {
+                self.winners.clear();
+                self.evaluate_words(now, s);
+                self.commit(now, s, crossbar, credits);
+            }
         }
+    }
+
+    /// [`SwitchAlloc::step`] on the one-word path: each granted input port's VC is
+    /// picked and its flit moved, port by port in ascending order, as `evaluate_word`
+    /// then `move_winners` would (a move changes nothing the later picks read).
+    #[inline(never)]
+    fn step_word(
+        &mut self,
+        now: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+        active: u64,
+    ) {
+        let outs = self.request_word(now, s, active);
+        if outs == 0 {
+            return;
+        }
+        let exit = now.plus(s.delays.sd + s.delays.xd);
+        // Requests that form a matching are the grants (no copy into `grant`).
+        let grant = self.allocator.allocate_ref(&self.req, &mut self.grant);
+        let mut rows = grant.rows_word();
+        while rows != 0 {
+            let p = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            let o = grant.row_word(p).trailing_zeros() as usize;
+            let (base, v) = Self::pick_vc_word(&self.vc_arb, &self.by_out, s, p, o);
+            Self::move_flit(now, exit, s, crossbar, credits, base + usize::from(v), p, v);
+            self.vc_arb[p].update(usize::from(v));
+            self.allocator.update_grant(p, o);
+        }
+        self.clear_by_out(outs);
     }
 
     /// The flat input VCs granted by the last `evaluate` (for traces).
@@ -214,31 +305,57 @@ impl SwitchAlloc {
         for &i in &self.winners {
             let i = i as usize;
             let (p, v) = s.layout.in_split(i);
-            let vc = &s.vcs[i];
-            let (o, ov, ovc) = (vc.out_port, vc.out_vc, vc.out_ovc as usize);
-            let mut flit = s.buffers.pop(i).flit;
-            s.outputs[ovc].credits.consume();
-            flit.vc = ov;
-            if o.0 != TERMINAL_PORT {
-                flit.hops += 1;
-            }
-            crossbar.push(o.index(), exit, flit);
-            credits.push(p, now, Credit { vc: VcId(v) });
-            if flit.kind.is_tail() {
-                debug_assert_eq!(s.outputs[ovc].owner, Some(i as u32));
-                s.outputs[ovc].owner = None;
-                s.outputs[ovc].packet = None;
-                s.vcs.tail_left(i);
-                // Under `vc_release = credits` upstream the FIFO is empty now; under
-                // `tail` the next packet's head may already wait behind this tail: it is
-                // routed from the next cycle (the VC state machine restarts with it).
-                if let Some(b) = s.buffers.front(i) {
-                    debug_assert!(b.flit.kind.is_head());
-                    s.vcs.head_arrived(i, b.arrived.max(now.plus(1)));
-                }
-            }
+            Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
             self.vc_arb[p].update(usize::from(v));
         }
         self.allocator.update(&self.grant);
+    }
+
+    /// Moves the front flit of flat input VC `i` (VC `v` of input port `p`), which won
+    /// the switch at `now`, into the crossbar (written at `exit`) and schedules its credit
+    /// upstream; a tail frees the output VC and the input VC.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn move_flit(
+        now: Cycle,
+        exit: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+        i: usize,
+        p: usize,
+        v: u8,
+    ) {
+        let vc = &s.vcs[i];
+        let (o, ov, ovc) = (vc.out_port, vc.out_vc, vc.out_ovc as usize);
+        let mut flit = s.buffers.pop(i).flit;
+        s.outputs[ovc].credits.consume();
+        flit.vc = ov;
+        if o.0 != TERMINAL_PORT {
+            flit.hops += 1;
+        }
+        crossbar.push(o.index(), exit, flit);
+        credits.push(p, now, Credit { vc: VcId(v) });
+        if flit.kind.is_tail() {
+            Self::tail_left(now, s, i, ovc);
+        }
+    }
+
+    /// The tail of input VC `i` left at `now`: output VC `ovc` loses its owner and the
+    /// input VC goes idle (or restarts with the next packet's head). Out of line: one
+    /// flit in a packet is its tail, and the others' path keeps fewer values live.
+    #[inline(never)]
+    fn tail_left(now: Cycle, s: &mut RouterState, i: usize, ovc: usize) {
+        debug_assert_eq!(s.outputs[ovc].owner, Some(i as u32));
+        s.outputs[ovc].owner = None;
+        s.outputs[ovc].packet = None;
+        s.vcs.tail_left(i);
+        // Under `vc_release = credits` upstream the FIFO is empty now; under `tail` the
+        // next packet's head may already wait behind this tail: it is routed from the
+        // next cycle (the VC state machine restarts with it).
+        if let Some(b) = s.buffers.front(i) {
+            debug_assert!(b.flit.kind.is_head());
+            s.vcs.head_arrived(i, b.arrived.max(now.plus(1)));
+        }
     }
 }
