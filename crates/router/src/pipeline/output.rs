@@ -96,7 +96,7 @@ impl CreditReturn {
     /// for that port if that is later (only flits discarded by a timeout reset queue
     /// several credits of one port in one cycle; otherwise SA moves at most one flit per
     /// input port per cycle and the due cycle is always later).
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, port: usize, now: Cycle, credit: Credit) {
         let due = (now.0 + self.delay).max(self.next_free[port]);
         self.next_free[port] = due + 1;
