@@ -17,25 +17,9 @@ use flitsim_netlist::{BufferDepth, Cycle};
 /// Slots an unbounded FIFO starts with (it doubles when full).
 pub const UNBOUNDED_START: u32 = 16;
 
-/// What fills a slot no flit has used yet (never read: only slots below `len` are).
-const EMPTY_SLOT: Flit = Flit {
-    packet: crate::flit::PacketId {
-        source: flitsim_netlist::TerminalId(u32::MAX),
-        seq: u32::MAX,
-    },
-    index: 0,
-    len: 0,
-    kind: crate::flit::FlitKind::HeadTail,
-    vc: flitsim_netlist::VcId(0),
-    dest: flitsim_netlist::TerminalId(u32::MAX),
-    created: Cycle(0),
-    injected: Cycle(0),
-    hops: 0,
-};
-
 /// What fills a slot no flit has used yet.
 const EMPTY_BUFFERED: BufferedFlit = BufferedFlit {
-    flit: EMPTY_SLOT,
+    flit: Flit::PLACEHOLDER,
     arrived: Cycle(0),
 };
 

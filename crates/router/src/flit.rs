@@ -78,6 +78,25 @@ pub struct Flit {
     pub hops: u16,
 }
 
+impl Flit {
+    /// What fills a storage slot no flit has used yet (the FIFO and crossbar rings); it is
+    /// never read as a flit, since only slots holding one are.
+    pub(crate) const PLACEHOLDER: Flit = Flit {
+        packet: PacketId {
+            source: TerminalId(u32::MAX),
+            seq: u32::MAX,
+        },
+        index: 0,
+        len: 0,
+        kind: FlitKind::HeadTail,
+        vc: VcId(0),
+        dest: TerminalId(u32::MAX),
+        created: Cycle(0),
+        injected: Cycle(0),
+        hops: 0,
+    };
+}
+
 /// A credit: one slot of `vc` in the downstream input buffer became free. Travels upstream
 /// on the reverse side of the channel the flit came in on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -37,23 +37,7 @@ impl Crossbar {
     /// For `ports` output ports and a pipeline of `depth` cycles (`sd + xd`).
     pub fn new(ports: usize, depth: u64) -> Crossbar {
         let slots = (depth + 1).next_power_of_two();
-        let empty = (
-            u32::MAX,
-            Flit {
-                packet: crate::flit::PacketId {
-                    source: flitsim_netlist::TerminalId(u32::MAX),
-                    seq: u32::MAX,
-                },
-                index: 0,
-                len: 0,
-                kind: crate::flit::FlitKind::HeadTail,
-                vc: flitsim_netlist::VcId(0),
-                dest: flitsim_netlist::TerminalId(u32::MAX),
-                created: Cycle(0),
-                injected: Cycle(0),
-                hops: 0,
-            },
-        );
+        let empty = (u32::MAX, Flit::PLACEHOLDER);
         Crossbar {
             ports,
             mask: slots - 1,
