@@ -20,8 +20,8 @@
 //!    sweep).
 
 use crate::assemble::{
-    arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
-    PHASE_BUG,
+    arrival_bit, LineRef, Network, Nodes, Outbound, Outlet, RouterNode, TerminalNode, WakeRef,
+    MASK_PORTS, PHASE_BUG,
 };
 use crate::channel::{Lines, Wakes};
 use crate::terminal::Tally;
@@ -423,38 +423,22 @@ fn wake(wakes: &mut [Wakes], w: WakeRef, due: u64) {
     }
 }
 
-/// Phase 2: the flit router `node` wrote on output port `o`, if any, onto its line due
-/// at `t + latency`, and the reader into that cycle's wake-ups. Returns whether a flit
-/// was there.
+/// Phase 2: the item a router wrote into outbox slot `slot`, if any (a flit on an output
+/// port, a credit for an input port), onto the line of its outlet `to`, due at `t +
+/// latency`, and the reader into that cycle's wake-ups. Returns whether an item was there.
 #[inline(always)]
-fn send_flit(
+fn send<T: Copy>(
     t: u64,
-    node: &mut RouterNode,
-    o: usize,
-    flits: &mut Lines<Flit>,
+    to: Outlet,
+    slot: &mut Option<T>,
+    lines: &mut Lines<T>,
     wakes: &mut [Wakes],
 ) -> bool {
-    let to = node.flit_to[o];
-    let Some(due) = flits.send_from(to.line, t, &mut node.flits_out[o]) else {
+    let Some(due) = lines.send_from(to.line, t, slot) else {
         return false;
     };
     wake(wakes, to.wake, due);
     true
-}
-
-/// Phase 2: the credit router `node` wrote for input port `p`, if any (see [`send_flit`]).
-#[inline(always)]
-fn send_credit(
-    t: u64,
-    node: &mut RouterNode,
-    p: usize,
-    credits: &mut Lines<Credit>,
-    wakes: &mut [Wakes],
-) {
-    let to = node.credit_to[p];
-    if let Some(due) = credits.send_from(to.line, t, &mut node.credits_out[p]) {
-        wake(wakes, to.wake, due);
-    }
 }
 
 /// Phase 2 for a router with more ports than its outputs mask covers: every output slot.
@@ -470,10 +454,22 @@ fn write_every_output(
 ) -> u64 {
     let mut sent = 0;
     for o in 0..node.flits_out.len() {
-        sent += u64::from(send_flit(t, node, o, flits, wakes));
+        sent += u64::from(send(
+            t,
+            node.flit_to[o],
+            &mut node.flits_out[o],
+            flits,
+            wakes,
+        ));
     }
     for p in 0..node.credits_out.len() {
-        send_credit(t, node, p, credits, wakes);
+        send(
+            t,
+            node.credit_to[p],
+            &mut node.credits_out[p],
+            credits,
+            wakes,
+        );
     }
     sent
 }
@@ -508,13 +504,25 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
                 while fm != 0 {
                     let o = fm.trailing_zeros() as usize;
                     fm &= fm - 1;
-                    router_flits += u64::from(send_flit(t, node, o, flits, wakes));
+                    router_flits += u64::from(send(
+                        t,
+                        node.flit_to[o],
+                        &mut node.flits_out[o],
+                        flits,
+                        wakes,
+                    ));
                 }
                 let mut cm = (emitted >> 32) as u32;
                 while cm != 0 {
                     let p = cm.trailing_zeros() as usize;
                     cm &= cm - 1;
-                    send_credit(t, node, p, credits, wakes);
+                    send(
+                        t,
+                        node.credit_to[p],
+                        &mut node.credits_out[p],
+                        credits,
+                        wakes,
+                    );
                 }
             }
             debug_assert!(
