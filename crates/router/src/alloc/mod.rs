@@ -4,7 +4,9 @@
 //! word-mask rows ([`crate::mask`]; why words and not `bitvec` there: see that module),
 //! reused every cycle (no allocation on the cycle path). A matrix also keeps a mask of its
 //! non-empty rows, so clearing, scanning and emptiness tests cost in proportion to the
-//! rows in use, not to the matrix size.
+//! rows in use, not to the matrix size. Switch allocation on a router of at most 64 ports
+//! per side uses a [`WordMatrix`] instead: one `u64` per row in a fixed array of 64, whose
+//! accesses need no bounds checks ([`Allocator::allocate_word`]).
 //!
 //! Contract of every allocator: grants are a subset of requests, with at most one grant
 //! per row and per column. [`Allocator::allocate`] computes the matching without moving
@@ -236,6 +238,61 @@ impl Iterator for MatrixOnes<'_> {
     }
 }
 
+/// A matrix of at most 64 rows and 64 columns on fixed arrays: row r is the word `words[r]`,
+/// column c its bit c. Row and column indices are taken modulo 64 (callers keep them below
+/// 64), so no access needs a bounds check: the one-word paths of switch allocation use it
+/// for their requests and grants.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WordMatrix {
+    words: [u64; 64],
+    /// Rows that may hold a set bit (exactly the rows set since the last `clear`).
+    rows: u64,
+}
+
+impl Default for WordMatrix {
+    fn default() -> Self {
+        WordMatrix::new()
+    }
+}
+
+impl WordMatrix {
+    /// An all-zero matrix.
+    pub const fn new() -> WordMatrix {
+        WordMatrix {
+            words: [0; 64],
+            rows: 0,
+        }
+    }
+    /// Sets bit `(r, c)`.
+    #[inline(always)]
+    pub fn set(&mut self, r: usize, c: usize) {
+        debug_assert!(r < 64 && c < 64);
+        self.words[r % 64] |= 1 << (c % 64);
+        self.rows |= 1 << (r % 64);
+    }
+    /// Row `r`.
+    #[inline(always)]
+    pub fn row(&self, r: usize) -> u64 {
+        debug_assert!(r < 64);
+        self.words[r % 64]
+    }
+    /// The rows that may hold a set bit (bit r = row r).
+    #[inline(always)]
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+    /// Clears every bit; touches only the rows set since the last clear.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        let mut w = std::mem::take(&mut self.rows);
+        while w != 0 {
+            let r = w.trailing_zeros() as usize;
+            w &= w - 1;
+            self.words[r % 64] = 0;
+        }
+    }
+}
+
 /// A many-to-many matcher of any kind (see the module docs).
 #[derive(Clone, Debug)]
 pub enum Allocator {
@@ -279,9 +336,11 @@ impl Allocator {
         if req.is_one_word() {
             grant.clear();
             let rows = req.rows_word();
+            let row = |r: usize| req.words[r];
+            let set = |r: usize, c: usize| grant.set_word(r, c);
             match self {
-                Allocator::InputFirst(a) => a.allocate_word(req, rows, grant),
-                Allocator::OutputFirst(a) => a.allocate_word(req, rows, grant),
+                Allocator::InputFirst(a) => a.allocate_word(rows, row, set),
+                Allocator::OutputFirst(a) => a.allocate_word(rows, row, set),
             }
             return;
         }
@@ -291,20 +350,19 @@ impl Allocator {
         }
     }
 
-    /// [`Allocator::allocate`] without the copy of requests that already form a matching:
-    /// returns the grants, which are then `req` itself (and `grant` is left as it was),
-    /// else `grant`.
-    #[inline]
-    pub fn allocate_ref<'a>(
-        &mut self,
-        req: &'a RequestMatrix,
-        grant: &'a mut GrantMatrix,
-    ) -> &'a GrantMatrix {
-        if req.is_matching() {
-            return req;
+    /// [`Allocator::allocate`] on a [`WordMatrix`], through the arbiters: grants for `req`
+    /// into `grant`, which must be clear. Requests that form a matching get the same grants
+    /// here as from `allocate`; a caller that spots a matching on its own may use the
+    /// requests as the grants instead.
+    #[inline(never)]
+    pub fn allocate_word(&mut self, req: &WordMatrix, grant: &mut WordMatrix) {
+        debug_assert_eq!(grant.rows(), 0);
+        let row = |r: usize| req.row(r);
+        let set = |r: usize, c: usize| grant.set(r, c);
+        match self {
+            Allocator::InputFirst(a) => a.allocate_word(req.rows(), row, set),
+            Allocator::OutputFirst(a) => a.allocate_word(req.rows(), row, set),
         }
-        self.allocate_arbitrated(req, grant);
-        grant
     }
 
     /// Moves arbiter priorities for the grants in `used`.
@@ -429,6 +487,32 @@ mod tests {
             }
         }
         m
+    }
+
+    /// The set bits of a [`WordMatrix`] as `(row, col)` pairs, row-major.
+    fn word_ones(m: &WordMatrix) -> Vec<(usize, usize)> {
+        let mut ones = Vec::new();
+        for r in mask::ones(&[m.rows()]) {
+            ones.extend(mask::ones(&[m.row(r)]).map(|c| (r, c)));
+        }
+        ones
+    }
+
+    #[test]
+    fn word_matrix_sets_reads_and_clears() {
+        let mut m = WordMatrix::new();
+        m.set(0, 63);
+        m.set(63, 0);
+        m.set(5, 7);
+        m.set(5, 9);
+        assert_eq!(m.rows(), 1 | 1 << 5 | 1 << 63);
+        assert_eq!(
+            (m.row(0), m.row(5), m.row(63)),
+            (1 << 63, 1 << 7 | 1 << 9, 1)
+        );
+        assert_eq!(word_ones(&m), vec![(0, 63), (5, 7), (5, 9), (63, 0)]);
+        m.clear();
+        assert_eq!(m, WordMatrix::default());
     }
 
     /// A plain model of an arbiter, from its definition: round-robin grants the first
@@ -568,16 +652,23 @@ mod tests {
             for kind in KINDS { for arb in ARBS {
                 let mut a = Allocator::new(kind, arb, rows, cols);
                 let mut g = BitMatrix::new(rows, cols);
-                // The same allocator driven through `allocate_ref` and `update_grant`.
-                let mut b = Allocator::new(kind, arb, rows, cols);
-                let mut bg = BitMatrix::new(rows, cols);
+                // The same allocator driven through `allocate_word` on a `WordMatrix` and
+                // `update_grant`.
+                let mut w = Allocator::new(kind, arb, rows, cols);
+                let (mut wreq, mut wg) = (WordMatrix::new(), WordMatrix::new());
+                for (r, c) in req.ones() {
+                    wreq.set(r, c);
+                }
                 for _ in 0..3 {
                     a.allocate(&req, &mut g);
-                    let used: Vec<_> = b.allocate_ref(&req, &mut bg).ones().collect();
-                    prop_assert_eq!(g.ones().collect::<Vec<_>>(), used.clone());
+                    let used: Vec<_> = g.ones().collect();
+                    w.allocate_word(&wreq, &mut wg);
+                    prop_assert_eq!(word_ones(&wg), used.clone());
                     for (r, c) in used {
-                        b.update_grant(r, c);
+                        w.update_grant(r, c);
                     }
+                    wg.clear();
+                    prop_assert_eq!(&wg, &WordMatrix::new());
                     for (r, c) in g.ones() { prop_assert!(req.get(r, c)); }
                     for r in 0..rows { prop_assert!(g.row_bits(r).count_ones() <= 1); }
                     for c in 0..cols {

@@ -40,33 +40,29 @@ impl SeparableInputFirst {
         s.by_col.clear();
     }
 
-    /// [`SeparableInputFirst::allocate`] on one-word matrices, `grant` already clear and
-    /// `rows` the requesting rows: the same picks in the same order, on `u64`s.
+    /// [`SeparableInputFirst::allocate`] on one-word matrices: `rows` the requesting rows,
+    /// `req(r)` row r's requests, each grant `(r, c)` reported as `grant(r, c)`. The same
+    /// picks in the same order, on `u64`s.
     #[inline]
     pub(crate) fn allocate_word(
         &mut self,
-        req: &RequestMatrix,
         rows: u64,
-        grant: &mut GrantMatrix,
+        req: impl Fn(usize) -> u64,
+        mut grant: impl FnMut(usize, usize),
     ) {
         let s = &mut self.s;
         debug_assert!(s.by_col.is_one_word() && s.by_col.is_empty());
         let mut picked = 0u64;
         let by_col = &mut s.by_col.words;
-        arbitrate_words(
-            rows,
-            &s.row_arb,
-            |r| req.words[r],
-            |r, c| {
-                by_col[c] |= 1 << r;
-                picked |= 1 << c;
-            },
-        );
+        arbitrate_words(rows, &s.row_arb, req, |r, c| {
+            by_col[c] |= 1 << r;
+            picked |= 1 << c;
+        });
         arbitrate_words(
             picked,
             &s.col_arb,
             |c| std::mem::take(&mut by_col[c]),
-            |c, r| grant.set_word(r, c),
+            |c, r| grant(r, c),
         );
     }
 

@@ -51,14 +51,15 @@ impl SeparableOutputFirst {
         self.mid.clear();
     }
 
-    /// [`SeparableOutputFirst::allocate`] on one-word matrices, `grant` already clear and
-    /// `rows` the requesting rows: the same picks in the same order, on `u64`s.
+    /// [`SeparableOutputFirst::allocate`] on one-word matrices: `rows` the requesting rows,
+    /// `req(r)` row r's requests, each grant `(r, c)` reported as `grant(r, c)`. The same
+    /// picks in the same order, on `u64`s.
     #[inline]
     pub(crate) fn allocate_word(
         &mut self,
-        req: &RequestMatrix,
         rows: u64,
-        grant: &mut GrantMatrix,
+        req: impl Fn(usize) -> u64,
+        grant: impl FnMut(usize, usize),
     ) {
         let s = &mut self.s;
         debug_assert!(s.by_col.is_one_word() && s.by_col.is_empty() && self.mid.is_empty());
@@ -67,7 +68,7 @@ impl SeparableOutputFirst {
         while w != 0 {
             let r = w.trailing_zeros() as usize;
             w &= w - 1;
-            let mut x = req.words[r];
+            let mut x = req(r);
             cols |= x;
             while x != 0 {
                 let c = x.trailing_zeros() as usize;
@@ -88,12 +89,7 @@ impl SeparableOutputFirst {
             },
         );
         // Stage 2: each row offered columns accepts one of them.
-        arbitrate_words(
-            offered,
-            &s.row_arb,
-            |r| std::mem::take(&mut mid[r]),
-            |r, c| grant.set_word(r, c),
-        );
+        arbitrate_words(offered, &s.row_arb, |r| std::mem::take(&mut mid[r]), grant);
     }
 
     /// Moves arbiter priorities for the grants in `used`.

@@ -18,10 +18,11 @@
 use super::crossbar::Crossbar;
 use super::output::CreditReturn;
 use super::RouterState;
-use crate::alloc::{Allocator, BitMatrix};
+use crate::alloc::{Allocator, BitMatrix, WordMatrix};
 use crate::arbiter::Arbiter;
 use crate::flit::Credit;
 use crate::mask;
+use crate::vc_state::{InputVcState, VcPhase};
 use flitsim_netlist::{Cycle, RouterConfig, VcId, TERMINAL_PORT};
 
 /// The SA stage: port allocator, per-input-port VC arbiters, scratch.
@@ -29,20 +30,57 @@ use flitsim_netlist::{Cycle, RouterConfig, VcId, TERMINAL_PORT};
 pub struct SwitchAlloc {
     allocator: Allocator,
     vc_arb: Vec<Arbiter>,
-    /// Flat input VCs eligible this cycle (word mask).
+    /// Flat input VCs eligible this cycle (word mask; multi-word path).
     eligible: Vec<u64>,
-    /// Scratch: one input port's VCs requesting a given output (word mask).
+    /// Scratch: one input port's VCs requesting a given output (word mask; multi-word
+    /// path).
     vc_req: Vec<u64>,
+    /// Port requests of the multi-word path.
     req: BitMatrix,
-    /// The port grants of the last allocation that did not grant the requests as they
-    /// are; read by `commit` after `evaluate` (which always fills it when some VC wins),
-    /// stale otherwise (`step` reads requests that form a matching as the grants).
+    /// Port grants of the multi-word path.
     grant: BitMatrix,
     /// Flat input VCs that won in the last `evaluate` (`step` does not fill it); reused.
     winners: Vec<u32>,
-    /// Scratch of the one-word path: eligible flat input VCs by requested output port
-    /// (all zero between steps).
-    by_out: Vec<u64>,
+    /// The one-word path's layout words and scratch.
+    word: Box<WordPath>,
+}
+
+/// What the one-word path (a router with at most 64 input VCs and at most 64 ports per
+/// side) works on: fixed arrays indexed below 64, so its accesses need no bounds checks.
+#[derive(Debug)]
+struct WordPath {
+    /// Port requests: row p holds the output ports input port p requests (all zero
+    /// between steps).
+    req: WordMatrix,
+    /// Port grants when the requests do not form a matching (all zero between steps).
+    grant: WordMatrix,
+    /// Eligible flat input VCs by the output port they request (all zero between steps).
+    by_out: [u64; 64],
+    /// Input port of each flat input VC.
+    port_of: [u8; 64],
+    /// Flat input VCs of each input port (bit i = flat VC i).
+    port_vcs: [u64; 64],
+}
+
+impl WordPath {
+    /// For `s`'s layout (entries past 64 input VCs or ports are left out: such a router
+    /// never takes the one-word path).
+    fn new(s: &RouterState) -> WordPath {
+        let mut w = WordPath {
+            req: WordMatrix::new(),
+            grant: WordMatrix::new(),
+            by_out: [0; 64],
+            port_of: [0; 64],
+            port_vcs: [0; 64],
+        };
+        for (i, &p) in s.layout.in_port_of.iter().enumerate().take(64) {
+            w.port_of[i] = p;
+            if usize::from(p) < 64 {
+                w.port_vcs[usize::from(p)] |= 1 << i;
+            }
+        }
+        w
+    }
 }
 
 impl SwitchAlloc {
@@ -60,7 +98,7 @@ impl SwitchAlloc {
             req: BitMatrix::new(pi, po),
             grant: BitMatrix::new(pi, po),
             winners: Vec::new(),
-            by_out: vec![0; po],
+            word: Box::new(WordPath::new(s)),
         }
     }
 
@@ -72,10 +110,16 @@ impl SwitchAlloc {
     /// flit's own arrival cycle (a cache line further) need not be read.
     #[inline]
     pub fn eligible(s: &RouterState, i: usize, now: Cycle) -> bool {
-        let vc = &s.vcs[i];
+        s.vcs[i].phase == VcPhase::Active && Self::can_send(s, &s.vcs[i], i, now)
+    }
+
+    /// [`SwitchAlloc::eligible`] for active input VC `i` (state `vc`): ready, a flit,
+    /// credit.
+    #[inline(always)]
+    fn can_send(s: &RouterState, vc: &InputVcState, i: usize, now: Cycle) -> bool {
+        debug_assert_eq!(vc.phase, VcPhase::Active);
         debug_assert!(s.buffers.len(i) == 0 || s.front_arrived(i, now).is_some());
-        vc.phase == crate::vc_state::VcPhase::Active
-            && vc.ready(now)
+        vc.ready(now)
             && s.buffers.len(i) != 0
             && s.outputs[vc.out_ovc as usize].credits.has_credit()
     }
@@ -136,61 +180,65 @@ impl SwitchAlloc {
     }
 
     /// Builds the one-word requests (router with at most 64 input VCs and port matrices
-    /// of at most 64 rows and columns) into `req` and `by_out`. Returns the output ports
-    /// requested (0: nothing requests).
+    /// of at most 64 rows and columns) into `w.req` and `w.by_out` from the active VCs
+    /// `active`. Returns the output ports requested (0: nothing requests) and whether the
+    /// requests form a matching (at most one per input port and per output port).
     #[inline(always)]
-    fn request_word(&mut self, now: Cycle, s: &RouterState, active: u64) -> u64 {
-        self.req.clear();
-        let mut outs = 0u64;
+    fn request_word(w: &mut WordPath, now: Cycle, s: &RouterState, active: u64) -> (u64, bool) {
+        let (mut outs, mut clash) = (0u64, 0u64);
         // Ports requested, and the eligible VCs by the output port they request (so that
         // the VC arbitration reads one word per granted port).
-        let mut w = active;
-        while w != 0 {
-            let i = w.trailing_zeros() as usize;
-            w &= w - 1;
-            if Self::eligible(s, i, now) {
-                let o = s.vcs[i].out_port.index();
-                self.req.set_word(usize::from(s.layout.in_port_of[i]), o);
-                self.by_out[o] |= 1 << i;
-                outs |= 1 << o;
+        let mut a = active;
+        while a != 0 {
+            let i = a.trailing_zeros() as usize;
+            a &= a - 1;
+            // The active mask is exact: no phase test.
+            let vc = &s.vcs[i];
+            if !Self::can_send(s, vc, i, now) {
+                continue;
             }
+            let o = vc.out_port.index();
+            let p = usize::from(w.port_of[i % 64]);
+            let (row, bit) = (w.req.row(p), 1u64 << (o % 64));
+            // Not a matching: the port requested another output, or another port
+            // requested this one.
+            clash |= (row & !bit) | (bit & !row & outs);
+            w.req.set(p, o);
+            w.by_out[o % 64] |= 1 << i;
+            outs |= bit;
         }
-        outs
+        (outs, clash == 0)
     }
 
-    /// The VC of input port `p` (VCs from flat index `base`) that takes granted output
-    /// `o`: its VC arbiter picks among the port's VCs of `by_out[o]` (one-word path).
+    /// The flat VC of input port `p` that takes granted output `o`, and its index within
+    /// the port: the port's VC arbiter picks among its VCs in `w.by_out[o]` (one-word
+    /// path).
     #[inline(always)]
-    fn pick_vc_word(
-        vc_arb: &[Arbiter],
-        by_out: &[u64],
-        s: &RouterState,
-        p: usize,
-        o: usize,
-    ) -> (usize, u8) {
-        // A granted port has a requesting VC, so its VCs start below bit 64.
-        let base = s.layout.in_base[p] as usize;
-        let n = u32::from(s.layout.in_vcs(p));
-        let req = (by_out[o] >> base) & (u64::MAX >> (64 - n));
+    fn pick_vc_word(vc_arb: &[Arbiter], w: &WordPath, p: usize, o: usize) -> (usize, u8) {
+        let vcs = w.port_vcs[p % 64];
+        let req = w.by_out[o % 64] & vcs;
         debug_assert!(req != 0, "a granted input port has a requesting VC");
+        let base = vcs.trailing_zeros() as usize;
         // A lone requesting VC wins under every arbiter kind: no arbiter to consult.
-        let v = if req & req.wrapping_sub(1) == 0 {
+        let i = if req & req.wrapping_sub(1) == 0 {
             req.trailing_zeros() as usize
         } else {
-            vc_arb[p]
-                .arbitrate(std::slice::from_ref(&req))
+            base + vc_arb[p]
+                .arbitrate(std::slice::from_ref(&(req >> base)))
                 .expect("a granted input port has a requesting VC")
         };
-        (base, v as u8)
+        (i, (i - base) as u8)
     }
 
-    /// Zeroes the `by_out` scratch of the one-word path (`outs`: the ports requested).
+    /// Zeroes the one-word path's scratch (`outs`: the output ports requested).
     #[inline(always)]
-    fn clear_by_out(&mut self, mut outs: u64) {
+    fn clear_word(w: &mut WordPath, mut outs: u64) {
+        w.req.clear();
+        w.grant.clear();
         while outs != 0 {
             let o = outs.trailing_zeros() as usize;
             outs &= outs - 1;
-            self.by_out[o] = 0;
+            w.by_out[o] = 0;
         }
     }
 
@@ -200,21 +248,26 @@ impl SwitchAlloc {
     /// requests, allocation and VC arbitration, on `u64`s instead of word slices.
     #[inline(never)]
     fn evaluate_word(&mut self, now: Cycle, s: &RouterState, active: u64) {
-        let outs = self.request_word(now, s, active);
+        let w = &mut *self.word;
+        let (outs, matching) = Self::request_word(w, now, s, active);
         if outs == 0 {
             return;
         }
-        self.allocator.allocate(&self.req, &mut self.grant);
+        // Requests that form a matching are the grants (see `Allocator::allocate`).
+        if !matching {
+            self.allocator.allocate_word(&w.req, &mut w.grant);
+        }
+        let grant = if matching { &w.req } else { &w.grant };
         // The grants, row-major (one output port per granted input port).
-        let mut rows = self.grant.rows_word();
+        let mut rows = grant.rows();
         while rows != 0 {
             let p = rows.trailing_zeros() as usize;
             rows &= rows - 1;
-            let o = self.grant.row_word(p).trailing_zeros() as usize;
-            let (base, v) = Self::pick_vc_word(&self.vc_arb, &self.by_out, s, p, o);
-            self.winners.push((base + usize::from(v)) as u32);
+            let o = grant.row(p).trailing_zeros() as usize;
+            let (i, _) = Self::pick_vc_word(&self.vc_arb, w, p, o);
+            self.winners.push(i as u32);
         }
-        self.clear_by_out(outs);
+        Self::clear_word(w, outs);
     }
 
     /// [`SwitchAlloc::evaluate`] then [`SwitchAlloc::commit`] in one pass, for a router
@@ -252,24 +305,28 @@ impl SwitchAlloc {
         credits: &mut CreditReturn,
         active: u64,
     ) {
-        let outs = self.request_word(now, s, active);
+        let w = &mut *self.word;
+        let (outs, matching) = Self::request_word(w, now, s, active);
         if outs == 0 {
             return;
         }
         let exit = now.plus(s.delays.sd + s.delays.xd);
-        // Requests that form a matching are the grants (no copy into `grant`).
-        let grant = self.allocator.allocate_ref(&self.req, &mut self.grant);
-        let mut rows = grant.rows_word();
+        // Requests that form a matching are the grants (see `Allocator::allocate`).
+        if !matching {
+            self.allocator.allocate_word(&w.req, &mut w.grant);
+        }
+        let grant = if matching { &w.req } else { &w.grant };
+        let mut rows = grant.rows();
         while rows != 0 {
             let p = rows.trailing_zeros() as usize;
             rows &= rows - 1;
-            let o = grant.row_word(p).trailing_zeros() as usize;
-            let (base, v) = Self::pick_vc_word(&self.vc_arb, &self.by_out, s, p, o);
-            Self::move_flit(now, exit, s, crossbar, credits, base + usize::from(v), p, v);
+            let o = grant.row(p).trailing_zeros() as usize;
+            let (i, v) = Self::pick_vc_word(&self.vc_arb, w, p, o);
+            Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
             self.vc_arb[p].update(usize::from(v));
             self.allocator.update_grant(p, o);
         }
-        self.clear_by_out(outs);
+        Self::clear_word(w, outs);
     }
 
     /// The flat input VCs granted by the last `evaluate` (for traces).
@@ -305,10 +362,12 @@ impl SwitchAlloc {
         for &i in &self.winners {
             let i = i as usize;
             let (p, v) = s.layout.in_split(i);
+            // The grant the winner took (read before its move: a tail's VC goes idle).
+            let o = s.vcs[i].out_port.index();
             Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
             self.vc_arb[p].update(usize::from(v));
+            self.allocator.update_grant(p, o);
         }
-        self.allocator.update(&self.grant);
     }
 
     /// Moves the front flit of flat input VC `i` (VC `v` of input port `p`), which won
