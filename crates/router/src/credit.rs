@@ -14,29 +14,33 @@ use flitsim_netlist::{BufferDepth, Switching, VcRelease};
 /// Credit counter of one downstream VC.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct CreditCounter {
-    depth: Option<u32>,
+    /// Flits that may be outstanding: the depth, `u32::MAX` when unbounded (never reached:
+    /// a sent flit sits in a buffer, and no run holds 2^32 of them).
+    limit: u32,
     outstanding: u32,
+    unbounded: bool,
 }
 
 impl CreditCounter {
     /// All credits home.
     pub fn new(depth: BufferDepth) -> CreditCounter {
         CreditCounter {
-            depth: depth.flits(),
+            limit: depth.flits().unwrap_or(u32::MAX),
             outstanding: 0,
+            unbounded: depth.flits().is_none(),
         }
     }
 
     /// May a flit be sent now?
     #[inline]
     pub fn has_credit(&self) -> bool {
-        self.depth.is_none_or(|d| self.outstanding < d)
+        self.outstanding < self.limit
     }
 
     /// Credits available (`None` = unbounded).
     #[inline]
     pub fn available(&self) -> Option<u32> {
-        self.depth.map(|d| d - self.outstanding)
+        (!self.unbounded).then(|| self.limit - self.outstanding)
     }
 
     /// Flits sent and not yet credited back.
