@@ -17,7 +17,7 @@
 pub mod separable_input_first;
 pub mod separable_output_first;
 
-use crate::arbiter::Arbiter;
+use crate::arbiter::Arbiters;
 use crate::mask;
 use bitvec::prelude::{BitSlice, Lsb0};
 use flitsim_netlist::{AllocatorKind, ArbiterKind};
@@ -281,6 +281,13 @@ impl WordMatrix {
     pub fn rows(&self) -> u64 {
         self.rows
     }
+    /// The rows that hold a set bit as `(row, bits)`, ascending, each zeroed as it is
+    /// yielded: the matrix is clear once the iterator is exhausted.
+    #[inline(always)]
+    pub fn drain(&mut self) -> WordDrain<'_> {
+        let rows = std::mem::take(&mut self.rows);
+        WordDrain { m: self, rows }
+    }
     /// Clears every bit; touches only the rows set since the last clear.
     #[inline(always)]
     pub fn clear(&mut self) {
@@ -290,6 +297,28 @@ impl WordMatrix {
             w &= w - 1;
             self.words[r % 64] = 0;
         }
+    }
+}
+
+/// Iterator that empties a [`WordMatrix`] row by row (see [`WordMatrix::drain`]).
+#[derive(Debug)]
+pub struct WordDrain<'a> {
+    m: &'a mut WordMatrix,
+    /// The rows not yet yielded.
+    rows: u64,
+}
+
+impl Iterator for WordDrain<'_> {
+    type Item = (usize, u64);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(usize, u64)> {
+        if self.rows == 0 {
+            return None;
+        }
+        let r = self.rows.trailing_zeros() as usize;
+        self.rows &= self.rows - 1;
+        Some((r, std::mem::take(&mut self.m.words[r % 64])))
     }
 }
 
@@ -388,12 +417,12 @@ impl Allocator {
 }
 
 /// One arbitration round on one-word rows: for each index `i` of `which`, ascending,
-/// `arbs[i]` arbitrates among the bits of `row(i)`; a winner `j` is reported as
-/// `won(i, j)`.
+/// arbiter `i` of `arbs` arbitrates among the bits of `row(i)`; a winner `j` is reported
+/// as `won(i, j)`.
 #[inline]
 pub(crate) fn arbitrate_words(
     mut which: u64,
-    arbs: &[Arbiter],
+    arbs: &Arbiters,
     mut row: impl FnMut(usize) -> u64,
     mut won: impl FnMut(usize, usize),
 ) {
@@ -405,7 +434,7 @@ pub(crate) fn arbitrate_words(
         let j = if w & w.wrapping_sub(1) == 0 {
             (w != 0).then(|| w.trailing_zeros() as usize)
         } else {
-            arbs[i].arbitrate(std::slice::from_ref(&w))
+            arbs.arbitrate_word(i, w)
         };
         if let Some(j) = j {
             won(i, j);
@@ -419,8 +448,8 @@ pub(crate) fn arbitrate_words(
 pub(crate) struct Separable {
     pub rows: usize,
     pub cols: usize,
-    pub row_arb: Vec<Arbiter>,
-    pub col_arb: Vec<Arbiter>,
+    pub row_arb: Arbiters,
+    pub col_arb: Arbiters,
     /// Scratch, transposed (`cols x rows`): per column, the rows taking part in its
     /// arbitration.
     pub by_col: BitMatrix,
@@ -431,8 +460,8 @@ impl Separable {
         Separable {
             rows,
             cols,
-            row_arb: (0..rows).map(|_| Arbiter::new(arbiter, cols)).collect(),
-            col_arb: (0..cols).map(|_| Arbiter::new(arbiter, rows)).collect(),
+            row_arb: Arbiters::new(arbiter, (0..rows).map(|_| cols)),
+            col_arb: Arbiters::new(arbiter, (0..cols).map(|_| rows)),
             by_col: BitMatrix::new(cols, rows),
         }
     }
@@ -461,8 +490,8 @@ impl Separable {
     /// Moves the priorities of row arbiter `r` and column arbiter `c` for grant `(r, c)`.
     #[inline]
     pub fn update_grant(&mut self, r: usize, c: usize) {
-        self.row_arb[r].update(c);
-        self.col_arb[c].update(r);
+        self.row_arb.update(r, c);
+        self.col_arb.update(c, r);
     }
 }
 
@@ -511,7 +540,12 @@ mod tests {
             (1 << 63, 1 << 7 | 1 << 9, 1)
         );
         assert_eq!(word_ones(&m), vec![(0, 63), (5, 7), (5, 9), (63, 0)]);
+        let kept = m.clone();
         m.clear();
+        assert_eq!(m, WordMatrix::default());
+        m = kept;
+        let rows: Vec<_> = m.drain().collect();
+        assert_eq!(rows, vec![(0, 1 << 63), (5, 1 << 7 | 1 << 9), (63, 1)]);
         assert_eq!(m, WordMatrix::default());
     }
 

@@ -27,13 +27,13 @@ impl SeparableInputFirst {
         grant.clear();
         // Stage 1: each requesting row picks a column; `by_col` collects the picks.
         for r in req.nonempty_rows() {
-            if let Some(c) = s.row_arb[r].arbitrate(req.row(r)) {
+            if let Some(c) = s.row_arb.arbitrate(r, req.row(r)) {
                 s.by_col.set(c, r);
             }
         }
         // Stage 2: each picked column grants one of the rows that picked it.
         for c in s.by_col.nonempty_rows() {
-            if let Some(r) = s.col_arb[c].arbitrate(s.by_col.row(c)) {
+            if let Some(r) = s.col_arb.arbitrate(c, s.by_col.row(c)) {
                 grant.set(r, c);
             }
         }

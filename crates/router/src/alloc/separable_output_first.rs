@@ -37,14 +37,14 @@ impl SeparableOutputFirst {
         }
         // Stage 1: each requested column picks one of its requesting rows.
         for c in s.by_col.nonempty_rows() {
-            if let Some(r) = s.col_arb[c].arbitrate(s.by_col.row(c)) {
+            if let Some(r) = s.col_arb.arbitrate(c, s.by_col.row(c)) {
                 self.mid.set(r, c);
             }
         }
         s.by_col.clear();
         // Stage 2: each row offered columns accepts one of them.
         for r in self.mid.nonempty_rows() {
-            if let Some(c) = s.row_arb[r].arbitrate(self.mid.row(r)) {
+            if let Some(c) = s.row_arb.arbitrate(r, self.mid.row(r)) {
                 grant.set(r, c);
             }
         }

@@ -37,8 +37,7 @@ impl MatrixArbiter {
     pub fn arbitrate(&self, req: &[u64]) -> Option<usize> {
         debug_assert_eq!(req.len(), self.wpr);
         if let [r] = *req {
-            // One word: i wins when every other requester is in its row.
-            return mask::ones(req).find(|&i| r & !self.prio[i] & !(1 << i) == 0);
+            return self.arbitrate_word(r);
         }
         mask::ones(req).find(|&i| {
             let beats = &self.prio[i * self.wpr..(i + 1) * self.wpr];
@@ -48,6 +47,14 @@ impl MatrixArbiter {
                 r & !b & !me == 0
             })
         })
+    }
+
+    /// [`MatrixArbiter::arbitrate`] for at most 64 requesters: i wins when every other
+    /// requester is in its row.
+    #[inline]
+    pub fn arbitrate_word(&self, req: u64) -> Option<usize> {
+        debug_assert!(self.size <= 64);
+        mask::ones(&[req]).find(|&i| req & !self.prio[i] & !(1 << i) == 0)
     }
 
     /// `winner` now loses to everybody: clear its row, set its column elsewhere.

@@ -1,11 +1,14 @@
-//! One-of-N arbiters. An arbiter picks one requester ([`Arbiter::arbitrate`], pure) and
-//! moves its priority only when told the pick was used ([`Arbiter::update`]), following
+//! One-of-N arbiters. An arbiter picks one requester ([`Arbiters::arbitrate`], pure) and
+//! moves its priority only when told the pick was used ([`Arbiters::update`]), following
 //! BookSim's `Arbitrate`/`UpdateState` split: a separable allocator updates an input
 //! arbiter only when its pick also won at the output.
 //!
 //! Requests are word masks ([`crate::mask`]: `mask::words(size)` words, bit i = requester
-//! i, bits `>= size` zero). [`Arbiter`] is a closed enum over the kinds, so the allocators'
-//! inner loops dispatch statically (one match, inlined) instead of through a vtable.
+//! i, bits `>= size` zero). Arbiters come in banks, [`Arbiters`]: all the arbiters of one
+//! role in a router (the row arbiters of an allocator, the VC arbiters of the input ports),
+//! of one kind, since a router uses one arbiter kind everywhere. A bank is a closed enum
+//! over the kinds holding one vector, so the inner loops dispatch statically (one match,
+//! inlined) and reach an arbiter by one index, instead of matching on every arbiter.
 
 pub mod matrix;
 pub mod round_robin;
@@ -15,49 +18,74 @@ use flitsim_netlist::ArbiterKind;
 pub use matrix::MatrixArbiter;
 pub use round_robin::RoundRobinArbiter;
 
-/// An arbiter of any kind (see the module docs).
+/// A bank of arbiters of one kind, arbiter `k` over its own number of requesters (see the
+/// module docs).
 #[derive(Clone, Debug)]
-pub enum Arbiter {
+pub enum Arbiters {
     /// Round-robin.
-    RoundRobin(RoundRobinArbiter),
+    RoundRobin(Vec<RoundRobinArbiter>),
     /// Matrix (least recently served).
-    Matrix(MatrixArbiter),
+    Matrix(Vec<MatrixArbiter>),
 }
 
-impl Arbiter {
-    /// An arbiter of `kind` over `size` requesters.
-    pub fn new(kind: ArbiterKind, size: usize) -> Arbiter {
+impl Arbiters {
+    /// Arbiters of `kind`, one per entry of `sizes` (its number of requesters).
+    pub fn new(kind: ArbiterKind, sizes: impl IntoIterator<Item = usize>) -> Arbiters {
+        let sizes = sizes.into_iter();
         match kind {
-            ArbiterKind::RoundRobin => Arbiter::RoundRobin(RoundRobinArbiter::new(size)),
-            ArbiterKind::Matrix => Arbiter::Matrix(MatrixArbiter::new(size)),
+            ArbiterKind::RoundRobin => {
+                Arbiters::RoundRobin(sizes.map(RoundRobinArbiter::new).collect())
+            }
+            ArbiterKind::Matrix => Arbiters::Matrix(sizes.map(MatrixArbiter::new).collect()),
         }
     }
 
-    /// Number of requesters.
-    #[inline]
-    pub fn size(&self) -> usize {
+    /// Number of arbiters.
+    pub fn len(&self) -> usize {
         match self {
-            Arbiter::RoundRobin(a) => a.size(),
-            Arbiter::Matrix(a) => a.size(),
+            Arbiters::RoundRobin(a) => a.len(),
+            Arbiters::Matrix(a) => a.len(),
         }
     }
 
-    /// The winner among the set bits of `req` (`mask::words(size())` words), or `None`
-    /// when no bit is set. Does not change priority.
-    #[inline]
-    pub fn arbitrate(&self, req: &[u64]) -> Option<usize> {
+    /// True when the bank holds no arbiter.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of requesters of arbiter `k`.
+    pub fn size(&self, k: usize) -> usize {
         match self {
-            Arbiter::RoundRobin(a) => a.arbitrate(req),
-            Arbiter::Matrix(a) => a.arbitrate(req),
+            Arbiters::RoundRobin(a) => a[k].size(),
+            Arbiters::Matrix(a) => a[k].size(),
         }
     }
 
-    /// Records that `winner` was served: it gets the lowest priority next time.
+    /// The winner of arbiter `k` among the set bits of `req` (`mask::words(size(k))`
+    /// words), or `None` when no bit is set. Does not change priority.
     #[inline]
-    pub fn update(&mut self, winner: usize) {
+    pub fn arbitrate(&self, k: usize, req: &[u64]) -> Option<usize> {
         match self {
-            Arbiter::RoundRobin(a) => a.update(winner),
-            Arbiter::Matrix(a) => a.update(winner),
+            Arbiters::RoundRobin(a) => a[k].arbitrate(req),
+            Arbiters::Matrix(a) => a[k].arbitrate(req),
+        }
+    }
+
+    /// [`Arbiters::arbitrate`] for an arbiter of at most 64 requesters.
+    #[inline]
+    pub fn arbitrate_word(&self, k: usize, req: u64) -> Option<usize> {
+        match self {
+            Arbiters::RoundRobin(a) => a[k].arbitrate_word(req),
+            Arbiters::Matrix(a) => a[k].arbitrate_word(req),
+        }
+    }
+
+    /// Records that arbiter `k` served `winner`: it gets the lowest priority next time.
+    #[inline]
+    pub fn update(&mut self, k: usize, winner: usize) {
+        match self {
+            Arbiters::RoundRobin(a) => a[k].update(winner),
+            Arbiters::Matrix(a) => a[k].update(winner),
         }
     }
 }
@@ -86,8 +114,8 @@ mod tests {
         #[test]
         fn winner_is_a_requester(bits in proptest::collection::vec(any::<bool>(), 1..150)) {
             for kind in kinds() {
-                let a = Arbiter::new(kind, bits.len());
-                match a.arbitrate(&req(&bits)) {
+                let a = Arbiters::new(kind, [bits.len()]);
+                match a.arbitrate(0, &req(&bits)) {
                     Some(w) => prop_assert!(bits[w]),
                     None => prop_assert!(!bits.contains(&true)),
                 }
@@ -103,13 +131,14 @@ mod tests {
         ) {
             let victim = victim_seed % n;
             for kind in kinds() {
-                let mut a = Arbiter::new(kind, n);
+                let mut a = Arbiters::new(kind, [n]);
                 let mut won = false;
                 for round in rounds.iter().take(n) {
                     let mut r = round[..n].to_vec();
                     r[victim] = true;
-                    let w = a.arbitrate(&req(&r)).unwrap();
-                    a.update(w);
+                    let w = a.arbitrate(0, &req(&r)).unwrap();
+                    prop_assert_eq!(a.arbitrate_word(0, req(&r)[0]), Some(w));
+                    a.update(0, w);
                     if w == victim {
                         won = true;
                         break;
@@ -127,8 +156,8 @@ mod tests {
             n in 60usize..140,
             rounds in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 1..6), 1..30),
         ) {
-            let mut rr = Arbiter::new(ArbiterKind::RoundRobin, n);
-            let mut mx = Arbiter::new(ArbiterKind::Matrix, n);
+            let mut rr = Arbiters::new(ArbiterKind::RoundRobin, [n]);
+            let mut mx = Arbiters::new(ArbiterKind::Matrix, [n]);
             let mut pointer = 0usize;
             // Matrix model: last service time per requester (never served: -(n - i), so
             // lower indices first).
@@ -140,10 +169,10 @@ mod tests {
                 }
                 let want_rr = (0..n).map(|k| (pointer + k) % n).find(|&i| bits[i]).unwrap();
                 let want_mx = (0..n).filter(|&i| bits[i]).min_by_key(|&i| served[i]).unwrap();
-                prop_assert_eq!(rr.arbitrate(&req(&bits)), Some(want_rr));
-                prop_assert_eq!(mx.arbitrate(&req(&bits)), Some(want_mx));
-                rr.update(want_rr);
-                mx.update(want_mx);
+                prop_assert_eq!(rr.arbitrate(0, &req(&bits)), Some(want_rr));
+                prop_assert_eq!(mx.arbitrate(0, &req(&bits)), Some(want_mx));
+                rr.update(0, want_rr);
+                mx.update(0, want_mx);
                 pointer = (want_rr + 1) % n;
                 served[want_mx] = t as i64;
             }
@@ -153,12 +182,12 @@ mod tests {
     #[test]
     fn all_requesting_are_served_in_turn() {
         for kind in kinds() {
-            let mut a = Arbiter::new(kind, 4);
+            let mut a = Arbiters::new(kind, [4]);
             let all = req(&[true; 4]);
             let mut order = Vec::new();
             for _ in 0..8 {
-                let w = a.arbitrate(&all).unwrap();
-                a.update(w);
+                let w = a.arbitrate(0, &all).unwrap();
+                a.update(0, w);
                 order.push(w);
             }
             let mut first: Vec<usize> = order[..4].to_vec();
@@ -169,12 +198,27 @@ mod tests {
     }
 
     #[test]
+    fn arbiters_of_a_bank_keep_their_own_size_and_priority() {
+        for kind in kinds() {
+            let mut a = Arbiters::new(kind, [2, 5, 3]);
+            assert_eq!((a.len(), a.size(0), a.size(1), a.size(2)), (3, 2, 5, 3));
+            let all = |n: usize| req(&vec![true; n]);
+            assert_eq!(a.arbitrate(1, &all(5)), Some(0), "{kind:?}");
+            a.update(1, 0);
+            // Arbiter 1 moved on; arbiters 0 and 2 did not.
+            assert_eq!(a.arbitrate(1, &all(5)), Some(1), "{kind:?}");
+            assert_eq!(a.arbitrate(0, &all(2)), Some(0), "{kind:?}");
+            assert_eq!(a.arbitrate_word(2, 0b110), Some(1), "{kind:?}");
+        }
+    }
+
+    #[test]
     fn arbitrate_does_not_move_priority() {
         for kind in kinds() {
-            let a = Arbiter::new(kind, 5);
+            let a = Arbiters::new(kind, [5]);
             let r = req(&[false, true, false, true, true]);
-            let w = a.arbitrate(&r);
-            assert_eq!(a.arbitrate(&r), w, "{kind:?}");
+            let w = a.arbitrate(0, &r);
+            assert_eq!(a.arbitrate(0, &r), w, "{kind:?}");
         }
     }
 }

@@ -28,13 +28,20 @@ impl RoundRobinArbiter {
     pub fn arbitrate(&self, req: &[u64]) -> Option<usize> {
         debug_assert_eq!(req.len(), mask::words(self.size));
         if let [w] = *req {
-            // One word (at most 64 requesters): the same search without the slice walk.
-            let after = w & u64::MAX.checked_shl(self.pointer as u32).unwrap_or(0);
-            let pick = if after != 0 { after } else { w };
-            return (pick != 0).then(|| pick.trailing_zeros() as usize);
+            return self.arbitrate_word(w);
         }
         // Nothing at or after the pointer: the lowest requester is before it.
         mask::first_one_from(req, self.pointer).or_else(|| mask::first_one(req))
+    }
+
+    /// [`RoundRobinArbiter::arbitrate`] for at most 64 requesters: the same search on one
+    /// word.
+    #[inline]
+    pub fn arbitrate_word(&self, w: u64) -> Option<usize> {
+        debug_assert!(self.size <= 64);
+        let after = w & u64::MAX.checked_shl(self.pointer as u32).unwrap_or(0);
+        let pick = if after != 0 { after } else { w };
+        (pick != 0).then(|| pick.trailing_zeros() as usize)
     }
 
     /// Moves the pointer just past `winner`.

@@ -19,7 +19,7 @@ use super::crossbar::Crossbar;
 use super::output::CreditReturn;
 use super::RouterState;
 use crate::alloc::{Allocator, BitMatrix, WordMatrix};
-use crate::arbiter::Arbiter;
+use crate::arbiter::Arbiters;
 use crate::flit::Credit;
 use crate::mask;
 use crate::vc_state::{InputVcState, VcPhase};
@@ -29,7 +29,7 @@ use flitsim_netlist::{Cycle, RouterConfig, VcId, TERMINAL_PORT};
 #[derive(Debug)]
 pub struct SwitchAlloc {
     allocator: Allocator,
-    vc_arb: Vec<Arbiter>,
+    vc_arb: Arbiters,
     /// Flat input VCs eligible this cycle (word mask; multi-word path).
     eligible: Vec<u64>,
     /// Scratch: one input port's VCs requesting a given output (word mask; multi-word
@@ -90,9 +90,10 @@ impl SwitchAlloc {
         let max_vcs = (0..pi).map(|p| s.layout.in_vcs(p)).max().unwrap_or(0);
         SwitchAlloc {
             allocator: Allocator::new(config.switch_allocator, config.arbiter, pi, po),
-            vc_arb: (0..pi)
-                .map(|p| Arbiter::new(config.arbiter, usize::from(s.layout.in_vcs(p))))
-                .collect(),
+            vc_arb: Arbiters::new(
+                config.arbiter,
+                (0..pi).map(|p| usize::from(s.layout.in_vcs(p))),
+            ),
             eligible: vec![0; mask::words(s.layout.total_in_vcs())],
             vc_req: vec![0; mask::words(usize::from(max_vcs))],
             req: BitMatrix::new(pi, po),
@@ -172,8 +173,9 @@ impl SwitchAlloc {
                     mask::set(req, i - base);
                 }
             }
-            let v = self.vc_arb[p]
-                .arbitrate(req)
+            let v = self
+                .vc_arb
+                .arbitrate(p, req)
                 .expect("a granted input port has a requesting VC");
             self.winners.push((base + v) as u32);
         }
@@ -211,30 +213,46 @@ impl SwitchAlloc {
     }
 
     /// The flat VC of input port `p` that takes granted output `o`, and its index within
-    /// the port: the port's VC arbiter picks among its VCs in `w.by_out[o]` (one-word
-    /// path).
+    /// the port: the port's VC arbiter picks among its VCs in `by_out[o]` (one-word
+    /// path). When the requests form a `matching`, `o` is granted to no other port and
+    /// `by_out[o]` is zeroed here.
     #[inline(always)]
-    fn pick_vc_word(vc_arb: &[Arbiter], w: &WordPath, p: usize, o: usize) -> (usize, u8) {
-        let vcs = w.port_vcs[p % 64];
-        let req = w.by_out[o % 64] & vcs;
+    fn pick_vc_word(
+        vc_arb: &Arbiters,
+        by_out: &mut [u64; 64],
+        port_vcs: &[u64; 64],
+        matching: bool,
+        p: usize,
+        o: usize,
+    ) -> (usize, u8) {
+        let vcs = port_vcs[p % 64];
+        let req = by_out[o % 64] & vcs;
+        if matching {
+            by_out[o % 64] = 0;
+        }
         debug_assert!(req != 0, "a granted input port has a requesting VC");
         let base = vcs.trailing_zeros() as usize;
         // A lone requesting VC wins under every arbiter kind: no arbiter to consult.
         let i = if req & req.wrapping_sub(1) == 0 {
             req.trailing_zeros() as usize
         } else {
-            base + vc_arb[p]
-                .arbitrate(std::slice::from_ref(&(req >> base)))
+            base + vc_arb
+                .arbitrate_word(p, req >> base)
                 .expect("a granted input port has a requesting VC")
         };
         (i, (i - base) as u8)
     }
 
-    /// Zeroes the one-word path's scratch (`outs`: the output ports requested).
+    /// Zeroes what the one-word path's grants left of its scratch: the requests and the
+    /// eligible VCs of the outputs in `outs`, unless the requests formed a `matching`
+    /// (then every request was a grant, and the grant loop zeroed them).
     #[inline(always)]
-    fn clear_word(w: &mut WordPath, mut outs: u64) {
+    fn clear_word(w: &mut WordPath, matching: bool, mut outs: u64) {
+        if matching {
+            debug_assert!(w.req.rows() == 0 && w.by_out.iter().all(|&m| m == 0));
+            return;
+        }
         w.req.clear();
-        w.grant.clear();
         while outs != 0 {
             let o = outs.trailing_zeros() as usize;
             outs &= outs - 1;
@@ -257,17 +275,21 @@ impl SwitchAlloc {
         if !matching {
             self.allocator.allocate_word(&w.req, &mut w.grant);
         }
-        let grant = if matching { &w.req } else { &w.grant };
+        let WordPath {
+            req,
+            grant,
+            by_out,
+            port_vcs,
+            ..
+        } = &mut *w;
+        let grant = if matching { req } else { grant };
         // The grants, row-major (one output port per granted input port).
-        let mut rows = grant.rows();
-        while rows != 0 {
-            let p = rows.trailing_zeros() as usize;
-            rows &= rows - 1;
-            let o = grant.row(p).trailing_zeros() as usize;
-            let (i, _) = Self::pick_vc_word(&self.vc_arb, w, p, o);
+        for (p, row) in grant.drain() {
+            let o = row.trailing_zeros() as usize;
+            let (i, _) = Self::pick_vc_word(&self.vc_arb, by_out, port_vcs, matching, p, o);
             self.winners.push(i as u32);
         }
-        Self::clear_word(w, outs);
+        Self::clear_word(w, matching, outs);
     }
 
     /// [`SwitchAlloc::evaluate`] then [`SwitchAlloc::commit`] in one pass, for a router
@@ -315,18 +337,22 @@ impl SwitchAlloc {
         if !matching {
             self.allocator.allocate_word(&w.req, &mut w.grant);
         }
-        let grant = if matching { &w.req } else { &w.grant };
-        let mut rows = grant.rows();
-        while rows != 0 {
-            let p = rows.trailing_zeros() as usize;
-            rows &= rows - 1;
-            let o = grant.row(p).trailing_zeros() as usize;
-            let (i, v) = Self::pick_vc_word(&self.vc_arb, w, p, o);
+        let WordPath {
+            req,
+            grant,
+            by_out,
+            port_vcs,
+            ..
+        } = &mut *w;
+        let grant = if matching { req } else { grant };
+        for (p, row) in grant.drain() {
+            let o = row.trailing_zeros() as usize;
+            let (i, v) = Self::pick_vc_word(&self.vc_arb, by_out, port_vcs, matching, p, o);
             Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
-            self.vc_arb[p].update(usize::from(v));
+            self.vc_arb.update(p, usize::from(v));
             self.allocator.update_grant(p, o);
         }
-        Self::clear_word(w, outs);
+        Self::clear_word(w, matching, outs);
     }
 
     /// The flat input VCs granted by the last `evaluate` (for traces).
@@ -365,7 +391,7 @@ impl SwitchAlloc {
             // The grant the winner took (read before its move: a tail's VC goes idle).
             let o = s.vcs[i].out_port.index();
             Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
-            self.vc_arb[p].update(usize::from(v));
+            self.vc_arb.update(p, usize::from(v));
             self.allocator.update_grant(p, o);
         }
     }
