@@ -365,11 +365,10 @@ impl Allocator {
         if req.is_one_word() {
             grant.clear();
             let rows = req.rows_word();
-            let row = |r: usize| req.words[r];
-            let set = |r: usize, c: usize| grant.set_word(r, c);
+            let mut io = Apart { req, grant };
             match self {
-                Allocator::InputFirst(a) => a.allocate_word(rows, row, set),
-                Allocator::OutputFirst(a) => a.allocate_word(rows, row, set),
+                Allocator::InputFirst(a) => a.allocate_word(rows, &mut io),
+                Allocator::OutputFirst(a) => a.allocate_word(rows, &mut io),
             }
             return;
         }
@@ -379,18 +378,16 @@ impl Allocator {
         }
     }
 
-    /// [`Allocator::allocate`] on a [`WordMatrix`], through the arbiters: grants for `req`
-    /// into `grant`, which must be clear. Requests that form a matching get the same grants
-    /// here as from `allocate`; a caller that spots a matching on its own may use the
-    /// requests as the grants instead.
+    /// [`Allocator::allocate`] on a [`WordMatrix`], through the arbiters, in place: the
+    /// requests in `m` are replaced by their grants. Requests that form a matching get the
+    /// same grants here as from `allocate`; a caller that spots a matching on its own may
+    /// keep the requests as the grants instead.
     #[inline(never)]
-    pub fn allocate_word(&mut self, req: &WordMatrix, grant: &mut WordMatrix) {
-        debug_assert_eq!(grant.rows(), 0);
-        let row = |r: usize| req.row(r);
-        let set = |r: usize, c: usize| grant.set(r, c);
+    pub fn allocate_word(&mut self, m: &mut WordMatrix) {
+        let rows = std::mem::take(&mut m.rows);
         match self {
-            Allocator::InputFirst(a) => a.allocate_word(req.rows(), row, set),
-            Allocator::OutputFirst(a) => a.allocate_word(req.rows(), row, set),
+            Allocator::InputFirst(a) => a.allocate_word(rows, m),
+            Allocator::OutputFirst(a) => a.allocate_word(rows, m),
         }
     }
 
@@ -413,6 +410,46 @@ impl Allocator {
             Allocator::OutputFirst(a) => &mut a.s,
         };
         s.update_grant(r, c);
+    }
+}
+
+/// The requests a one-word allocation reads and the grants it writes: every request row
+/// is read once, before the first grant is written (both separable allocators read all
+/// requests in their first stage), so the grants may replace the requests in place.
+pub(crate) trait WordGrants {
+    /// Request row `r`, read once.
+    fn request(&mut self, r: usize) -> u64;
+    /// Grants `(r, c)`.
+    fn grant(&mut self, r: usize, c: usize);
+}
+
+/// Requests and grants in two one-word [`BitMatrix`]es (the grants clear on entry).
+struct Apart<'a> {
+    req: &'a BitMatrix,
+    grant: &'a mut BitMatrix,
+}
+
+impl WordGrants for Apart<'_> {
+    #[inline(always)]
+    fn request(&mut self, r: usize) -> u64 {
+        self.req.words[r]
+    }
+    #[inline(always)]
+    fn grant(&mut self, r: usize, c: usize) {
+        self.grant.set_word(r, c);
+    }
+}
+
+/// Grants in place of the requests: a request row is zeroed as it is read (the caller
+/// took the row mask, which the grants then rebuild).
+impl WordGrants for WordMatrix {
+    #[inline(always)]
+    fn request(&mut self, r: usize) -> u64 {
+        std::mem::take(&mut self.words[r % 64])
+    }
+    #[inline(always)]
+    fn grant(&mut self, r: usize, c: usize) {
+        self.set(r, c);
     }
 }
 
@@ -686,17 +723,18 @@ mod tests {
             for kind in KINDS { for arb in ARBS {
                 let mut a = Allocator::new(kind, arb, rows, cols);
                 let mut g = BitMatrix::new(rows, cols);
-                // The same allocator driven through `allocate_word` on a `WordMatrix` and
-                // `update_grant`.
+                // The same allocator driven through `allocate_word` on a `WordMatrix` (grants
+                // in place of the requests) and `update_grant`.
                 let mut w = Allocator::new(kind, arb, rows, cols);
-                let (mut wreq, mut wg) = (WordMatrix::new(), WordMatrix::new());
+                let mut wreq = WordMatrix::new();
                 for (r, c) in req.ones() {
                     wreq.set(r, c);
                 }
                 for _ in 0..3 {
                     a.allocate(&req, &mut g);
                     let used: Vec<_> = g.ones().collect();
-                    w.allocate_word(&wreq, &mut wg);
+                    let mut wg = wreq.clone();
+                    w.allocate_word(&mut wg);
                     prop_assert_eq!(word_ones(&wg), used.clone());
                     for (r, c) in used {
                         w.update_grant(r, c);

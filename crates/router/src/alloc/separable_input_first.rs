@@ -2,7 +2,7 @@
 //! columns; then each column's arbiter picks one of the rows that picked it. A row
 //! arbiter's priority moves only when its pick was granted (in `update`).
 
-use super::{arbitrate_words, GrantMatrix, RequestMatrix, Separable};
+use super::{arbitrate_words, GrantMatrix, RequestMatrix, Separable, WordGrants};
 use flitsim_netlist::ArbiterKind;
 
 /// Separable input-first allocator (see the module docs).
@@ -41,28 +41,28 @@ impl SeparableInputFirst {
     }
 
     /// [`SeparableInputFirst::allocate`] on one-word matrices: `rows` the requesting rows,
-    /// `req(r)` row r's requests, each grant `(r, c)` reported as `grant(r, c)`. The same
-    /// picks in the same order, on `u64`s.
+    /// their requests read from and the grants written to `m`. The same picks in the same
+    /// order, on `u64`s.
     #[inline]
-    pub(crate) fn allocate_word(
-        &mut self,
-        rows: u64,
-        req: impl Fn(usize) -> u64,
-        mut grant: impl FnMut(usize, usize),
-    ) {
+    pub(crate) fn allocate_word(&mut self, rows: u64, m: &mut impl WordGrants) {
         let s = &mut self.s;
         debug_assert!(s.by_col.is_one_word() && s.by_col.is_empty());
         let mut picked = 0u64;
         let by_col = &mut s.by_col.words;
-        arbitrate_words(rows, &s.row_arb, req, |r, c| {
-            by_col[c] |= 1 << r;
-            picked |= 1 << c;
-        });
+        arbitrate_words(
+            rows,
+            &s.row_arb,
+            |r| m.request(r),
+            |r, c| {
+                by_col[c] |= 1 << r;
+                picked |= 1 << c;
+            },
+        );
         arbitrate_words(
             picked,
             &s.col_arb,
             |c| std::mem::take(&mut by_col[c]),
-            |c, r| grant(r, c),
+            |c, r| m.grant(r, c),
         );
     }
 

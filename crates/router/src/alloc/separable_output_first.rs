@@ -2,7 +2,7 @@
 //! requesting it; then each row's arbiter accepts one of the columns that picked it.
 //! Priorities move only for accepted grants (in `update`).
 
-use super::{arbitrate_words, BitMatrix, GrantMatrix, RequestMatrix, Separable};
+use super::{arbitrate_words, BitMatrix, GrantMatrix, RequestMatrix, Separable, WordGrants};
 use flitsim_netlist::ArbiterKind;
 
 /// Separable output-first allocator (see the module docs).
@@ -52,15 +52,10 @@ impl SeparableOutputFirst {
     }
 
     /// [`SeparableOutputFirst::allocate`] on one-word matrices: `rows` the requesting rows,
-    /// `req(r)` row r's requests, each grant `(r, c)` reported as `grant(r, c)`. The same
-    /// picks in the same order, on `u64`s.
+    /// their requests read from and the grants written to `m`. The same picks in the same
+    /// order, on `u64`s.
     #[inline]
-    pub(crate) fn allocate_word(
-        &mut self,
-        rows: u64,
-        req: impl Fn(usize) -> u64,
-        grant: impl FnMut(usize, usize),
-    ) {
+    pub(crate) fn allocate_word(&mut self, rows: u64, m: &mut impl WordGrants) {
         let s = &mut self.s;
         debug_assert!(s.by_col.is_one_word() && s.by_col.is_empty() && self.mid.is_empty());
         // The requests by column.
@@ -68,7 +63,7 @@ impl SeparableOutputFirst {
         while w != 0 {
             let r = w.trailing_zeros() as usize;
             w &= w - 1;
-            let mut x = req(r);
+            let mut x = m.request(r);
             cols |= x;
             while x != 0 {
                 let c = x.trailing_zeros() as usize;
@@ -89,7 +84,12 @@ impl SeparableOutputFirst {
             },
         );
         // Stage 2: each row offered columns accepts one of them.
-        arbitrate_words(offered, &s.row_arb, |r| std::mem::take(&mut mid[r]), grant);
+        arbitrate_words(
+            offered,
+            &s.row_arb,
+            |r| std::mem::take(&mut mid[r]),
+            |r, c| m.grant(r, c),
+        );
     }
 
     /// Moves arbiter priorities for the grants in `used`.

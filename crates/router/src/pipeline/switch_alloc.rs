@@ -49,11 +49,9 @@ pub struct SwitchAlloc {
 /// side) works on: fixed arrays indexed below 64, so its accesses need no bounds checks.
 #[derive(Debug)]
 struct WordPath {
-    /// Port requests: row p holds the output ports input port p requests (all zero
-    /// between steps).
+    /// Port requests: row p holds the output ports input port p requests, then the
+    /// grants in their place (all zero between steps).
     req: WordMatrix,
-    /// Port grants when the requests do not form a matching (all zero between steps).
-    grant: WordMatrix,
     /// Eligible flat input VCs by the output port they request (all zero between steps).
     by_out: [u64; 64],
     /// Input port of each flat input VC.
@@ -68,7 +66,6 @@ impl WordPath {
     fn new(s: &RouterState) -> WordPath {
         let mut w = WordPath {
             req: WordMatrix::new(),
-            grant: WordMatrix::new(),
             by_out: [0; 64],
             port_of: [0; 64],
             port_vcs: [0; 64],
@@ -243,16 +240,16 @@ impl SwitchAlloc {
         (i, (i - base) as u8)
     }
 
-    /// Zeroes what the one-word path's grants left of its scratch: the requests and the
-    /// eligible VCs of the outputs in `outs`, unless the requests formed a `matching`
-    /// (then every request was a grant, and the grant loop zeroed them).
+    /// Zeroes what the one-word path's grant loop (which drained the grants) left of its
+    /// scratch: the eligible VCs of the outputs in `outs`, unless the requests formed a
+    /// `matching` (then every requested output was granted, and the loop zeroed them).
     #[inline(always)]
     fn clear_word(w: &mut WordPath, matching: bool, mut outs: u64) {
+        debug_assert_eq!(w.req.rows(), 0);
         if matching {
-            debug_assert!(w.req.rows() == 0 && w.by_out.iter().all(|&m| m == 0));
+            debug_assert!(w.by_out.iter().all(|&m| m == 0));
             return;
         }
-        w.req.clear();
         while outs != 0 {
             let o = outs.trailing_zeros() as usize;
             outs &= outs - 1;
@@ -273,18 +270,16 @@ impl SwitchAlloc {
         }
         // Requests that form a matching are the grants (see `Allocator::allocate`).
         if !matching {
-            self.allocator.allocate_word(&w.req, &mut w.grant);
+            self.allocator.allocate_word(&mut w.req);
         }
         let WordPath {
             req,
-            grant,
             by_out,
             port_vcs,
             ..
         } = &mut *w;
-        let grant = if matching { req } else { grant };
         // The grants, row-major (one output port per granted input port).
-        for (p, row) in grant.drain() {
+        for (p, row) in req.drain() {
             let o = row.trailing_zeros() as usize;
             let (i, _) = Self::pick_vc_word(&self.vc_arb, by_out, port_vcs, matching, p, o);
             self.winners.push(i as u32);
@@ -335,17 +330,15 @@ impl SwitchAlloc {
         let exit = now.plus(s.delays.sd + s.delays.xd);
         // Requests that form a matching are the grants (see `Allocator::allocate`).
         if !matching {
-            self.allocator.allocate_word(&w.req, &mut w.grant);
+            self.allocator.allocate_word(&mut w.req);
         }
         let WordPath {
             req,
-            grant,
             by_out,
             port_vcs,
             ..
         } = &mut *w;
-        let grant = if matching { req } else { grant };
-        for (p, row) in grant.drain() {
+        for (p, row) in req.drain() {
             let o = row.trailing_zeros() as usize;
             let (i, v) = Self::pick_vc_word(&self.vc_arb, by_out, port_vcs, matching, p, o);
             Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
