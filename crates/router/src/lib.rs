@@ -401,9 +401,11 @@ impl Router {
     fn latch_credit(&mut self, now: Cycle, o: usize, c: Credit) {
         let s = &mut self.state;
         let ovc = s.layout.ovc(o, c.vc.0);
-        let was_busy = s.outputs[ovc].is_busy();
-        s.outputs[ovc].credits.restore();
-        if was_busy && !s.outputs[ovc].is_busy() {
+        let out = &mut s.outputs[ovc];
+        // A credit comes back only with credits out, so the VC was busy: it stops being
+        // busy when this was its last credit out and no packet holds it.
+        out.credits.restore();
+        if out.credits.all_home() && out.owner.is_none() {
             s.occupancy.released(o, ovc, now);
             s.busy_change(o, -1, now);
         }
@@ -483,11 +485,13 @@ impl Router {
 
     /// Nothing buffered, inside the crossbar, or waiting to send a credit: stepping the
     /// router without inputs would change nothing, so the engine may skip it.
+    #[inline]
     pub fn is_quiescent(&self) -> bool {
         self.state.buffers.total() == 0
             && self.crossbar.is_empty()
             && self.credit_return.is_empty()
-            && self.resets.is_empty()
+            // Only a router keeping the reset trail ever queues a reset.
+            && (self.state.trail.is_none() || self.resets.is_empty())
     }
 
     /// Keeps the trail that timeout resets need (the engine calls it on every router when

@@ -146,10 +146,11 @@ impl CreditReturn {
         let mut ports = 0u64;
         for k in 0..self.words {
             let mut m = std::mem::take(&mut self.due[s * self.words + k]);
-            self.len -= m.count_ones() as usize;
             while m != 0 {
                 let port = k * 64 + m.trailing_zeros() as usize;
                 m &= m - 1;
+                // One at a time: cheaper than a popcount without the instruction.
+                self.len -= 1;
                 out[port] = Some(Credit {
                     vc: self.vc[s * self.ports + port],
                 });
