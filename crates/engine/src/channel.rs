@@ -155,14 +155,12 @@ impl<T: Copy> Lines<T> {
         due
     }
 
-    /// [`Lines::send`] of what `outbox` holds, if anything (emptying it; copied straight
-    /// into the slot): the cycle it is due.
+    /// [`Lines::send`] of a copy of `item` (copied straight into the slot).
     ///
     /// # Panics
     /// As [`Lines::send`].
     #[inline]
-    pub fn send_from(&mut self, l: Line, now: u64, outbox: &mut Option<T>) -> Option<u64> {
-        outbox.as_ref()?;
+    pub fn send_ref(&mut self, l: Line, now: u64, item: &T) -> u64 {
         let due = now + u64::from(l.latency);
         let s = &mut self.slots[l.slot(due)];
         assert!(
@@ -170,8 +168,8 @@ impl<T: Copy> Lines<T> {
             "two items sent on one channel side at cycle {now} (phase discipline broken)"
         );
         s.due = due;
-        s.item = outbox.take();
-        Some(due)
+        s.item = Some(*item);
+        due
     }
 
     /// The items of line `l` still travelling at the start of cycle `next` (due at
@@ -466,16 +464,21 @@ mod tests {
     }
 
     #[test]
-    fn send_from_moves_the_outbox_item_and_sends_nothing_from_an_empty_one() {
+    fn send_ref_sends_a_copy_due_latency_cycles_later() {
         let mut l: Lines<u32> = Lines::default();
         let i = l.push(2);
-        let mut outbox = None;
-        assert_eq!(l.send_from(i, 0, &mut outbox), None);
-        outbox = Some(9);
-        assert_eq!(l.send_from(i, 1, &mut outbox), Some(3));
-        assert_eq!(outbox, None);
+        assert_eq!(l.send_ref(i, 1, &9), 3);
         assert_eq!((l.peek(i, 2), l.peek(i, 3)), (None, Some(9)));
         assert_eq!(l.count_in_flight(i, 2), 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "phase discipline")]
+    fn send_ref_twice_in_one_cycle_panics() {
+        let mut l: Lines<u32> = Lines::default();
+        let i = l.push(1);
+        l.send(i, 0, 0);
+        l.send_ref(i, 0, &1);
     }
 
     #[test]

@@ -313,7 +313,36 @@ impl Router {
                 "a flit arrived outside the arrival mask"
             );
         }
-        self.finish_step(now, io.flits_out, io.credits_out)
+        self.finish_step(now);
+        self.write_outputs(io.flits_out, io.credits_out)
+    }
+
+    /// Copies what the last step wrote ([`Router::flits_out`], [`Router::credits_out`])
+    /// into `flits_out` (by output port) and `credits_out` (by input port), which must be
+    /// all `None`; returns the slots written as [`Router::step_masked`] does.
+    fn write_outputs(
+        &self,
+        flits_out: &mut [Option<Flit>],
+        credits_out: &mut [Option<Credit>],
+    ) -> u64 {
+        let mut written = 0u64;
+        for &(o, f) in self.flits_out() {
+            debug_assert!(
+                flits_out[o as usize].is_none(),
+                "output slot already written"
+            );
+            flits_out[o as usize] = Some(f);
+            written |= u64::from(o < 32) << (o % 32);
+        }
+        for (p, c) in self.credits_out() {
+            credits_out[p] = Some(c);
+            written |= u64::from(p < 32) << (32 + p % 32);
+        }
+        if self.wide {
+            u64::MAX
+        } else {
+            written
+        }
     }
 
     /// The first part of [`Router::step`] split in three, for an engine that hands the
@@ -344,17 +373,11 @@ impl Router {
     }
 
     /// The rest of the step begun by [`Router::begin_step`]: the stages, then the flits
-    /// and credits due at `now` written into `flits_out` (by output port) and
-    /// `credits_out` (by input port), which must be all `None` on entry. Returns the slots
-    /// written as [`Router::step_masked`] does (`u64::MAX` for a router wider than its
-    /// masks).
+    /// and credits due at `now` taken out of the crossbar and the credit return, where
+    /// [`Router::flits_out`] and [`Router::credits_out`] read them until the next step
+    /// (the engine copies each once, straight onto its channel).
     #[inline(always)]
-    pub fn finish_step(
-        &mut self,
-        now: Cycle,
-        flits_out: &mut [Option<Flit>],
-        credits_out: &mut [Option<Credit>],
-    ) -> u64 {
+    pub fn finish_step(&mut self, now: Cycle) {
         if self.resets.timeout > 0 {
             self.expire_timers(now);
         }
@@ -381,19 +404,28 @@ impl Router {
                 .step(now, s, &mut self.crossbar, &mut self.credit_return);
         }
         // 5.-6. Outputs due now.
-        let (flits, network_head) = self.crossbar.emit(now, flits_out, &mut self.stats);
-        let credits = self.credit_return.emit(now, credits_out);
+        let network_head = self.crossbar.emit(now, &mut self.stats);
+        self.credit_return.emit(now);
         if let Some(t) = &mut self.trace {
-            probe::outputs(flits_out, credits_out, t);
+            probe::outputs(self.crossbar.emitted(), self.credit_return.emitted(), t);
         }
         if network_head {
-            self.count_adaptive_hops(flits_out);
+            self.count_adaptive_hops();
         }
-        if self.wide {
-            u64::MAX
-        } else {
-            flits | credits << 32
-        }
+    }
+
+    /// The flits the last step wrote, as (output port, flit), at most one per port, in
+    /// no particular order; valid until the next step.
+    #[inline]
+    pub fn flits_out(&self) -> &[(u32, Flit)] {
+        self.crossbar.emitted()
+    }
+
+    /// The credits the last step wrote, as (input port, credit), at most one per port, by
+    /// ascending port; valid until the next step.
+    #[inline]
+    pub fn credits_out(&self) -> pipeline::output::Emitted<'_> {
+        self.credit_return.emitted()
     }
 
     /// A credit delivered at `now` for downstream VC `c.vc` of output port `o`.
@@ -452,18 +484,18 @@ impl Router {
 
     /// `adaptive_hops_fraction`: compares each head leaving on a network port with the
     /// port dimension-order routing would have taken here (called only when one left).
-    fn count_adaptive_hops(&mut self, flits_out: &[Option<Flit>]) {
-        for (o, f) in flits_out.iter().enumerate().skip(1) {
-            let Some(f) = f.filter(|f| f.kind.is_head()) else {
+    fn count_adaptive_hops(&mut self) {
+        for &(o, f) in self.crossbar.emitted() {
+            if o == 0 || !f.kind.is_head() {
                 continue;
-            };
+            }
             if let Some(p) = self
                 .rc
                 .routing()
                 .dimension_order_port(self.state.id, f.dest)
             {
                 self.stats.reference_hops += 1;
-                self.stats.adaptive_hops += u64::from(p.index() != o);
+                self.stats.adaptive_hops += u64::from(p.index() != o as usize);
             }
         }
     }

@@ -3,9 +3,10 @@
 //! - Reads: the credits SA scheduled (one per flit that left an input FIFO at cycle `c`,
 //!   at most one per input port per cycle because SA moves at most one flit per input
 //!   port per cycle).
-//! - Writes: each credit onto the reverse side of its input channel at `c + cd`
-//!   (`credits_out[in_port]`); the channel adds its latency L, and the upstream router may
-//!   use it in the cycle it arrives.
+//! - Writes: each credit onto the reverse side of its input channel at `c + cd`: `emit`
+//!   takes the credits due out of the ring and the engine reads them
+//!   ([`CreditReturn::emitted`]); the channel adds its latency L, and the upstream router
+//!   may use it in the cycle it arrives.
 //! - Knob: `credit_delay` (cd). It does not appear in the zero-load latency; it lengthens
 //!   the credit round trip `sd + xd + L + cd + L` (+ the downstream stages) that bounds a
 //!   VC's throughput when `buffer_depth` is small.
@@ -38,6 +39,10 @@ pub struct CreditReturn {
     next_free: Vec<u64>,
     /// Credits in all slots.
     len: usize,
+    /// The ports the last `emit` took a credit of (as `due`'s words) and where their VCs
+    /// lie in `vc` (the slot takes new credits only from the next step on).
+    emitted: Box<[u64]>,
+    emitted_vcs: usize,
     /// The last `emit`'s cycle and the credits it left waiting (debug builds check that a
     /// router with credits waiting emits every cycle, which the ring relies on).
     #[cfg(debug_assertions)]
@@ -56,6 +61,8 @@ impl CreditReturn {
             vc: Vec::new(),
             next_free: vec![0; ports],
             len: 0,
+            emitted: vec![0; ports.div_ceil(64).max(1)].into_boxed_slice(),
+            emitted_vcs: 0,
             #[cfg(debug_assertions)]
             last_emit: (Cycle(0), 0),
         };
@@ -115,10 +122,10 @@ impl CreditReturn {
         self.len += 1;
     }
 
-    /// Writes the credits due at `now` into `out`; returns the ports written (bit `p`, for
-    /// `p < 32`).
+    /// Takes the credits due at `now` out of the ring; they stay readable through
+    /// [`CreditReturn::emitted`] until the next step.
     #[inline]
-    pub fn emit(&mut self, now: Cycle, out: &mut [Option<Credit>]) -> u64 {
+    pub fn emit(&mut self, now: Cycle) {
         #[cfg(debug_assertions)]
         {
             let (last, left) = self.last_emit;
@@ -128,36 +135,46 @@ impl CreditReturn {
                 last.0 + 1
             );
         }
-        let ports = self.emit_due(now, out);
+        self.emit_due(now);
         #[cfg(debug_assertions)]
         {
             self.last_emit = (now, self.len);
         }
-        ports
     }
 
     /// [`CreditReturn::emit`] without the debug check.
     #[inline(always)]
-    fn emit_due(&mut self, now: Cycle, out: &mut [Option<Credit>]) -> u64 {
+    fn emit_due(&mut self, now: Cycle) {
         if self.len == 0 {
-            return 0;
+            self.emitted.fill(0);
+            return;
         }
         let s = (now.0 & self.mask) as usize;
-        let mut ports = 0u64;
-        for k in 0..self.words {
-            let mut m = std::mem::take(&mut self.due[s * self.words + k]);
-            while m != 0 {
-                let port = k * 64 + m.trailing_zeros() as usize;
-                m &= m - 1;
-                // One at a time: cheaper than a popcount without the instruction.
-                self.len -= 1;
-                out[port] = Some(Credit {
-                    vc: self.vc[s * self.ports + port],
-                });
-                ports |= 1u64.wrapping_shl(port as u32) & u64::from(u32::MAX);
-            }
+        self.emitted_vcs = s * self.ports;
+        let due = &mut self.due[s * self.words..][..self.words];
+        for (e, d) in self.emitted.iter_mut().zip(due) {
+            let m = std::mem::take(d);
+            // One subtraction per word instead of a popcount (no such instruction on
+            // the baseline target) when there is at most one credit.
+            self.len -= if m & m.wrapping_sub(1) == 0 {
+                usize::from(m != 0)
+            } else {
+                m.count_ones() as usize
+            };
+            *e = m;
         }
-        ports
+    }
+
+    /// The credits the last [`CreditReturn::emit`] took out, as (input port, credit), in
+    /// ascending port order (valid until the next step pushes a credit).
+    #[inline]
+    pub fn emitted(&self) -> Emitted<'_> {
+        Emitted {
+            words: &self.emitted[1..],
+            vc: &self.vc[self.emitted_vcs..][..self.ports],
+            base: 0,
+            m: self.emitted[0],
+        }
     }
 
     /// True when no credit waits.
@@ -183,6 +200,35 @@ impl CreditReturn {
     }
 }
 
+/// The credits of one [`CreditReturn::emit`], by ascending input port.
+pub struct Emitted<'a> {
+    /// The ports' words after the current one.
+    words: &'a [u64],
+    /// The slot's VC of each port.
+    vc: &'a [VcId],
+    /// Port of bit 0 of `m`.
+    base: usize,
+    /// Ports of the current word not yet returned.
+    m: u64,
+}
+
+impl Iterator for Emitted<'_> {
+    type Item = (usize, Credit);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, Credit)> {
+        while self.m == 0 {
+            let (&w, rest) = self.words.split_first()?;
+            self.words = rest;
+            self.base += 64;
+            self.m = w;
+        }
+        let port = self.base + self.m.trailing_zeros() as usize;
+        self.m &= self.m - 1;
+        Some((port, Credit { vc: self.vc[port] }))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,14 +241,8 @@ mod tests {
     fn drain(c: &mut CreditReturn, from: u64, to: u64) -> Vec<(u64, usize, u8)> {
         let mut got = Vec::new();
         for t in from..to {
-            let mut out = vec![None; c.ports];
-            let ports = c.emit(Cycle(t), &mut out);
-            for (p, o) in out.iter().enumerate() {
-                if let Some(x) = o {
-                    assert!(p >= 32 || ports >> p & 1 == 1);
-                    got.push((t, p, x.vc.0));
-                }
-            }
+            c.emit(Cycle(t));
+            got.extend(c.emitted().map(|(p, x)| (t, p, x.vc.0)));
         }
         got
     }
