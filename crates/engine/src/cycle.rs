@@ -494,12 +494,13 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
             bits &= bits - 1;
             let node = &mut nodes.terminals[i];
             // Terminal `i` feeds router `i`'s port 0.
-            if let Some(f) = node.flit_out.take() {
+            if let Some(f) = &node.flit_out {
                 own.wake(
-                    flits.send(node.flit_dst, t, f),
+                    flits.send_ref(node.flit_dst, t, f),
                     i as u32,
                     1 << arrival_bit(0, false),
                 );
+                node.flit_out = None;
             }
             if let Some(c) = node.credit_out.take() {
                 own.wake(

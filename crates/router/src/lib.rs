@@ -378,37 +378,56 @@ impl Router {
     /// (the engine copies each once, straight onto its channel).
     #[inline(always)]
     pub fn finish_step(&mut self, now: Cycle) {
+        if self.trace.is_some() {
+            self.finish_step_traced(now);
+            return;
+        }
         if self.resets.timeout > 0 {
             self.expire_timers(now);
         }
         let s = &mut self.state;
         // 2.-4. Stages in pipeline order.
         self.rc.evaluate(now, s);
-        if let Some(t) = &mut self.trace {
-            probe::routed(s, self.rc.decisions(), t);
-        }
         self.rc.commit(now, s);
         self.va.evaluate(now, s);
-        if let Some(t) = &mut self.trace {
-            probe::vc_alloc(now, s, self.va.grants(), t);
-        }
         self.va.commit(now, s);
-        if let Some(t) = &mut self.trace {
-            // The probe sees the winners between allocation and the moves.
-            self.sa.evaluate(now, s);
-            probe::switch_alloc(now, s, self.sa.winners(), t);
-            self.sa
-                .commit(now, s, &mut self.crossbar, &mut self.credit_return);
-        } else {
-            self.sa
-                .step(now, s, &mut self.crossbar, &mut self.credit_return);
+        self.sa
+            .step(now, s, &mut self.crossbar, &mut self.credit_return);
+        self.emit(now);
+    }
+
+    /// [`Router::finish_step`] with tracing on: the same stages, each decision recorded
+    /// as it is taken.
+    #[cold]
+    #[inline(never)]
+    fn finish_step_traced(&mut self, now: Cycle) {
+        if self.resets.timeout > 0 {
+            self.expire_timers(now);
         }
-        // 5.-6. Outputs due now.
+        let s = &mut self.state;
+        let t = self.trace.as_mut().expect("tracing is on");
+        self.rc.evaluate(now, s);
+        probe::routed(s, self.rc.decisions(), t);
+        self.rc.commit(now, s);
+        self.va.evaluate(now, s);
+        probe::vc_alloc(now, s, self.va.grants(), t);
+        self.va.commit(now, s);
+        // The probe sees the winners between allocation and the moves.
+        self.sa.evaluate(now, s);
+        probe::switch_alloc(now, s, self.sa.winners(), t);
+        self.sa
+            .commit(now, s, &mut self.crossbar, &mut self.credit_return);
+        self.emit(now);
+        let t = self.trace.as_mut().expect("tracing is on");
+        probe::outputs(self.crossbar.emitted(), self.credit_return.emitted(), t);
+    }
+
+    /// 5.-6. Takes the flits and credits due at `now` out of the crossbar and the credit
+    /// return.
+    #[inline(always)]
+    fn emit(&mut self, now: Cycle) {
         let network_head = self.crossbar.emit(now, &mut self.stats);
         self.credit_return.emit(now);
-        if let Some(t) = &mut self.trace {
-            probe::outputs(self.crossbar.emitted(), self.credit_return.emitted(), t);
-        }
         if network_head {
             self.count_adaptive_hops();
         }
