@@ -161,8 +161,10 @@ pub struct Router {
     stats: RouterStats,
     /// Last cycle `step` ran (for `waits`).
     last_step: Cycle,
-    /// Trace events of the steps since the last `take_trace` (`None`: tracing off).
-    trace: Option<Vec<probe::RouterEvent>>,
+    /// Trace events of the steps since the last `take_trace` (`None`: tracing off; boxed so
+    /// that the per-flit and per-credit checks for `None` test one pointer).
+    #[allow(clippy::box_collection)]
+    trace: Option<Box<Vec<probe::RouterEvent>>>,
     /// More than [`PORT_MASK_PORTS`] ports: `step_masked` reads and reports every port.
     wide: bool,
 }
@@ -523,7 +525,7 @@ impl Router {
     /// own buffer) or off (drops the buffer). Off by default; off, a step pays one
     /// `Option` check per stage.
     pub fn set_tracing(&mut self, on: bool) {
-        self.trace = on.then(Vec::new);
+        self.trace = on.then(Box::default);
     }
 
     /// Appends the trace events recorded since the last call to `out`, in the order they
