@@ -149,7 +149,8 @@ pub(crate) struct Nodes {
     /// phase 2).
     pub stepped_terminals: Vec<u64>,
     /// Per local router, the lines something arrives on this cycle ([`arrival_bit`]): a
-    /// woken router reads only those.
+    /// woken router reads only those (padded to a multiple of 64 entries, one per bit of
+    /// the router bit sets).
     pub arrivals: Vec<u64>,
     /// Bit set of the local routers stepped this cycle (phase 2 copies what they wrote
     /// onto their lines).
@@ -385,7 +386,7 @@ pub(crate) fn assemble(
             calendar: BinaryHeap::with_capacity(2 * (bounds[p + 1] - bounds[p])),
             calendar_at: vec![u64::MAX; bounds[p + 1] - bounds[p]],
             stepped_terminals: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
-            arrivals: vec![0; bounds[p + 1] - bounds[p]],
+            arrivals: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64) * 64],
             stepped: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             moved_before: 0,
             status: Status::default(),

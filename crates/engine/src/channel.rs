@@ -281,10 +281,13 @@ impl Wakes {
             let base = self.bucket(due);
             let (set, masks) =
                 self.words[base..base + self.stride].split_at_mut(2 * self.router_words);
-            for (w, word) in set[..self.router_words].iter_mut().enumerate() {
+            for (word, masks) in set[..self.router_words]
+                .iter_mut()
+                .zip(masks.chunks_exact_mut(64))
+            {
                 let mut bits = std::mem::take(word);
                 while bits != 0 {
-                    masks[w * 64 + bits.trailing_zeros() as usize] = 0;
+                    masks[bits.trailing_zeros() as usize & 63] = 0;
                     bits &= bits - 1;
                 }
             }
@@ -325,7 +328,8 @@ impl Wakes {
     }
 
     /// Phase 1 at `now`: adds the routers woken now to `routers` (a bit set) and what
-    /// arrives for each to `arrivals`, the terminals woken now to `terminals` (a bit set).
+    /// arrives for each to `arrivals` (one per router, padded to 64 per word of
+    /// `routers`), the terminals woken now to `terminals` (a bit set).
     #[inline]
     pub fn deliver(
         &self,
@@ -340,13 +344,17 @@ impl Wakes {
         let base = self.bucket(now);
         let (set, masks) = self.words[base..base + self.stride].split_at(2 * self.router_words);
         let (woken_routers, woken_terminals) = set.split_at(self.router_words);
-        for (w, (&bits, to)) in woken_routers.iter().zip(routers.iter_mut()).enumerate() {
+        debug_assert_eq!(arrivals.len(), 64 * routers.len(), "arrivals not padded");
+        let per_word = masks.chunks_exact(64).zip(arrivals.chunks_exact_mut(64));
+        for ((&bits, to), (masks, arrivals)) in
+            woken_routers.iter().zip(routers.iter_mut()).zip(per_word)
+        {
             *to |= bits;
             let mut bits = bits;
             while bits != 0 {
-                let i = w * 64 + bits.trailing_zeros() as usize;
+                let k = bits.trailing_zeros() as usize & 63;
                 bits &= bits - 1;
-                arrivals[i] |= masks[i];
+                arrivals[k] |= masks[k];
             }
         }
         for (to, &bits) in terminals.iter_mut().zip(woken_terminals) {
@@ -398,8 +406,9 @@ mod tests {
     /// What `Wakes::deliver` adds at `t` from an empty state.
     fn delivered(w: &Wakes, t: u64, n: usize) -> Delivered {
         let words = n.div_ceil(64);
-        let (mut r, mut a, mut term) = (vec![0; words], vec![0; n], vec![0; words]);
+        let (mut r, mut a, mut term) = (vec![0; words], vec![0; words * 64], vec![0; words]);
         w.deliver(t, &mut r, &mut a, &mut term);
+        a.truncate(n);
         (r, a, term)
     }
 

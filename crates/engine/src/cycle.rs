@@ -300,15 +300,20 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
     for l in lines {
         l.wakes[part].deliver(t, pending, arrivals, arriving);
     }
-    for (w, (word, stepped)) in pending.iter_mut().zip(stepped.iter_mut()).enumerate() {
+    let per_word = pending
+        .iter_mut()
+        .zip(stepped.iter_mut())
+        .zip(arrivals.chunks_exact_mut(64));
+    for (w, ((word, stepped), arrivals)) in per_word.enumerate() {
         let mut bits = std::mem::take(word);
         *stepped = bits;
         st.stepped += u64::from(bits.count_ones());
         while bits != 0 {
-            let i = w * 64 + bits.trailing_zeros() as usize;
+            let k = bits.trailing_zeros() as usize & 63;
+            let i = w * 64 + k;
             bits &= bits - 1;
             let node = &mut routers[i];
-            let arrived = std::mem::take(&mut arrivals[i]);
+            let arrived = std::mem::take(&mut arrivals[k]);
             let discarded_before = node.router.reset_counters().flits_discarded;
             if node.flits_in.len() > MASK_PORTS {
                 step_wide(now, node, lines, resets);
