@@ -384,17 +384,20 @@ impl Router {
             self.finish_step_traced(now);
             return;
         }
-        if self.resets.timeout > 0 {
-            self.expire_timers(now);
+        // 2.-4. Stages in pipeline order; with no flit buffered they have nothing to
+        // route, allocate or move (a router woken only to emit, or for a credit).
+        if self.state.buffers.total() != 0 {
+            if self.resets.timeout > 0 {
+                self.expire_timers(now);
+            }
+            let s = &mut self.state;
+            self.rc.evaluate(now, s);
+            self.rc.commit(now, s);
+            self.va.evaluate(now, s);
+            self.va.commit(now, s);
+            self.sa
+                .step(now, s, &mut self.crossbar, &mut self.credit_return);
         }
-        let s = &mut self.state;
-        // 2.-4. Stages in pipeline order.
-        self.rc.evaluate(now, s);
-        self.rc.commit(now, s);
-        self.va.evaluate(now, s);
-        self.va.commit(now, s);
-        self.sa
-            .step(now, s, &mut self.crossbar, &mut self.credit_return);
         self.emit(now);
     }
 
