@@ -7,16 +7,16 @@
 //!
 //! 1. [`compute`]: each router and terminal of the partition takes what its channels
 //!    deliver at `now` (reading, through shared references, the lines their writers own),
-//!    steps, and stages its outputs in its own outbox. A router with nothing to do
+//!    steps, and keeps what it writes (a router in its crossbar and credit-return slots,
+//!    a terminal in its outbox). A router with nothing to do
 //!    (quiescent and no input) is not stepped, nor even looked at: the partition keeps a
 //!    bit set of the routers left non-quiescent by their last step and adds the ones the
 //!    writers' wake-ups name for `now` ([`crate::channel::Wakes`]), so the cost of a
 //!    cycle follows activity, not size. Terminals are visited the same way: the ones
 //!    something arrives for, the ones not idle, and idle ones at the cycle their drawn-ahead
 //!    generation trials name ([`crate::terminal::Terminal::look_ahead`]).
-//! 2. [`write`]: each component stepped puts what it wrote (a router's flits and credits
-//!    left in its crossbar and credit return, a terminal's outbox) into its own lines' slots due at
-//!    `now + latency` and sets the reader's bit and arrival mask in the wake-ups of that
+//! 2. [`write`]: each component stepped copies what it wrote, once, into its own lines'
+//!    slots due at `now + latency` and sets the reader's bit and arrival mask in the wake-ups of that
 //!    cycle, and the partition publishes its [`Status`] (counters kept by events, not by a
 //!    sweep).
 

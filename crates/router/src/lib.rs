@@ -108,9 +108,12 @@ pub struct OutputPortSpec {
     pub downstream_depth: BufferDepth,
 }
 
-/// The channel slots a router reads and writes in one step. The engine fills the inputs
-/// with what the channels deliver at `now` and moves the outputs into slots for
-/// `now + latency` (the router never writes anything it reads in the same cycle).
+/// The channel slots a router reads and writes in one step ([`Router::step`]): the caller
+/// fills the inputs with what the channels deliver at `now` and moves the outputs into
+/// slots for `now + latency` (the router never writes anything it reads in the same
+/// cycle). The engine instead hands the inputs over one by one ([`Router::begin_step`])
+/// and reads the outputs where the step left them ([`Router::flits_out`],
+/// [`Router::credits_out`]).
 pub struct RouterIo<'a> {
     /// Flits delivered this cycle, by input port.
     pub flits_in: &'a [Option<Flit>],
@@ -267,7 +270,6 @@ impl Router {
     /// clear must be `None`. Returns the outputs written, in the same encoding (bit `o`:
     /// `flits_out[o]`, bit `32 + p`: `credits_out[p]`). A router with more than
     /// [`PORT_MASK_PORTS`] ports on a side reads and reports every port (`u64::MAX`).
-    /// The engine uses it to touch only the ports something travels on.
     #[inline(always)]
     pub fn step_masked(&mut self, now: Cycle, io: &mut RouterIo<'_>, arrived: u64) -> u64 {
         debug_assert_eq!(io.flits_in.len(), self.state.layout.in_ports());
