@@ -474,9 +474,9 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
                 let due = flits.send_ref(to.line, t, f);
                 wake(wakes, to.wake, due);
             }
-            for (p, c) in node.router.credits_out() {
-                let to = node.credit_to[p];
-                let due = credits.send(to.line, t, c);
+            for &(p, vc) in node.router.credits_out() {
+                let to = node.credit_to[p as usize];
+                let due = credits.send(to.line, t, Credit { vc });
                 wake(wakes, to.wake, due);
             }
             if resets.is_empty() {

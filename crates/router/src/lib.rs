@@ -338,8 +338,8 @@ impl Router {
             flits_out[o as usize] = Some(f);
             written |= u64::from(o < 32) << (o % 32);
         }
-        for (p, c) in self.credits_out() {
-            credits_out[p] = Some(c);
+        for &(p, vc) in self.credits_out() {
+            credits_out[p as usize] = Some(Credit { vc });
             written |= u64::from(p < 32) << (32 + p % 32);
         }
         if self.wide {
@@ -447,10 +447,10 @@ impl Router {
         self.crossbar.emitted()
     }
 
-    /// The credits the last step wrote, as (input port, credit), at most one per port, by
-    /// ascending port; valid until the next step.
+    /// The credits the last step wrote, as (input port, VC of the credit), at most one
+    /// per port, in no particular order; valid until the next step.
     #[inline]
-    pub fn credits_out(&self) -> pipeline::output::Emitted<'_> {
+    pub fn credits_out(&self) -> &[(u32, VcId)] {
         self.credit_return.emitted()
     }
 

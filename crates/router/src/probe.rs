@@ -338,11 +338,11 @@ pub(crate) fn switch_alloc(now: Cycle, s: &RouterState, winners: &[u32], t: &mut
 }
 
 /// The flits and credits the step wrote.
-/// `flits_out`: (output port, flit) in any order (reported by port); `credits_out`:
-/// (input port, credit) by ascending port.
+/// `flits_out`: (output port, flit), `credits_out`: (input port, VC), each in any order
+/// (reported by port).
 pub(crate) fn outputs(
     flits_out: &[(u32, crate::Flit)],
-    credits_out: impl Iterator<Item = (usize, crate::Credit)>,
+    credits_out: &[(u32, VcId)],
     t: &mut Vec<RouterEvent>,
 ) {
     let first = t.len();
@@ -354,8 +354,13 @@ pub(crate) fn outputs(
         RouterEvent::FlitOut { out, .. } => *out,
         _ => unreachable!("only this step's flits are sorted"),
     });
-    t.extend(credits_out.map(|(p, c)| RouterEvent::CreditOut {
+    let first = t.len();
+    t.extend(credits_out.iter().map(|&(p, vc)| RouterEvent::CreditOut {
         port: InPort(p as u8),
-        vc: c.vc,
+        vc,
     }));
+    t[first..].sort_unstable_by_key(|e| match e {
+        RouterEvent::CreditOut { port, .. } => *port,
+        _ => unreachable!("only this step's credits are sorted"),
+    });
 }
