@@ -75,8 +75,9 @@ pub(crate) const NO_OUTLET: Outlet = Outlet {
     wake: NO_WAKE,
 };
 
-/// A router with its channel map, its per-cycle outbox and (for a router with more ports
-/// than the arrival masks cover) its inbox.
+/// A router with its channel map and (for a router with more ports than the arrival masks
+/// cover) its inbox; what it writes stays inside it until phase 2 reads it
+/// ([`Router::flits_out`], [`Router::credits_out`]).
 pub(crate) struct RouterNode {
     pub router: Router,
     /// Forward side feeding each input port (`NO_LINE` if none).
@@ -94,8 +95,6 @@ pub(crate) struct RouterNode {
     /// inputs from the lines by reference (`cycle::step_arrived`).
     pub flits_in: Box<[Option<Flit>]>,
     pub credits_in: Box<[Option<Credit>]>,
-    pub flits_out: Box<[Option<Flit>]>,
-    pub credits_out: Box<[Option<Credit>]>,
     /// Timeout resets written this cycle, by input port.
     pub resets_out: Box<[Option<Reset>]>,
     /// VCs of each input port (conservation checks).
@@ -104,8 +103,6 @@ pub(crate) struct RouterNode {
     pub in_depth: Box<[Option<u32>]>,
     /// VCs of the ejection port.
     pub ejection_vcs: u8,
-    /// The outbox slots the last step wrote ([`Router::step_masked`]'s mask).
-    pub emitted: u64,
 }
 
 /// A terminal with its two channels and its outbox.
@@ -152,10 +149,11 @@ pub(crate) struct Nodes {
     /// phase 2).
     pub stepped_terminals: Vec<u64>,
     /// Per local router, the lines something arrives on this cycle ([`arrival_bit`]): a
-    /// woken router reads only those.
+    /// woken router reads only those (padded to a multiple of 64 entries, one per bit of
+    /// the router bit sets).
     pub arrivals: Vec<u64>,
-    /// Bit set of the local routers stepped this cycle (their outboxes are written in
-    /// phase 2).
+    /// Bit set of the local routers stepped this cycle (phase 2 copies what they wrote
+    /// onto their lines).
     pub stepped: Vec<u64>,
     /// The status's flit counters summed at the start of this cycle (did a flit move?).
     pub moved_before: u64,
@@ -388,7 +386,7 @@ pub(crate) fn assemble(
             calendar: BinaryHeap::with_capacity(2 * (bounds[p + 1] - bounds[p])),
             calendar_at: vec![u64::MAX; bounds[p + 1] - bounds[p]],
             stepped_terminals: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
-            arrivals: vec![0; bounds[p + 1] - bounds[p]],
+            arrivals: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64) * 64],
             stepped: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             moved_before: 0,
             status: Status::default(),
@@ -470,13 +468,10 @@ pub(crate) fn assemble(
             credit_to: credit_to.into_boxed_slice(),
             flits_in: vec![None; ports].into_boxed_slice(),
             credits_in: vec![None; ports].into_boxed_slice(),
-            flits_out: vec![None; ports].into_boxed_slice(),
-            credits_out: vec![None; ports].into_boxed_slice(),
             resets_out: vec![None; ports].into_boxed_slice(),
             in_vcs: spec.ports.iter().map(|p| p.vcs).collect(),
             in_depth: spec.ports.iter().map(|p| p.buffer_depth.flits()).collect(),
             ejection_vcs: spec.config.vcs,
-            emitted: 0,
         });
         let local = &spec.ports[TERMINAL_PORT as usize];
         let t = TerminalId(spec.id.0);

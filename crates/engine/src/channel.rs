@@ -155,14 +155,12 @@ impl<T: Copy> Lines<T> {
         due
     }
 
-    /// [`Lines::send`] of what `outbox` holds, if anything (emptying it; copied straight
-    /// into the slot): the cycle it is due.
+    /// [`Lines::send`] of a copy of `item` (copied straight into the slot).
     ///
     /// # Panics
     /// As [`Lines::send`].
     #[inline]
-    pub fn send_from(&mut self, l: Line, now: u64, outbox: &mut Option<T>) -> Option<u64> {
-        outbox.as_ref()?;
+    pub fn send_ref(&mut self, l: Line, now: u64, item: &T) -> u64 {
         let due = now + u64::from(l.latency);
         let s = &mut self.slots[l.slot(due)];
         assert!(
@@ -170,8 +168,8 @@ impl<T: Copy> Lines<T> {
             "two items sent on one channel side at cycle {now} (phase discipline broken)"
         );
         s.due = due;
-        s.item = outbox.take();
-        Some(due)
+        s.item = Some(*item);
+        due
     }
 
     /// The items of line `l` still travelling at the start of cycle `next` (due at
@@ -283,10 +281,13 @@ impl Wakes {
             let base = self.bucket(due);
             let (set, masks) =
                 self.words[base..base + self.stride].split_at_mut(2 * self.router_words);
-            for (w, word) in set[..self.router_words].iter_mut().enumerate() {
+            for (word, masks) in set[..self.router_words]
+                .iter_mut()
+                .zip(masks.chunks_exact_mut(64))
+            {
                 let mut bits = std::mem::take(word);
                 while bits != 0 {
-                    masks[w * 64 + bits.trailing_zeros() as usize] = 0;
+                    masks[bits.trailing_zeros() as usize & 63] = 0;
                     bits &= bits - 1;
                 }
             }
@@ -327,7 +328,8 @@ impl Wakes {
     }
 
     /// Phase 1 at `now`: adds the routers woken now to `routers` (a bit set) and what
-    /// arrives for each to `arrivals`, the terminals woken now to `terminals` (a bit set).
+    /// arrives for each to `arrivals` (one per router, padded to 64 per word of
+    /// `routers`), the terminals woken now to `terminals` (a bit set).
     #[inline]
     pub fn deliver(
         &self,
@@ -342,13 +344,17 @@ impl Wakes {
         let base = self.bucket(now);
         let (set, masks) = self.words[base..base + self.stride].split_at(2 * self.router_words);
         let (woken_routers, woken_terminals) = set.split_at(self.router_words);
-        for (w, (&bits, to)) in woken_routers.iter().zip(routers.iter_mut()).enumerate() {
+        debug_assert_eq!(arrivals.len(), 64 * routers.len(), "arrivals not padded");
+        let per_word = masks.chunks_exact(64).zip(arrivals.chunks_exact_mut(64));
+        for ((&bits, to), (masks, arrivals)) in
+            woken_routers.iter().zip(routers.iter_mut()).zip(per_word)
+        {
             *to |= bits;
             let mut bits = bits;
             while bits != 0 {
-                let i = w * 64 + bits.trailing_zeros() as usize;
+                let k = bits.trailing_zeros() as usize & 63;
                 bits &= bits - 1;
-                arrivals[i] |= masks[i];
+                arrivals[k] |= masks[k];
             }
         }
         for (to, &bits) in terminals.iter_mut().zip(woken_terminals) {
@@ -400,8 +406,9 @@ mod tests {
     /// What `Wakes::deliver` adds at `t` from an empty state.
     fn delivered(w: &Wakes, t: u64, n: usize) -> Delivered {
         let words = n.div_ceil(64);
-        let (mut r, mut a, mut term) = (vec![0; words], vec![0; n], vec![0; words]);
+        let (mut r, mut a, mut term) = (vec![0; words], vec![0; words * 64], vec![0; words]);
         w.deliver(t, &mut r, &mut a, &mut term);
+        a.truncate(n);
         (r, a, term)
     }
 
@@ -466,16 +473,21 @@ mod tests {
     }
 
     #[test]
-    fn send_from_moves_the_outbox_item_and_sends_nothing_from_an_empty_one() {
+    fn send_ref_sends_a_copy_due_latency_cycles_later() {
         let mut l: Lines<u32> = Lines::default();
         let i = l.push(2);
-        let mut outbox = None;
-        assert_eq!(l.send_from(i, 0, &mut outbox), None);
-        outbox = Some(9);
-        assert_eq!(l.send_from(i, 1, &mut outbox), Some(3));
-        assert_eq!(outbox, None);
+        assert_eq!(l.send_ref(i, 1, &9), 3);
         assert_eq!((l.peek(i, 2), l.peek(i, 3)), (None, Some(9)));
         assert_eq!(l.count_in_flight(i, 2), 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "phase discipline")]
+    fn send_ref_twice_in_one_cycle_panics() {
+        let mut l: Lines<u32> = Lines::default();
+        let i = l.push(1);
+        l.send(i, 0, 0);
+        l.send_ref(i, 0, &1);
     }
 
     #[test]

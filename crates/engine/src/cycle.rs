@@ -7,26 +7,27 @@
 //!
 //! 1. [`compute`]: each router and terminal of the partition takes what its channels
 //!    deliver at `now` (reading, through shared references, the lines their writers own),
-//!    steps, and stages its outputs in its own outbox. A router with nothing to do
+//!    steps, and keeps what it writes (a router in its crossbar and credit-return slots,
+//!    a terminal in its outbox). A router with nothing to do
 //!    (quiescent and no input) is not stepped, nor even looked at: the partition keeps a
 //!    bit set of the routers left non-quiescent by their last step and adds the ones the
 //!    writers' wake-ups name for `now` ([`crate::channel::Wakes`]), so the cost of a
 //!    cycle follows activity, not size. Terminals are visited the same way: the ones
 //!    something arrives for, the ones not idle, and idle ones at the cycle their drawn-ahead
 //!    generation trials name ([`crate::terminal::Terminal::look_ahead`]).
-//! 2. [`write`]: each component stepped puts its outbox into its own lines' slots due at
-//!    `now + latency` and sets the reader's bit and arrival mask in the wake-ups of that
+//! 2. [`write`]: each component stepped copies what it wrote, once, into its own lines'
+//!    slots due at `now + latency` and sets the reader's bit and arrival mask in the wake-ups of that
 //!    cycle, and the partition publishes its [`Status`] (counters kept by events, not by a
 //!    sweep).
 
 use crate::assemble::{
-    arrival_bit, LineRef, Network, Nodes, Outbound, Outlet, RouterNode, TerminalNode, WakeRef,
-    MASK_PORTS, PHASE_BUG,
+    arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
+    PHASE_BUG,
 };
-use crate::channel::{Lines, Wakes};
+use crate::channel::Wakes;
 use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
-use flitsim_router::{Credit, Flit, Reset, RouterIo};
+use flitsim_router::{Credit, Flit, Reset};
 use smallvec::SmallVec;
 use std::cmp::Reverse;
 use std::sync::{MutexGuard, RwLockReadGuard};
@@ -115,12 +116,14 @@ fn peek_credit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Credit> {
 /// Steps a woken router that fits the arrival masks, handing it what its arrival mask
 /// names straight from the lines, by reference (no inbox): the resets first (they act
 /// before the step begins), then [`Router::begin_step`], the credits, the flits, and
-/// [`Router::finish_step`], which is exactly one [`Router::step_masked`]. Returns the
-/// outputs written.
+/// [`Router::finish_step`], which is exactly one [`Router::step`]. What it writes stays
+/// in the router for phase 2 ([`Router::flits_out`], [`Router::credits_out`]).
 ///
 /// [`Router::begin_step`]: flitsim_router::Router::begin_step
 /// [`Router::finish_step`]: flitsim_router::Router::finish_step
-/// [`Router::step_masked`]: flitsim_router::Router::step_masked
+/// [`Router::step`]: flitsim_router::Router::step
+/// [`Router::flits_out`]: flitsim_router::Router::flits_out
+/// [`Router::credits_out`]: flitsim_router::Router::credits_out
 #[inline(always)]
 fn step_arrived(
     now: Cycle,
@@ -128,7 +131,7 @@ fn step_arrived(
     arrived: u64,
     lines: &[&Outbound],
     resets: bool,
-) -> u64 {
+) {
     let t = now.0;
     let (flits, credits) = (arrived as u32, (arrived >> 32) as u32);
     #[cfg(debug_assertions)]
@@ -197,10 +200,35 @@ fn step_arrived(
             router.receive_flit(now, p, f);
         }
     }
-    router.finish_step(now, &mut node.flits_out, &mut node.credits_out)
+    router.finish_step(now);
 }
 
-/// A woken router with more than [`MASK_PORTS`] ports reads every line.
+/// A woken router with more than [`MASK_PORTS`] ports reads every line into its inbox
+/// and steps as [`step_arrived`] does.
+#[cold]
+#[inline(never)]
+fn step_wide(now: Cycle, node: &mut RouterNode, lines: &[&Outbound], resets: bool) {
+    let any_input = read_all(now, node, lines, resets);
+    debug_assert!(
+        any_input || !node.router.is_quiescent(),
+        "router visited with nothing to do"
+    );
+    let router = &mut node.router;
+    router.begin_step(now);
+    for (o, c) in node.credits_in.iter().enumerate() {
+        if let Some(c) = *c {
+            router.receive_credit(now, o, c);
+        }
+    }
+    for (p, f) in node.flits_in.iter().enumerate() {
+        if let Some(f) = f {
+            router.receive_flit(now, p, f);
+        }
+    }
+    router.finish_step(now);
+}
+
+/// A wide router's inbox filled from every line (resets handed over at once).
 fn read_all(now: Cycle, node: &mut RouterNode, lines: &[&Outbound], resets: bool) -> bool {
     let t = now.0;
     let mut any = false;
@@ -272,33 +300,26 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
     for l in lines {
         l.wakes[part].deliver(t, pending, arrivals, arriving);
     }
-    for (w, (word, stepped)) in pending.iter_mut().zip(stepped.iter_mut()).enumerate() {
+    let per_word = pending
+        .iter_mut()
+        .zip(stepped.iter_mut())
+        .zip(arrivals.chunks_exact_mut(64));
+    for (w, ((word, stepped), arrivals)) in per_word.enumerate() {
         let mut bits = std::mem::take(word);
         *stepped = bits;
         st.stepped += u64::from(bits.count_ones());
         while bits != 0 {
-            let i = w * 64 + bits.trailing_zeros() as usize;
+            let k = bits.trailing_zeros() as usize & 63;
+            let i = w * 64 + k;
             bits &= bits - 1;
             let node = &mut routers[i];
-            let arrived = std::mem::take(&mut arrivals[i]);
+            let arrived = std::mem::take(&mut arrivals[k]);
             let discarded_before = node.router.reset_counters().flits_discarded;
-            let wide = node.flits_in.len() > MASK_PORTS;
-            node.emitted = if wide {
-                let any_input = read_all(now, node, lines, resets);
-                debug_assert!(
-                    any_input || !node.router.is_quiescent(),
-                    "router visited with nothing to do"
-                );
-                let mut io = RouterIo {
-                    flits_in: &node.flits_in,
-                    credits_in: &node.credits_in,
-                    flits_out: &mut node.flits_out,
-                    credits_out: &mut node.credits_out,
-                };
-                node.router.step_masked(now, &mut io, u64::MAX)
+            if node.flits_in.len() > MASK_PORTS {
+                step_wide(now, node, lines, resets);
             } else {
-                step_arrived(now, node, arrived, lines, resets)
-            };
+                step_arrived(now, node, arrived, lines, resets);
+            }
             if resets {
                 node.router.emit_resets(&mut node.resets_out);
                 st.discarded += node.router.reset_counters().flits_discarded - discarded_before;
@@ -423,58 +444,8 @@ fn wake(wakes: &mut [Wakes], w: WakeRef, due: u64) {
     }
 }
 
-/// Phase 2: the item a router wrote into outbox slot `slot`, if any (a flit on an output
-/// port, a credit for an input port), onto the line of its outlet `to`, due at `t +
-/// latency`, and the reader into that cycle's wake-ups. Returns whether an item was there.
-#[inline(always)]
-fn send<T: Copy>(
-    t: u64,
-    to: Outlet,
-    slot: &mut Option<T>,
-    lines: &mut Lines<T>,
-    wakes: &mut [Wakes],
-) -> bool {
-    let Some(due) = lines.send_from(to.line, t, slot) else {
-        return false;
-    };
-    wake(wakes, to.wake, due);
-    true
-}
-
-/// Phase 2 for a router with more ports than its outputs mask covers: every output slot.
-/// Returns the flits written.
-#[cold]
-#[inline(never)]
-fn write_every_output(
-    t: u64,
-    node: &mut RouterNode,
-    flits: &mut Lines<Flit>,
-    credits: &mut Lines<Credit>,
-    wakes: &mut [Wakes],
-) -> u64 {
-    let mut sent = 0;
-    for o in 0..node.flits_out.len() {
-        sent += u64::from(send(
-            t,
-            node.flit_to[o],
-            &mut node.flits_out[o],
-            flits,
-            wakes,
-        ));
-    }
-    for p in 0..node.credits_out.len() {
-        send(
-            t,
-            node.credit_to[p],
-            &mut node.credits_out[p],
-            credits,
-            wakes,
-        );
-    }
-    sent
-}
-
-/// Phase 2 at `now` for partition `nodes`: outboxes into its own lines' slots due later,
+/// Phase 2 at `now` for partition `nodes`: what its components wrote into its own lines'
+/// slots due later,
 /// the components they wake into the wake-ups; publishes the partition's status.
 pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     let t = now.0;
@@ -495,41 +466,19 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
             let i = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let node = &mut nodes.routers[i];
-            // The outbox slots the router wrote (every slot of a router too wide for a mask).
-            let emitted = std::mem::take(&mut node.emitted);
-            if emitted == u64::MAX {
-                router_flits += write_every_output(t, node, flits, credits, wakes);
-            } else {
-                let mut fm = emitted as u32;
-                while fm != 0 {
-                    let o = fm.trailing_zeros() as usize;
-                    fm &= fm - 1;
-                    router_flits += u64::from(send(
-                        t,
-                        node.flit_to[o],
-                        &mut node.flits_out[o],
-                        flits,
-                        wakes,
-                    ));
-                }
-                let mut cm = (emitted >> 32) as u32;
-                while cm != 0 {
-                    let p = cm.trailing_zeros() as usize;
-                    cm &= cm - 1;
-                    send(
-                        t,
-                        node.credit_to[p],
-                        &mut node.credits_out[p],
-                        credits,
-                        wakes,
-                    );
-                }
+            // What the router wrote, read where its step left it, each item copied once.
+            let out = node.router.flits_out();
+            router_flits += out.len() as u64;
+            for (o, f) in out {
+                let to = node.flit_to[*o as usize];
+                let due = flits.send_ref(to.line, t, f);
+                wake(wakes, to.wake, due);
             }
-            debug_assert!(
-                node.flits_out.iter().all(Option::is_none)
-                    && node.credits_out.iter().all(Option::is_none),
-                "router {i} wrote an output outside its emitted mask"
-            );
+            for &(p, vc) in node.router.credits_out() {
+                let to = node.credit_to[p as usize];
+                let due = credits.send(to.line, t, Credit { vc });
+                wake(wakes, to.wake, due);
+            }
             if resets.is_empty() {
                 continue;
             }
@@ -550,12 +499,13 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
             bits &= bits - 1;
             let node = &mut nodes.terminals[i];
             // Terminal `i` feeds router `i`'s port 0.
-            if let Some(f) = node.flit_out.take() {
+            if let Some(f) = &node.flit_out {
                 own.wake(
-                    flits.send(node.flit_dst, t, f),
+                    flits.send_ref(node.flit_dst, t, f),
                     i as u32,
                     1 << arrival_bit(0, false),
                 );
+                node.flit_out = None;
             }
             if let Some(c) = node.credit_out.take() {
                 own.wake(

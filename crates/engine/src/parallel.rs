@@ -7,8 +7,8 @@
 //! partition's lines and exclusive access to its own nodes, sums the statuses every
 //! partition published after the previous cycle (the same integers in the same order for
 //! every worker, so every worker reaches the same stop decision at the same cycle: no
-//! leader, no shared mutable state), and computes; barrier; (phase 2) writes its outboxes
-//! into its own lines and publishes its status; barrier. In debug builds worker 0 then
+//! leader, no shared mutable state), and computes; barrier; (phase 2) writes what its
+//! components wrote into its own lines and publishes its status; barrier. In debug builds worker 0 then
 //! checks conservation over the whole network while the others wait at a third barrier.
 //!
 //! **Serial windows.** Cycles are grouped into windows of [`WINDOW_CYCLES`] cycles

@@ -108,9 +108,12 @@ pub struct OutputPortSpec {
     pub downstream_depth: BufferDepth,
 }
 
-/// The channel slots a router reads and writes in one step. The engine fills the inputs
-/// with what the channels deliver at `now` and moves the outputs into slots for
-/// `now + latency` (the router never writes anything it reads in the same cycle).
+/// The channel slots a router reads and writes in one step ([`Router::step`]): the caller
+/// fills the inputs with what the channels deliver at `now` and moves the outputs into
+/// slots for `now + latency` (the router never writes anything it reads in the same
+/// cycle). The engine instead hands the inputs over one by one ([`Router::begin_step`])
+/// and reads the outputs where the step left them ([`Router::flits_out`],
+/// [`Router::credits_out`]).
 pub struct RouterIo<'a> {
     /// Flits delivered this cycle, by input port.
     pub flits_in: &'a [Option<Flit>],
@@ -161,8 +164,10 @@ pub struct Router {
     stats: RouterStats,
     /// Last cycle `step` ran (for `waits`).
     last_step: Cycle,
-    /// Trace events of the steps since the last `take_trace` (`None`: tracing off).
-    trace: Option<Vec<probe::RouterEvent>>,
+    /// Trace events of the steps since the last `take_trace` (`None`: tracing off; boxed so
+    /// that the per-flit and per-credit checks for `None` test one pointer).
+    #[allow(clippy::box_collection)]
+    trace: Option<Box<Vec<probe::RouterEvent>>>,
     /// More than [`PORT_MASK_PORTS`] ports: `step_masked` reads and reports every port.
     wide: bool,
 }
@@ -265,7 +270,6 @@ impl Router {
     /// clear must be `None`. Returns the outputs written, in the same encoding (bit `o`:
     /// `flits_out[o]`, bit `32 + p`: `credits_out[p]`). A router with more than
     /// [`PORT_MASK_PORTS`] ports on a side reads and reports every port (`u64::MAX`).
-    /// The engine uses it to touch only the ports something travels on.
     #[inline(always)]
     pub fn step_masked(&mut self, now: Cycle, io: &mut RouterIo<'_>, arrived: u64) -> u64 {
         debug_assert_eq!(io.flits_in.len(), self.state.layout.in_ports());
@@ -313,7 +317,36 @@ impl Router {
                 "a flit arrived outside the arrival mask"
             );
         }
-        self.finish_step(now, io.flits_out, io.credits_out)
+        self.finish_step(now);
+        self.write_outputs(io.flits_out, io.credits_out)
+    }
+
+    /// Copies what the last step wrote ([`Router::flits_out`], [`Router::credits_out`])
+    /// into `flits_out` (by output port) and `credits_out` (by input port), which must be
+    /// all `None`; returns the slots written as [`Router::step_masked`] does.
+    fn write_outputs(
+        &self,
+        flits_out: &mut [Option<Flit>],
+        credits_out: &mut [Option<Credit>],
+    ) -> u64 {
+        let mut written = 0u64;
+        for &(o, f) in self.flits_out() {
+            debug_assert!(
+                flits_out[o as usize].is_none(),
+                "output slot already written"
+            );
+            flits_out[o as usize] = Some(f);
+            written |= u64::from(o < 32) << (o % 32);
+        }
+        for &(p, vc) in self.credits_out() {
+            credits_out[p as usize] = Some(Credit { vc });
+            written |= u64::from(p < 32) << (32 + p % 32);
+        }
+        if self.wide {
+            u64::MAX
+        } else {
+            written
+        }
     }
 
     /// The first part of [`Router::step`] split in three, for an engine that hands the
@@ -344,56 +377,81 @@ impl Router {
     }
 
     /// The rest of the step begun by [`Router::begin_step`]: the stages, then the flits
-    /// and credits due at `now` written into `flits_out` (by output port) and
-    /// `credits_out` (by input port), which must be all `None` on entry. Returns the slots
-    /// written as [`Router::step_masked`] does (`u64::MAX` for a router wider than its
-    /// masks).
+    /// and credits due at `now` taken out of the crossbar and the credit return, where
+    /// [`Router::flits_out`] and [`Router::credits_out`] read them until the next step
+    /// (the engine copies each once, straight onto its channel).
     #[inline(always)]
-    pub fn finish_step(
-        &mut self,
-        now: Cycle,
-        flits_out: &mut [Option<Flit>],
-        credits_out: &mut [Option<Credit>],
-    ) -> u64 {
+    pub fn finish_step(&mut self, now: Cycle) {
+        if self.trace.is_some() {
+            self.finish_step_traced(now);
+            return;
+        }
+        // 2.-4. Stages in pipeline order; with no flit buffered they have nothing to
+        // route, allocate or move (a router woken only to emit, or for a credit).
+        if self.state.buffers.total() != 0 {
+            if self.resets.timeout > 0 {
+                self.expire_timers(now);
+            }
+            let s = &mut self.state;
+            self.rc.evaluate(now, s);
+            self.rc.commit(now, s);
+            self.va.evaluate(now, s);
+            self.va.commit(now, s);
+            self.sa
+                .step(now, s, &mut self.crossbar, &mut self.credit_return);
+        }
+        self.emit(now);
+    }
+
+    /// [`Router::finish_step`] with tracing on: the same stages, each decision recorded
+    /// as it is taken.
+    #[cold]
+    #[inline(never)]
+    fn finish_step_traced(&mut self, now: Cycle) {
         if self.resets.timeout > 0 {
             self.expire_timers(now);
         }
         let s = &mut self.state;
-        // 2.-4. Stages in pipeline order.
+        let t = self.trace.as_mut().expect("tracing is on");
         self.rc.evaluate(now, s);
-        if let Some(t) = &mut self.trace {
-            probe::routed(s, self.rc.decisions(), t);
-        }
+        probe::routed(s, self.rc.decisions(), t);
         self.rc.commit(now, s);
         self.va.evaluate(now, s);
-        if let Some(t) = &mut self.trace {
-            probe::vc_alloc(now, s, self.va.grants(), t);
-        }
+        probe::vc_alloc(now, s, self.va.grants(), t);
         self.va.commit(now, s);
-        if let Some(t) = &mut self.trace {
-            // The probe sees the winners between allocation and the moves.
-            self.sa.evaluate(now, s);
-            probe::switch_alloc(now, s, self.sa.winners(), t);
-            self.sa
-                .commit(now, s, &mut self.crossbar, &mut self.credit_return);
-        } else {
-            self.sa
-                .step(now, s, &mut self.crossbar, &mut self.credit_return);
-        }
-        // 5.-6. Outputs due now.
-        let (flits, network_head) = self.crossbar.emit(now, flits_out, &mut self.stats);
-        let credits = self.credit_return.emit(now, credits_out);
-        if let Some(t) = &mut self.trace {
-            probe::outputs(flits_out, credits_out, t);
-        }
+        // The probe sees the winners between allocation and the moves.
+        self.sa.evaluate(now, s);
+        probe::switch_alloc(now, s, self.sa.winners(), t);
+        self.sa
+            .commit(now, s, &mut self.crossbar, &mut self.credit_return);
+        self.emit(now);
+        let t = self.trace.as_mut().expect("tracing is on");
+        probe::outputs(self.crossbar.emitted(), self.credit_return.emitted(), t);
+    }
+
+    /// 5.-6. Takes the flits and credits due at `now` out of the crossbar and the credit
+    /// return.
+    #[inline(always)]
+    fn emit(&mut self, now: Cycle) {
+        let network_head = self.crossbar.emit(now, &mut self.stats);
+        self.credit_return.emit(now);
         if network_head {
-            self.count_adaptive_hops(flits_out);
+            self.count_adaptive_hops();
         }
-        if self.wide {
-            u64::MAX
-        } else {
-            flits | credits << 32
-        }
+    }
+
+    /// The flits the last step wrote, as (output port, flit), at most one per port, in
+    /// no particular order; valid until the next step.
+    #[inline]
+    pub fn flits_out(&self) -> &[(u32, Flit)] {
+        self.crossbar.emitted()
+    }
+
+    /// The credits the last step wrote, as (input port, VC of the credit), at most one
+    /// per port, in no particular order; valid until the next step.
+    #[inline]
+    pub fn credits_out(&self) -> &[(u32, VcId)] {
+        self.credit_return.emitted()
     }
 
     /// A credit delivered at `now` for downstream VC `c.vc` of output port `o`.
@@ -401,9 +459,11 @@ impl Router {
     fn latch_credit(&mut self, now: Cycle, o: usize, c: Credit) {
         let s = &mut self.state;
         let ovc = s.layout.ovc(o, c.vc.0);
-        let was_busy = s.outputs[ovc].is_busy();
-        s.outputs[ovc].credits.restore();
-        if was_busy && !s.outputs[ovc].is_busy() {
+        let out = &mut s.outputs[ovc];
+        // A credit comes back only with credits out, so the VC was busy: it stops being
+        // busy when this was its last credit out and no packet holds it.
+        out.credits.restore();
+        if out.credits.all_home() && out.owner.is_none() {
             s.occupancy.released(o, ovc, now);
             s.busy_change(o, -1, now);
         }
@@ -450,18 +510,18 @@ impl Router {
 
     /// `adaptive_hops_fraction`: compares each head leaving on a network port with the
     /// port dimension-order routing would have taken here (called only when one left).
-    fn count_adaptive_hops(&mut self, flits_out: &[Option<Flit>]) {
-        for (o, f) in flits_out.iter().enumerate().skip(1) {
-            let Some(f) = f.filter(|f| f.kind.is_head()) else {
+    fn count_adaptive_hops(&mut self) {
+        for &(o, f) in self.crossbar.emitted() {
+            if o == 0 || !f.kind.is_head() {
                 continue;
-            };
+            }
             if let Some(p) = self
                 .rc
                 .routing()
                 .dimension_order_port(self.state.id, f.dest)
             {
                 self.stats.reference_hops += 1;
-                self.stats.adaptive_hops += u64::from(p.index() != o);
+                self.stats.adaptive_hops += u64::from(p.index() != o as usize);
             }
         }
     }
@@ -470,7 +530,7 @@ impl Router {
     /// own buffer) or off (drops the buffer). Off by default; off, a step pays one
     /// `Option` check per stage.
     pub fn set_tracing(&mut self, on: bool) {
-        self.trace = on.then(Vec::new);
+        self.trace = on.then(Box::default);
     }
 
     /// Appends the trace events recorded since the last call to `out`, in the order they
@@ -483,11 +543,13 @@ impl Router {
 
     /// Nothing buffered, inside the crossbar, or waiting to send a credit: stepping the
     /// router without inputs would change nothing, so the engine may skip it.
+    #[inline]
     pub fn is_quiescent(&self) -> bool {
         self.state.buffers.total() == 0
             && self.crossbar.is_empty()
             && self.credit_return.is_empty()
-            && self.resets.is_empty()
+            // Only a router keeping the reset trail ever queues a reset.
+            && (self.state.trail.is_none() || self.resets.is_empty())
     }
 
     /// Keeps the trail that timeout resets need (the engine calls it on every router when

@@ -338,25 +338,29 @@ pub(crate) fn switch_alloc(now: Cycle, s: &RouterState, winners: &[u32], t: &mut
 }
 
 /// The flits and credits the step wrote.
+/// `flits_out`: (output port, flit), `credits_out`: (input port, VC), each in any order
+/// (reported by port).
 pub(crate) fn outputs(
-    flits_out: &[Option<crate::Flit>],
-    credits_out: &[Option<crate::Credit>],
+    flits_out: &[(u32, crate::Flit)],
+    credits_out: &[(u32, VcId)],
     t: &mut Vec<RouterEvent>,
 ) {
-    for (o, f) in flits_out.iter().enumerate() {
-        if let Some(f) = f {
-            t.push(RouterEvent::FlitOut {
-                out: OutPort(o as u8),
-                flit: *f,
-            });
-        }
-    }
-    for (p, c) in credits_out.iter().enumerate() {
-        if let Some(c) = c {
-            t.push(RouterEvent::CreditOut {
-                port: InPort(p as u8),
-                vc: c.vc,
-            });
-        }
-    }
+    let first = t.len();
+    t.extend(flits_out.iter().map(|&(o, flit)| RouterEvent::FlitOut {
+        out: OutPort(o as u8),
+        flit,
+    }));
+    t[first..].sort_unstable_by_key(|e| match e {
+        RouterEvent::FlitOut { out, .. } => *out,
+        _ => unreachable!("only this step's flits are sorted"),
+    });
+    let first = t.len();
+    t.extend(credits_out.iter().map(|&(p, vc)| RouterEvent::CreditOut {
+        port: InPort(p as u8),
+        vc,
+    }));
+    t[first..].sort_unstable_by_key(|e| match e {
+        RouterEvent::CreditOut { port, .. } => *port,
+        _ => unreachable!("only this step's credits are sorted"),
+    });
 }

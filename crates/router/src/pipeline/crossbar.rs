@@ -2,7 +2,9 @@
 //!
 //! - Reads: flits granted by SA at cycle `c` (at most one per input port and per output
 //!   port per cycle, which SA guarantees).
-//! - Writes: each flit onto its output channel at `c + sd + xd` (`flits_out[port]`).
+//! - Writes: each flit onto its output channel at `c + sd + xd`: `emit` leaves the flits
+//!   due in their slot, where the engine reads them ([`Crossbar::emitted`]) and copies each
+//!   once, straight onto its channel.
 //! - Knob: `crossbar_delay` (xd), modelled together with `switch_alloc_delay` (sd) as an
 //!   internal pipeline per output port; term `sd + xd` after SA in the head latency.
 //!   Every flit takes the same delay, so the flits inside exit in the `sd + xd + 1` cycles
@@ -28,6 +30,9 @@ pub struct Crossbar {
     count: Vec<u32>,
     /// Flits in all slots.
     len: usize,
+    /// Where the flits of the last `emit` lie in `flits` (start, count): their slot takes
+    /// new flits only from the next step on, so they stay there until then.
+    emitted: (usize, usize),
     /// Exit cycle of each slot's flits (debug builds check that no slot is reused early).
     #[cfg(debug_assertions)]
     exit: Vec<Cycle>,
@@ -44,6 +49,7 @@ impl Crossbar {
             flits: vec![empty; slots as usize * ports],
             count: vec![0; slots as usize],
             len: 0,
+            emitted: (0, 0),
             #[cfg(debug_assertions)]
             exit: vec![Cycle(0); slots as usize],
         }
@@ -75,39 +81,38 @@ impl Crossbar {
         self.len += 1;
     }
 
-    /// Writes the flits due at `now` into `out` and counts them. Returns the ports written
-    /// (bit `o`, for `o < 64`) and whether a head was written onto a router-to-router
-    /// port (not the ejection port 0).
+    /// Takes the flits due at `now` out of the pipeline and counts them; they stay
+    /// readable through [`Crossbar::emitted`] until the next step. Returns whether a head
+    /// leaves on a router-to-router port (not the ejection port 0).
     #[inline(always)]
-    pub fn emit(
-        &mut self,
-        now: Cycle,
-        out: &mut [Option<Flit>],
-        stats: &mut RouterStats,
-    ) -> (u64, bool) {
+    pub fn emit(&mut self, now: Cycle, stats: &mut RouterStats) -> bool {
         let s = (now.0 & self.mask) as usize;
         let n = self.count[s] as usize;
+        self.emitted = (s * self.ports, n);
         if n == 0 {
-            return (0, false);
+            return false;
         }
         #[cfg(debug_assertions)]
         assert_eq!(self.exit[s], now, "crossbar flit missed its cycle");
         self.count[s] = 0;
         self.len -= n;
         let mut network_head = false;
-        let mut ports = 0u64;
-        for &(port, flit) in &self.flits[s * self.ports..][..n] {
-            let port = port as usize;
-            debug_assert!(out[port].is_none(), "output slot already written");
-            out[port] = Some(flit);
-            ports |= 1u64.wrapping_shl(port as u32);
+        for (port, flit) in &self.flits[s * self.ports..][..n] {
+            let port = *port as usize;
             stats.flits_sent[port] += 1;
             if flit.kind.is_head() {
                 stats.packets_sent[port] += 1;
                 network_head |= port != 0;
             }
         }
-        (ports, network_head)
+        network_head
+    }
+
+    /// The flits the last [`Crossbar::emit`] took out, as (output port, flit), at most
+    /// one per port, in no particular order (valid until the next step pushes a flit).
+    #[inline]
+    pub fn emitted(&self) -> &[(u32, Flit)] {
+        &self.flits[self.emitted.0..][..self.emitted.1]
     }
 
     /// Flits inside the crossbar pipelines.
@@ -141,21 +146,27 @@ mod tests {
         // Delay 2: a ring of 4 slots, reused every 4 cycles.
         let mut x = Crossbar::new(3, 2);
         let mut stats = RouterStats::new(3);
-        let mut out = vec![None; 3];
         for t in 0..20u64 {
-            out.fill(None);
             let port = (t % 3) as usize;
             x.push(port, Cycle(t + 2), flit(t as u32, 100));
             if t % 2 == 0 {
                 x.push((port + 1) % 3, Cycle(t + 2), flit(1000 + t as u32, 100));
             }
             assert_eq!(x.len(), x.count.iter().sum::<u32>() as usize);
-            let (ports, _) = x.emit(Cycle(t), &mut out, &mut stats);
+            x.emit(Cycle(t), &mut stats);
+            let mut out = [None; 3];
+            for &(p, f) in x.emitted() {
+                assert!(
+                    out[p as usize].replace(f).is_none(),
+                    "two flits on port {p}"
+                );
+            }
+            let ports = x.emitted().len();
             if t >= 2 {
                 let p = ((t - 2) % 3) as usize;
                 assert_eq!(out[p].map(|f| f.index), Some(t as u32 - 2));
                 let both = (t - 2) % 2 == 0;
-                assert_eq!(ports.count_ones(), 1 + u32::from(both));
+                assert_eq!(ports, 1 + usize::from(both));
                 if both {
                     assert_eq!(out[(p + 1) % 3].map(|f| f.index), Some(1000 + t as u32 - 2));
                 }
@@ -173,10 +184,19 @@ mod tests {
     #[test]
     fn zero_delay_leaves_in_the_same_cycle() {
         let mut x = Crossbar::new(2, 0);
-        let mut out = vec![None; 2];
         x.push(1, Cycle(5), flit(0, 1));
         assert_eq!(x.in_flight_to(1, 0), 1);
-        let (ports, head) = x.emit(Cycle(5), &mut out, &mut RouterStats::new(2));
-        assert_eq!((ports, head, x.is_empty()), (0b10, true, true));
+        let head = x.emit(Cycle(5), &mut RouterStats::new(2));
+        assert_eq!((head, x.is_empty()), (true, true));
+        assert_eq!(
+            x.emitted()
+                .iter()
+                .map(|&(p, f)| (p, f.index))
+                .collect::<Vec<_>>(),
+            [(1, 0)]
+        );
+        // Nothing due: nothing emitted.
+        assert!(!x.emit(Cycle(6), &mut RouterStats::new(2)));
+        assert!(x.emitted().is_empty());
     }
 }

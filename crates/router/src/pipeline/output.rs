@@ -3,18 +3,20 @@
 //! - Reads: the credits SA scheduled (one per flit that left an input FIFO at cycle `c`,
 //!   at most one per input port per cycle because SA moves at most one flit per input
 //!   port per cycle).
-//! - Writes: each credit onto the reverse side of its input channel at `c + cd`
-//!   (`credits_out[in_port]`); the channel adds its latency L, and the upstream router may
-//!   use it in the cycle it arrives.
+//! - Writes: each credit onto the reverse side of its input channel at `c + cd`: `emit`
+//!   takes the credits due out of the ring and the engine reads them where they are
+//!   ([`CreditReturn::emitted`]); the channel adds its latency L, and the upstream router
+//!   may use it in the cycle it arrives.
 //! - Knob: `credit_delay` (cd). It does not appear in the zero-load latency; it lengthens
 //!   the credit round trip `sd + xd + L + cd + L` (+ the downstream stages) that bounds a
 //!   VC's throughput when `buffer_depth` is small.
 //!
-//! The credits wait in a ring of slots indexed by due cycle, each slot a mask of the
-//! input ports with a credit due then and the VC of each. A port has at most one credit
-//! due per cycle: a credit whose cycle is taken for its port moves to one cycle after the
-//! last one queued (only a timeout reset discards several flits of one port in one cycle);
-//! the ring doubles when such a credit falls beyond it.
+//! The credits wait in a ring of slots indexed by due cycle, each slot a list of the
+//! (input port, VC) credits due then, as the crossbar keeps its flits. A port has at most
+//! one credit due per cycle (so a slot holds at most one per port): a credit whose cycle
+//! is taken for its port moves to one cycle after the last one queued (only a timeout
+//! reset discards several flits of one port in one cycle); the ring doubles when such a
+//! credit falls beyond it.
 
 use crate::flit::Credit;
 use flitsim_netlist::{Cycle, VcId};
@@ -22,22 +24,23 @@ use flitsim_netlist::{Cycle, VcId};
 /// Credits waiting for their `credit_delay`, by due cycle.
 #[derive(Clone, Debug)]
 pub struct CreditReturn {
-    /// Input ports.
+    /// Input ports (the capacity of a slot).
     ports: usize,
     /// `credit_delay`.
     delay: u64,
     /// Ring size - 1 (the size is a power of two above the delay).
     mask: u64,
-    /// Words of a slot's port mask.
-    words: usize,
-    /// Slot `s`'s ports with a credit due: bit `p % 64` of `due[s * words + p / 64]`.
-    due: Vec<u64>,
-    /// VC of port `p`'s credit in slot `s`: `vc[s * ports + p]`.
-    vc: Vec<VcId>,
+    /// Slot `s` holds its credits (input port, VC) in `credits[s * ports..][..count[s]]`.
+    credits: Vec<(u32, VcId)>,
+    /// Credits in each slot.
+    count: Vec<u32>,
     /// Per port, the first cycle its next credit may be due (one after its last one).
     next_free: Vec<u64>,
     /// Credits in all slots.
     len: usize,
+    /// Where the credits of the last `emit` lie in `credits` (start, count): their slot
+    /// takes new credits only from the next step on, so they stay there until then.
+    emitted: (usize, usize),
     /// The last `emit`'s cycle and the credits it left waiting (debug builds check that a
     /// router with credits waiting emits every cycle, which the ring relies on).
     #[cfg(debug_assertions)]
@@ -51,11 +54,11 @@ impl CreditReturn {
             ports,
             delay,
             mask: 0,
-            words: ports.div_ceil(64).max(1),
-            due: Vec::new(),
-            vc: Vec::new(),
+            credits: Vec::new(),
+            count: Vec::new(),
             next_free: vec![0; ports],
             len: 0,
+            emitted: (0, 0),
             #[cfg(debug_assertions)]
             last_emit: (Cycle(0), 0),
         };
@@ -66,8 +69,8 @@ impl CreditReturn {
     /// Empties the ring and gives it `slots` slots.
     fn resize(&mut self, slots: u64) {
         self.mask = slots - 1;
-        self.due = vec![0; slots as usize * self.words];
-        self.vc = vec![VcId(0); slots as usize * self.ports];
+        self.credits = vec![(u32::MAX, VcId(0)); slots as usize * self.ports];
+        self.count = vec![0; slots as usize];
     }
 
     /// Doubles the ring until cycle `due` fits in it (the credits inside are due from `now`
@@ -84,10 +87,10 @@ impl CreditReturn {
         for k in 0..=old.mask {
             let t = now.0 + k;
             let (s, from) = ((t & self.mask) as usize, (t & old.mask) as usize);
-            self.due[s * self.words..][..self.words]
-                .copy_from_slice(&old.due[from * self.words..][..self.words]);
-            self.vc[s * self.ports..][..self.ports]
-                .copy_from_slice(&old.vc[from * self.ports..][..self.ports]);
+            let n = old.count[from] as usize;
+            self.credits[s * self.ports..][..n]
+                .copy_from_slice(&old.credits[from * self.ports..][..n]);
+            self.count[s] = n as u32;
         }
     }
 
@@ -104,21 +107,22 @@ impl CreditReturn {
             self.grow(now, due);
         }
         let s = (due & self.mask) as usize;
-        let w = &mut self.due[s * self.words + port / 64];
-        debug_assert_eq!(
-            *w >> (port % 64) & 1,
-            0,
+        let n = self.count[s] as usize;
+        debug_assert!(
+            !self.credits[s * self.ports..][..n]
+                .iter()
+                .any(|&(p, _)| p as usize == port),
             "two credits of port {port} due at {due}"
         );
-        *w |= 1 << (port % 64);
-        self.vc[s * self.ports + port] = credit.vc;
+        self.credits[s * self.ports + n] = (port as u32, credit.vc);
+        self.count[s] = n as u32 + 1;
         self.len += 1;
     }
 
-    /// Writes the credits due at `now` into `out`; returns the ports written (bit `p`, for
-    /// `p < 32`).
+    /// Takes the credits due at `now` out of the ring; they stay readable through
+    /// [`CreditReturn::emitted`] until the next step.
     #[inline]
-    pub fn emit(&mut self, now: Cycle, out: &mut [Option<Credit>]) -> u64 {
+    pub fn emit(&mut self, now: Cycle) {
         #[cfg(debug_assertions)]
         {
             let (last, left) = self.last_emit;
@@ -128,56 +132,49 @@ impl CreditReturn {
                 last.0 + 1
             );
         }
-        let ports = self.emit_due(now, out);
+        self.emit_due(now);
         #[cfg(debug_assertions)]
         {
             self.last_emit = (now, self.len);
         }
-        ports
     }
 
     /// [`CreditReturn::emit`] without the debug check.
     #[inline(always)]
-    fn emit_due(&mut self, now: Cycle, out: &mut [Option<Credit>]) -> u64 {
+    fn emit_due(&mut self, now: Cycle) {
         if self.len == 0 {
-            return 0;
+            self.emitted.1 = 0;
+            return;
         }
         let s = (now.0 & self.mask) as usize;
-        let mut ports = 0u64;
-        for k in 0..self.words {
-            let mut m = std::mem::take(&mut self.due[s * self.words + k]);
-            self.len -= m.count_ones() as usize;
-            while m != 0 {
-                let port = k * 64 + m.trailing_zeros() as usize;
-                m &= m - 1;
-                out[port] = Some(Credit {
-                    vc: self.vc[s * self.ports + port],
-                });
-                ports |= 1u64.wrapping_shl(port as u32) & u64::from(u32::MAX);
-            }
-        }
-        ports
+        let n = std::mem::take(&mut self.count[s]) as usize;
+        self.len -= n;
+        self.emitted = (s * self.ports, n);
+    }
+
+    /// The credits the last [`CreditReturn::emit`] took out, as (input port, VC), at most
+    /// one per port, in no particular order (valid until the next step pushes a credit).
+    #[inline]
+    pub fn emitted(&self) -> &[(u32, VcId)] {
+        &self.credits[self.emitted.0..][..self.emitted.1]
     }
 
     /// True when no credit waits.
     pub fn is_empty(&self) -> bool {
         debug_assert_eq!(
             self.len,
-            self.due
-                .iter()
-                .map(|w| w.count_ones() as usize)
-                .sum::<usize>()
+            self.count.iter().map(|&n| n as usize).sum::<usize>()
         );
         self.len == 0
     }
 
     /// Credits waiting for input `port`'s VC `vc`.
     pub fn pending(&self, port: usize, vc: u8) -> u32 {
-        (0..=self.mask as usize)
-            .filter(|&s| {
-                self.due[s * self.words + port / 64] >> (port % 64) & 1 == 1
-                    && self.vc[s * self.ports + port].0 == vc
-            })
+        self.count
+            .iter()
+            .enumerate()
+            .flat_map(|(s, &n)| &self.credits[s * self.ports..][..n as usize])
+            .filter(|&&(p, v)| p as usize == port && v.0 == vc)
             .count() as u32
     }
 }
@@ -190,18 +187,19 @@ mod tests {
         Credit { vc: VcId(vc) }
     }
 
-    /// Emits cycles `from..to`; returns (cycle, port, VC) of each credit written.
+    /// Emits cycles `from..to`; returns (cycle, port, VC) of each credit written, by port
+    /// within a cycle.
     fn drain(c: &mut CreditReturn, from: u64, to: u64) -> Vec<(u64, usize, u8)> {
         let mut got = Vec::new();
         for t in from..to {
-            let mut out = vec![None; c.ports];
-            let ports = c.emit(Cycle(t), &mut out);
-            for (p, o) in out.iter().enumerate() {
-                if let Some(x) = o {
-                    assert!(p >= 32 || ports >> p & 1 == 1);
-                    got.push((t, p, x.vc.0));
-                }
-            }
+            c.emit(Cycle(t));
+            let mut now: Vec<_> = c
+                .emitted()
+                .iter()
+                .map(|&(p, v)| (t, p as usize, v.0))
+                .collect();
+            now.sort_unstable();
+            got.extend(now);
         }
         got
     }
