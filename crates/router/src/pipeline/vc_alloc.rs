@@ -17,7 +17,7 @@ use super::RouterState;
 use crate::alloc::{Allocator, BitMatrix};
 use crate::mask;
 use crate::routing::selection::{CandidateView, Selection};
-use flitsim_netlist::{Cycle, RouterConfig, VcId};
+use flitsim_netlist::{Cycle, RouterConfig, Switching, VcId};
 use rand_pcg::Pcg64Mcg;
 use smallvec::SmallVec;
 
@@ -86,6 +86,20 @@ impl VcAlloc {
     /// [`VcAlloc::evaluate`] when some VC waits for an output VC.
     #[inline(never)]
     fn allocate_waiting(&mut self, now: Cycle, s: &RouterState) {
+        // A head routed in this cycle's RC waits in `VcWait` until `now + rd` (about half
+        // the calls see only such VCs): settle those without building requests.
+        if !mask::ones(s.vcs.waiting()).any(|i| s.vcs[i].ready(now)) {
+            if !self.grant.is_empty() {
+                self.grant.clear();
+            }
+            return;
+        }
+        self.request_and_allocate(now, s);
+    }
+
+    /// [`VcAlloc::allocate_waiting`] when some waiting VC is ready.
+    #[inline(never)]
+    fn request_and_allocate(&mut self, now: Cycle, s: &RouterState) {
         self.req.clear();
         let mut any = false;
         for i in mask::ones(s.vcs.waiting()) {
@@ -93,7 +107,12 @@ impl VcAlloc {
             if !vc.ready(now) {
                 continue;
             }
-            let len = s.buffers.front(i).map_or(1, |b| b.flit.len);
+            // Only VCT and SAF ask whether the packet fits downstream.
+            let len = if s.switching == Switching::Wormhole {
+                1
+            } else {
+                s.buffers.front(i).map_or(1, |b| b.flit.len)
+            };
             // One candidate (deterministic routing): every selection rule picks it exactly
             // when it has a free VC (`random` draws nothing for a single free candidate),
             // so the views are not needed.
