@@ -159,6 +159,25 @@ impl Geometry {
         self.coord[r.index() * self.dims + d]
     }
 
+    /// Coordinates of router `r`, dimension 0 first (one bounds check for all of them).
+    #[inline]
+    pub fn coords(&self, r: RouterId) -> &[u32] {
+        let at = r.index() * self.dims;
+        &self.coord[at..at + self.dims]
+    }
+
+    /// The first dimension in which routers `a` and `b` differ, with their coordinates
+    /// there; `None` when `a == b`.
+    #[inline]
+    pub fn first_difference(&self, a: RouterId, b: RouterId) -> Option<(usize, u32, u32)> {
+        self.coords(a)
+            .iter()
+            .zip(self.coords(b))
+            .enumerate()
+            .find(|(_, (x, y))| x != y)
+            .map(|(d, (&x, &y))| (d, x, y))
+    }
+
     /// The output port of `r` leading along `d` in direction `dir`.
     ///
     /// # Panics
@@ -177,6 +196,18 @@ impl Geometry {
             .get(usize::from(in_port))
             .copied()
             .flatten()
+    }
+
+    /// Number of routers.
+    #[inline]
+    pub fn routers(&self) -> usize {
+        self.terminal_vcs.len()
+    }
+
+    /// Number of input ports of router `r` (the terminal port included).
+    #[inline]
+    pub fn in_ports(&self, r: RouterId) -> usize {
+        self.in_vcs[r.index()].len()
     }
 
     /// VCs of router `r`'s terminal port.
@@ -264,9 +295,12 @@ impl Geometry {
     /// dimension, minimal direction, ties `Plus`), `None` at `there`. The reference of
     /// the `adaptive_hops_fraction` statistic.
     pub fn dor_port(&self, here: RouterId, there: RouterId) -> Option<u8> {
-        (0..self.dims).find_map(|d| {
-            self.offset(here, there, d)
-                .map(|dir| self.port(here, d, dir))
-        })
+        let (d, x, y) = self.first_difference(here, there)?;
+        let dir = if self.hypercube {
+            Dir::Plus
+        } else {
+            self.step(d, x, y)?
+        };
+        Some(self.port(here, d, dir))
     }
 }
