@@ -487,23 +487,10 @@ impl Terminal {
     }
 
     /// Puts the next flit to send, if any, into `out`.
+    #[inline]
     fn inject(&mut self, now: Cycle, tally: &mut Tally, out: &mut Option<Flit>) {
-        if self.current.is_none() {
-            let Some(&packet) = self.queue.front().filter(|p| p.not_before <= now) else {
-                return;
-            };
-            let Some(vc) = self.vcs.iter().position(|v| !v.owned && v.outstanding == 0) else {
-                return;
-            };
-            self.queue.pop_front();
-            self.retransmissions += u64::from(packet.retry);
-            self.vcs[vc].owned = true;
-            self.current = Some(Injecting {
-                packet,
-                vc: VcId(vc as u8),
-                next_index: 0,
-                injected: now,
-            });
+        if self.current.is_none() && !self.start_packet(now) {
+            return;
         }
         let Some(cur) = self.current.as_mut() else {
             return;
@@ -535,6 +522,30 @@ impl Terminal {
             tally.queued_out += 1;
         }
         self.stats.flits_injected += 1;
+    }
+
+    /// Starts sending the packet at the head of the source queue if it may go at `now`
+    /// and an injection VC is free (a VC is taken only when all its credits are home);
+    /// true when it started. Once per packet: kept out of [`Terminal::inject`], which
+    /// runs once per flit.
+    #[inline(never)]
+    fn start_packet(&mut self, now: Cycle) -> bool {
+        let Some(&packet) = self.queue.front().filter(|p| p.not_before <= now) else {
+            return false;
+        };
+        let Some(vc) = self.vcs.iter().position(|v| !v.owned && v.outstanding == 0) else {
+            return false;
+        };
+        self.queue.pop_front();
+        self.retransmissions += u64::from(packet.retry);
+        self.vcs[vc].owned = true;
+        self.current = Some(Injecting {
+            packet,
+            vc: VcId(vc as u8),
+            next_index: 0,
+            injected: now,
+        });
+        true
     }
 
     /// Replaces random generation by `events` (this terminal's packets of a trace, sorted
