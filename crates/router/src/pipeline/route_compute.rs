@@ -85,9 +85,10 @@ impl RouteCompute {
                 in_port: InPort(p as u8),
                 in_vc: VcId(v),
             };
-            let mut route = RouteSet::new();
-            self.routing.route_packet(&ctx, head, &mut route);
-            self.decisions.push((i as u32, route));
+            // The route is written in place (a `RouteSet` is 32 bytes).
+            self.decisions.push((i as u32, RouteSet::new()));
+            let (_, route) = self.decisions.last_mut().expect("pushed above");
+            self.routing.route_packet(&ctx, head, route);
         }
     }
 

@@ -129,6 +129,7 @@ impl RoutingFunction for DorTorusDateline {
         2
     }
 
+    #[inline]
     fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet) {
         out.clear();
         let here = ctx.router;
