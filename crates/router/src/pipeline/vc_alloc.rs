@@ -33,6 +33,8 @@ pub struct VcAlloc {
     escape_vcs: u8,
     req: BitMatrix,
     grant: BitMatrix,
+    /// `grant` holds a grant (a flag, cheaper to test every cycle than the matrix).
+    granted: bool,
     views: SmallVec<[CandidateView; 4]>,
 }
 
@@ -53,6 +55,7 @@ impl VcAlloc {
             escape_vcs: 0,
             req: BitMatrix::new(rows, cols),
             grant: BitMatrix::new(rows, cols),
+            granted: false,
             views: SmallVec::new(),
         }
     }
@@ -73,11 +76,10 @@ impl VcAlloc {
     /// Builds requests for every waiting VC and allocates.
     #[inline]
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
+        // The grants are empty between a commit and the next evaluate.
+        debug_assert!(self.grant.is_empty(), "grants left from the last cycle");
         if mask::is_empty(s.vcs.waiting()) {
             // Nothing waits (the common case): no request, no grant.
-            if !self.grant.is_empty() {
-                self.grant.clear();
-            }
             return;
         }
         self.allocate_waiting(now, s);
@@ -89,9 +91,6 @@ impl VcAlloc {
         // A head routed in this cycle's RC waits in `VcWait` until `now + rd` (about half
         // the calls see only such VCs): settle those without building requests.
         if !mask::ones(s.vcs.waiting()).any(|i| s.vcs[i].ready(now)) {
-            if !self.grant.is_empty() {
-                self.grant.clear();
-            }
             return;
         }
         self.request_and_allocate(now, s);
@@ -164,12 +163,12 @@ impl VcAlloc {
         }
         if any {
             self.allocator.allocate(&self.req, &mut self.grant);
-        } else {
-            self.grant.clear();
+            self.granted = !self.grant.is_empty();
         }
     }
 
-    /// The grants of the last `evaluate` (input VC x output VC, for traces).
+    /// The grants of the last `evaluate` (input VC x output VC, for traces), until
+    /// `commit` hands them out (then none).
     pub fn grants(&self) -> &BitMatrix {
         &self.grant
     }
@@ -177,7 +176,8 @@ impl VcAlloc {
     /// Hands out the granted output VCs; the VCs may request the switch from `now + vd`.
     #[inline]
     pub fn commit(&mut self, now: Cycle, s: &mut RouterState) {
-        if !self.grant.is_empty() {
+        debug_assert_eq!(self.granted, !self.grant.is_empty());
+        if self.granted {
             self.hand_out(now, s);
         }
     }
@@ -201,6 +201,8 @@ impl VcAlloc {
             }
         }
         self.allocator.update(&self.grant);
+        self.grant.clear();
+        self.granted = false;
     }
 
     /// Hands output VC `ovc` to input VC `i` (one grant of [`VcAlloc::hand_out`]).
