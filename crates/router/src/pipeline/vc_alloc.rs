@@ -17,6 +17,7 @@ use super::RouterState;
 use crate::alloc::{Allocator, BitMatrix};
 use crate::mask;
 use crate::routing::selection::{CandidateView, Selection};
+use crate::routing::Candidate;
 use flitsim_netlist::{Cycle, RouterConfig, Switching, VcId};
 use rand_pcg::Pcg64Mcg;
 use smallvec::SmallVec;
@@ -121,45 +122,19 @@ impl VcAlloc {
             // One candidate (deterministic routing): every selection rule picks it exactly
             // when it has a free VC (`random` draws nothing for a single free candidate),
             // so the views are not needed.
-            if let [c] = vc.route.as_slice() {
-                let o = c.port.index();
-                debug_assert_eq!(c.vcs.hi.min(s.layout.out_vcs(o)), c.vcs.hi);
-                for v in c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o)) {
-                    if Self::free(s, o, v, len) {
-                        self.req.set(i, s.layout.ovc(o, v));
-                        any = true;
-                    }
-                }
-                continue;
-            }
-            self.views.clear();
-            for (k, c) in vc.route.iter().enumerate() {
-                let o = c.port.index();
-                let hi = c.vcs.hi.min(s.layout.out_vcs(o));
-                debug_assert_eq!(hi, c.vcs.hi, "candidate VC range beyond the port's VCs");
-                let (mut free_vcs, mut credits) = (0u32, 0u32);
-                for v in c.vcs.lo..hi {
-                    let ovc = s.layout.ovc(o, v);
-                    if Self::free(s, o, v, len) {
-                        free_vcs += 1;
-                    }
-                    let a = s.outputs[ovc].credits.available().unwrap_or(u32::MAX);
-                    credits = credits.saturating_add(a);
-                }
-                self.views.push(CandidateView {
-                    index: k,
-                    port: c.port.0,
-                    free_vcs,
-                    credits,
-                    dim: self.port_dim.get(o).copied().flatten(),
-                    escape: o != 0 && c.vcs.hi <= self.escape_vcs,
-                });
-            }
-            let Some(k) = self.selection.select(&self.views, &mut self.rng) else {
-                continue;
+            let c = match vc.route.as_slice() {
+                [c] => *c,
+                route => match self.select(s, route, len) {
+                    Some(c) => c,
+                    None => continue,
+                },
             };
-            let c = vc.route[k];
             let o = c.port.index();
+            debug_assert_eq!(
+                c.vcs.hi.min(s.layout.out_vcs(o)),
+                c.vcs.hi,
+                "candidate VC range beyond the port's VCs"
+            );
             for v in c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o)) {
                 if Self::free(s, o, v, len) {
                     self.req.set(i, s.layout.ovc(o, v));
@@ -171,6 +146,37 @@ impl VcAlloc {
             self.allocator.allocate(&self.req, &mut self.grant);
             self.granted = !self.grant.is_empty();
         }
+    }
+
+    /// The candidate the selection function picks among `route` (two or more) for a
+    /// packet of `len` flits, from the output VCs' state; `None` when none has a free VC.
+    #[inline(never)]
+    fn select(&mut self, s: &RouterState, route: &[Candidate], len: u32) -> Option<Candidate> {
+        self.views.clear();
+        for (k, c) in route.iter().enumerate() {
+            let o = c.port.index();
+            let hi = c.vcs.hi.min(s.layout.out_vcs(o));
+            debug_assert_eq!(hi, c.vcs.hi, "candidate VC range beyond the port's VCs");
+            let (mut free_vcs, mut credits) = (0u32, 0u32);
+            for v in c.vcs.lo..hi {
+                let ovc = s.layout.ovc(o, v);
+                if Self::free(s, o, v, len) {
+                    free_vcs += 1;
+                }
+                let a = s.outputs[ovc].credits.available().unwrap_or(u32::MAX);
+                credits = credits.saturating_add(a);
+            }
+            self.views.push(CandidateView {
+                index: k,
+                port: c.port.0,
+                free_vcs,
+                credits,
+                dim: self.port_dim.get(o).copied().flatten(),
+                escape: o != 0 && c.vcs.hi <= self.escape_vcs,
+            });
+        }
+        let k = self.selection.select(&self.views, &mut self.rng)?;
+        Some(route[k])
     }
 
     /// The grants of the last `evaluate` (input VC x output VC, for traces), until
