@@ -38,13 +38,11 @@ struct QueuedPacket {
     retry: bool,
 }
 
-/// The packet currently being injected.
+/// The packet currently being injected: its next flit, built whole when the packet
+/// starts, so each flit sent changes only its index and kind.
 #[derive(Copy, Clone, Debug)]
 struct Injecting {
-    packet: QueuedPacket,
-    vc: VcId,
-    next_index: u32,
-    injected: Cycle,
+    next: Flit,
 }
 
 /// The terminal's view of one VC of router input port 0.
@@ -459,8 +457,8 @@ impl Terminal {
             r.packet.source, self.id,
             "reset for another terminal's packet"
         );
-        if let Some(cur) = self.current.filter(|c| c.packet.seq == r.packet.seq) {
-            self.vcs[cur.vc.index()].owned = false;
+        if let Some(cur) = self.current.filter(|c| c.next.packet.seq == r.packet.seq) {
+            self.vcs[cur.next.vc.index()].owned = false;
             self.current = None;
             tally.queued_out += 1;
         }
@@ -495,31 +493,20 @@ impl Terminal {
         let Some(cur) = self.current.as_mut() else {
             return;
         };
-        let vc = &mut self.vcs[cur.vc.index()];
+        let vc = &mut self.vcs[cur.next.vc.index()];
         if vc.depth.is_some_and(|d| vc.outstanding >= d) {
             return;
         }
         vc.outstanding += 1;
-        let p = cur.packet;
-        *out = Some(Flit {
-            packet: PacketId {
-                source: self.id,
-                seq: p.seq,
-            },
-            index: cur.next_index,
-            len: p.len,
-            kind: FlitKind::of(cur.next_index, p.len),
-            vc: cur.vc,
-            dest: p.dest,
-            created: p.created,
-            injected: cur.injected,
-            hops: 0,
-        });
-        cur.next_index += 1;
-        if cur.next_index == p.len {
+        *out = Some(cur.next);
+        let (index, len) = (cur.next.index + 1, cur.next.len);
+        if index == len {
             vc.owned = false;
             self.current = None;
             tally.queued_out += 1;
+        } else {
+            cur.next.index = index;
+            cur.next.kind = FlitKind::of(index, len);
         }
         self.stats.flits_injected += 1;
     }
@@ -540,10 +527,20 @@ impl Terminal {
         self.retransmissions += u64::from(packet.retry);
         self.vcs[vc].owned = true;
         self.current = Some(Injecting {
-            packet,
-            vc: VcId(vc as u8),
-            next_index: 0,
-            injected: now,
+            next: Flit {
+                packet: PacketId {
+                    source: self.id,
+                    seq: packet.seq,
+                },
+                index: 0,
+                len: packet.len,
+                kind: FlitKind::of(0, packet.len),
+                vc: VcId(vc as u8),
+                dest: packet.dest,
+                created: packet.created,
+                injected: now,
+                hops: 0,
+            },
         });
         true
     }
