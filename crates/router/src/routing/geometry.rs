@@ -34,6 +34,14 @@ pub struct Geometry {
 
 const NO_PORT: u8 = u8::MAX;
 
+/// The panic of [`Geometry::port`], out of line (its formatting would otherwise make the
+/// callers set up a stack frame on every call).
+#[cold]
+#[inline(never)]
+fn no_port(r: RouterId, d: usize, dir: Dir) -> ! {
+    panic!("router {r} has no port toward {d} {dir:?}");
+}
+
 fn dir_index(dir: Dir) -> usize {
     match dir {
         Dir::Plus => 0,
@@ -185,7 +193,9 @@ impl Geometry {
     #[inline]
     pub fn port(&self, r: RouterId, d: usize, dir: Dir) -> u8 {
         let p = self.port[(r.index() * self.dims + d) * 2 + dir_index(dir)];
-        assert!(p != NO_PORT, "router {r} has no port toward {d} {dir:?}");
+        if p == NO_PORT {
+            no_port(r, d, dir);
+        }
         p
     }
 
@@ -239,7 +249,8 @@ impl Geometry {
             return Some(if b > a { Dir::Plus } else { Dir::Minus });
         }
         let k = self.radix[d];
-        let plus = (b + k - a) % k;
+        // Coordinates are below the radix (checked at construction): no division needed.
+        let plus = if b >= a { b - a } else { b + k - a };
         Some(if plus <= k / 2 { Dir::Plus } else { Dir::Minus })
     }
 
