@@ -199,26 +199,28 @@ impl VcAlloc {
     fn hand_out(&mut self, now: Cycle, s: &mut RouterState) {
         let ready = now.plus(s.delays.vd);
         if self.grant.is_one_word() {
-            // At most 64 input VCs and 64 output VCs: a grant is one bit per row.
+            // At most 64 input VCs and 64 output VCs: a grant is one bit per row. Each
+            // grant moves its arbiters as it is handed out (`Allocator::update` per grant).
             let mut rows = self.grant.rows_word();
             while rows != 0 {
                 let i = rows.trailing_zeros() as usize;
                 rows &= rows - 1;
                 let ovc = self.grant.row_word(i).trailing_zeros() as usize;
                 Self::grant_vc(now, ready, s, i, ovc);
+                self.allocator.update_grant(i, ovc);
             }
         } else {
             for (i, ovc) in self.grant.ones() {
                 Self::grant_vc(now, ready, s, i, ovc);
             }
+            self.allocator.update(&self.grant);
         }
-        self.allocator.update(&self.grant);
         self.grant.clear();
         self.granted = false;
     }
 
     /// Hands output VC `ovc` to input VC `i` (one grant of [`VcAlloc::hand_out`]).
-    #[inline]
+    #[inline(always)]
     fn grant_vc(now: Cycle, ready: Cycle, s: &mut RouterState, i: usize, ovc: usize) {
         let o = usize::from(s.layout.out_port_of[ovc]);
         let v = (ovc - s.layout.out_base[o] as usize) as u8;
