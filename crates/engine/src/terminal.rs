@@ -405,6 +405,7 @@ impl Terminal {
         Some(self.drawn)
     }
 
+    #[inline]
     fn consume(&mut self, now: Cycle, f: &Flit, tally: &mut Tally) {
         debug_assert_eq!(
             f.dest, self.id,
