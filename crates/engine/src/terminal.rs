@@ -38,13 +38,11 @@ struct QueuedPacket {
     retry: bool,
 }
 
-/// The packet currently being injected.
+/// The packet currently being injected: its next flit, built whole when the packet
+/// starts, so each flit sent changes only its index and kind.
 #[derive(Copy, Clone, Debug)]
 struct Injecting {
-    packet: QueuedPacket,
-    vc: VcId,
-    next_index: u32,
-    injected: Cycle,
+    next: Flit,
 }
 
 /// The terminal's view of one VC of router input port 0.
@@ -407,6 +405,7 @@ impl Terminal {
         Some(self.drawn)
     }
 
+    #[inline]
     fn consume(&mut self, now: Cycle, f: &Flit, tally: &mut Tally) {
         debug_assert_eq!(
             f.dest, self.id,
@@ -459,8 +458,8 @@ impl Terminal {
             r.packet.source, self.id,
             "reset for another terminal's packet"
         );
-        if let Some(cur) = self.current.filter(|c| c.packet.seq == r.packet.seq) {
-            self.vcs[cur.vc.index()].owned = false;
+        if let Some(cur) = self.current.filter(|c| c.next.packet.seq == r.packet.seq) {
+            self.vcs[cur.next.vc.index()].owned = false;
             self.current = None;
             tally.queued_out += 1;
         }
@@ -487,54 +486,64 @@ impl Terminal {
     }
 
     /// Puts the next flit to send, if any, into `out`.
+    #[inline]
     fn inject(&mut self, now: Cycle, tally: &mut Tally, out: &mut Option<Flit>) {
-        if self.current.is_none() {
-            let Some(&packet) = self.queue.front().filter(|p| p.not_before <= now) else {
-                return;
-            };
-            let Some(vc) = self.vcs.iter().position(|v| !v.owned && v.outstanding == 0) else {
-                return;
-            };
-            self.queue.pop_front();
-            self.retransmissions += u64::from(packet.retry);
-            self.vcs[vc].owned = true;
-            self.current = Some(Injecting {
-                packet,
-                vc: VcId(vc as u8),
-                next_index: 0,
-                injected: now,
-            });
+        if self.current.is_none() && !self.start_packet(now) {
+            return;
         }
         let Some(cur) = self.current.as_mut() else {
             return;
         };
-        let vc = &mut self.vcs[cur.vc.index()];
+        let vc = &mut self.vcs[cur.next.vc.index()];
         if vc.depth.is_some_and(|d| vc.outstanding >= d) {
             return;
         }
         vc.outstanding += 1;
-        let p = cur.packet;
-        *out = Some(Flit {
-            packet: PacketId {
-                source: self.id,
-                seq: p.seq,
-            },
-            index: cur.next_index,
-            len: p.len,
-            kind: FlitKind::of(cur.next_index, p.len),
-            vc: cur.vc,
-            dest: p.dest,
-            created: p.created,
-            injected: cur.injected,
-            hops: 0,
-        });
-        cur.next_index += 1;
-        if cur.next_index == p.len {
+        *out = Some(cur.next);
+        let (index, len) = (cur.next.index + 1, cur.next.len);
+        if index == len {
             vc.owned = false;
             self.current = None;
             tally.queued_out += 1;
+        } else {
+            cur.next.index = index;
+            cur.next.kind = FlitKind::of(index, len);
         }
         self.stats.flits_injected += 1;
+    }
+
+    /// Starts sending the packet at the head of the source queue if it may go at `now`
+    /// and an injection VC is free (a VC is taken only when all its credits are home);
+    /// true when it started. Once per packet: kept out of [`Terminal::inject`], which
+    /// runs once per flit.
+    #[inline(never)]
+    fn start_packet(&mut self, now: Cycle) -> bool {
+        let Some(&packet) = self.queue.front().filter(|p| p.not_before <= now) else {
+            return false;
+        };
+        let Some(vc) = self.vcs.iter().position(|v| !v.owned && v.outstanding == 0) else {
+            return false;
+        };
+        self.queue.pop_front();
+        self.retransmissions += u64::from(packet.retry);
+        self.vcs[vc].owned = true;
+        self.current = Some(Injecting {
+            next: Flit {
+                packet: PacketId {
+                    source: self.id,
+                    seq: packet.seq,
+                },
+                index: 0,
+                len: packet.len,
+                kind: FlitKind::of(0, packet.len),
+                vc: VcId(vc as u8),
+                dest: packet.dest,
+                created: packet.created,
+                injected: now,
+                hops: 0,
+            },
+        });
+        true
     }
 
     /// Replaces random generation by `events` (this terminal's packets of a trace, sorted

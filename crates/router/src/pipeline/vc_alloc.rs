@@ -17,7 +17,8 @@ use super::RouterState;
 use crate::alloc::{Allocator, BitMatrix};
 use crate::mask;
 use crate::routing::selection::{CandidateView, Selection};
-use flitsim_netlist::{Cycle, RouterConfig, VcId};
+use crate::routing::Candidate;
+use flitsim_netlist::{Cycle, RouterConfig, Switching, VcId};
 use rand_pcg::Pcg64Mcg;
 use smallvec::SmallVec;
 
@@ -33,6 +34,8 @@ pub struct VcAlloc {
     escape_vcs: u8,
     req: BitMatrix,
     grant: BitMatrix,
+    /// `grant` holds a grant (a flag, cheaper to test every cycle than the matrix).
+    granted: bool,
     views: SmallVec<[CandidateView; 4]>,
 }
 
@@ -53,6 +56,7 @@ impl VcAlloc {
             escape_vcs: 0,
             req: BitMatrix::new(rows, cols),
             grant: BitMatrix::new(rows, cols),
+            granted: false,
             views: SmallVec::new(),
         }
     }
@@ -73,11 +77,16 @@ impl VcAlloc {
     /// Builds requests for every waiting VC and allocates.
     #[inline]
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
-        if mask::is_empty(s.vcs.waiting()) {
+        // The grants are empty between a commit and the next evaluate.
+        debug_assert!(self.grant.is_empty(), "grants left from the last cycle");
+        // One mask word (at most 64 input VCs) tested directly: cheaper than the loop of
+        // `mask::is_empty`, and this runs every router-cycle.
+        let nothing_waits = match *s.vcs.waiting() {
+            [w] => w == 0,
+            ref m => mask::is_empty(m),
+        };
+        if nothing_waits {
             // Nothing waits (the common case): no request, no grant.
-            if !self.grant.is_empty() {
-                self.grant.clear();
-            }
             return;
         }
         self.allocate_waiting(now, s);
@@ -86,6 +95,17 @@ impl VcAlloc {
     /// [`VcAlloc::evaluate`] when some VC waits for an output VC.
     #[inline(never)]
     fn allocate_waiting(&mut self, now: Cycle, s: &RouterState) {
+        // A head routed in this cycle's RC waits in `VcWait` until `now + rd` (about half
+        // the calls see only such VCs): settle those without building requests.
+        if !mask::ones(s.vcs.waiting()).any(|i| s.vcs[i].ready(now)) {
+            return;
+        }
+        self.request_and_allocate(now, s);
+    }
+
+    /// [`VcAlloc::allocate_waiting`] when some waiting VC is ready.
+    #[inline(never)]
+    fn request_and_allocate(&mut self, now: Cycle, s: &RouterState) {
         self.req.clear();
         let mut any = false;
         for i in mask::ones(s.vcs.waiting()) {
@@ -93,49 +113,28 @@ impl VcAlloc {
             if !vc.ready(now) {
                 continue;
             }
-            let len = s.buffers.front(i).map_or(1, |b| b.flit.len);
+            // Only VCT and SAF ask whether the packet fits downstream.
+            let len = if s.switching == Switching::Wormhole {
+                1
+            } else {
+                s.buffers.front(i).map_or(1, |b| b.flit.len)
+            };
             // One candidate (deterministic routing): every selection rule picks it exactly
             // when it has a free VC (`random` draws nothing for a single free candidate),
             // so the views are not needed.
-            if let [c] = vc.route.as_slice() {
-                let o = c.port.index();
-                debug_assert_eq!(c.vcs.hi.min(s.layout.out_vcs(o)), c.vcs.hi);
-                for v in c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o)) {
-                    if Self::free(s, o, v, len) {
-                        self.req.set(i, s.layout.ovc(o, v));
-                        any = true;
-                    }
-                }
-                continue;
-            }
-            self.views.clear();
-            for (k, c) in vc.route.iter().enumerate() {
-                let o = c.port.index();
-                let hi = c.vcs.hi.min(s.layout.out_vcs(o));
-                debug_assert_eq!(hi, c.vcs.hi, "candidate VC range beyond the port's VCs");
-                let (mut free_vcs, mut credits) = (0u32, 0u32);
-                for v in c.vcs.lo..hi {
-                    let ovc = s.layout.ovc(o, v);
-                    if Self::free(s, o, v, len) {
-                        free_vcs += 1;
-                    }
-                    let a = s.outputs[ovc].credits.available().unwrap_or(u32::MAX);
-                    credits = credits.saturating_add(a);
-                }
-                self.views.push(CandidateView {
-                    index: k,
-                    port: c.port.0,
-                    free_vcs,
-                    credits,
-                    dim: self.port_dim.get(o).copied().flatten(),
-                    escape: o != 0 && c.vcs.hi <= self.escape_vcs,
-                });
-            }
-            let Some(k) = self.selection.select(&self.views, &mut self.rng) else {
-                continue;
+            let c = match vc.route.as_slice() {
+                [c] => *c,
+                route => match self.select(s, route, len) {
+                    Some(c) => c,
+                    None => continue,
+                },
             };
-            let c = vc.route[k];
             let o = c.port.index();
+            debug_assert_eq!(
+                c.vcs.hi.min(s.layout.out_vcs(o)),
+                c.vcs.hi,
+                "candidate VC range beyond the port's VCs"
+            );
             for v in c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o)) {
                 if Self::free(s, o, v, len) {
                     self.req.set(i, s.layout.ovc(o, v));
@@ -145,12 +144,43 @@ impl VcAlloc {
         }
         if any {
             self.allocator.allocate(&self.req, &mut self.grant);
-        } else {
-            self.grant.clear();
+            self.granted = !self.grant.is_empty();
         }
     }
 
-    /// The grants of the last `evaluate` (input VC x output VC, for traces).
+    /// The candidate the selection function picks among `route` (two or more) for a
+    /// packet of `len` flits, from the output VCs' state; `None` when none has a free VC.
+    #[inline(never)]
+    fn select(&mut self, s: &RouterState, route: &[Candidate], len: u32) -> Option<Candidate> {
+        self.views.clear();
+        for (k, c) in route.iter().enumerate() {
+            let o = c.port.index();
+            let hi = c.vcs.hi.min(s.layout.out_vcs(o));
+            debug_assert_eq!(hi, c.vcs.hi, "candidate VC range beyond the port's VCs");
+            let (mut free_vcs, mut credits) = (0u32, 0u32);
+            for v in c.vcs.lo..hi {
+                let ovc = s.layout.ovc(o, v);
+                if Self::free(s, o, v, len) {
+                    free_vcs += 1;
+                }
+                let a = s.outputs[ovc].credits.available().unwrap_or(u32::MAX);
+                credits = credits.saturating_add(a);
+            }
+            self.views.push(CandidateView {
+                index: k,
+                port: c.port.0,
+                free_vcs,
+                credits,
+                dim: self.port_dim.get(o).copied().flatten(),
+                escape: o != 0 && c.vcs.hi <= self.escape_vcs,
+            });
+        }
+        let k = self.selection.select(&self.views, &mut self.rng)?;
+        Some(route[k])
+    }
+
+    /// The grants of the last `evaluate` (input VC x output VC, for traces), until
+    /// `commit` hands them out (then none).
     pub fn grants(&self) -> &BitMatrix {
         &self.grant
     }
@@ -158,7 +188,8 @@ impl VcAlloc {
     /// Hands out the granted output VCs; the VCs may request the switch from `now + vd`.
     #[inline]
     pub fn commit(&mut self, now: Cycle, s: &mut RouterState) {
-        if !self.grant.is_empty() {
+        debug_assert_eq!(self.granted, !self.grant.is_empty());
+        if self.granted {
             self.hand_out(now, s);
         }
     }
@@ -168,24 +199,28 @@ impl VcAlloc {
     fn hand_out(&mut self, now: Cycle, s: &mut RouterState) {
         let ready = now.plus(s.delays.vd);
         if self.grant.is_one_word() {
-            // At most 64 input VCs and 64 output VCs: a grant is one bit per row.
+            // At most 64 input VCs and 64 output VCs: a grant is one bit per row. Each
+            // grant moves its arbiters as it is handed out (`Allocator::update` per grant).
             let mut rows = self.grant.rows_word();
             while rows != 0 {
                 let i = rows.trailing_zeros() as usize;
                 rows &= rows - 1;
                 let ovc = self.grant.row_word(i).trailing_zeros() as usize;
                 Self::grant_vc(now, ready, s, i, ovc);
+                self.allocator.update_grant(i, ovc);
             }
         } else {
             for (i, ovc) in self.grant.ones() {
                 Self::grant_vc(now, ready, s, i, ovc);
             }
+            self.allocator.update(&self.grant);
         }
-        self.allocator.update(&self.grant);
+        self.grant.clear();
+        self.granted = false;
     }
 
     /// Hands output VC `ovc` to input VC `i` (one grant of [`VcAlloc::hand_out`]).
-    #[inline]
+    #[inline(always)]
     fn grant_vc(now: Cycle, ready: Cycle, s: &mut RouterState, i: usize, ovc: usize) {
         let o = usize::from(s.layout.out_port_of[ovc]);
         let v = (ovc - s.layout.out_base[o] as usize) as u8;

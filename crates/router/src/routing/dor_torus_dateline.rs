@@ -25,18 +25,88 @@
 //!   deadlock-free under wormhole switching.
 
 use super::{eject, Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, VcRange};
-use flitsim_netlist::{OutPort, RouterId, TerminalId};
+use flitsim_netlist::{Dir, OutPort, RouterId, TerminalId};
 
-/// Torus DOR with datelines (see the module docs).
+/// Torus DOR with datelines (see the module docs). The geometry's per-port lookups are
+/// folded at build time into flat per-router tables, so a route computation reads two
+/// coordinate slices, one [`Hop`] and one [`Arrival`].
 #[derive(Clone, Debug)]
 pub struct DorTorusDateline {
     geo: Geometry,
+    /// `hops[r * dims + d][dir]` (dir 0 = Plus, 1 = Minus): the output port of router r
+    /// along dimension d in that direction, with its two VC classes.
+    hops: Vec<[Hop; 2]>,
+    /// `arrivals[r * ports + in_port]` (`ports`: the most input ports of any router).
+    arrivals: Vec<Arrival>,
+    /// Stride of `arrivals`.
+    ports: usize,
+    /// The ejection candidate of each router.
+    eject: Vec<Candidate>,
+}
+
+/// One output port of a router toward a (dimension, direction), with its VC classes.
+#[derive(Copy, Clone, Debug)]
+struct Hop {
+    port: OutPort,
+    /// `classes[c]`: the VCs of class c of the downstream input port.
+    classes: [VcRange; 2],
+}
+
+/// What the router knows of a head arriving on one input port.
+#[derive(Copy, Clone, Debug)]
+struct Arrival {
+    /// The (dimension, direction) the head was travelling (`None`: the terminal port,
+    /// an unconnected port).
+    travel: Option<(u8, Dir)>,
+    /// The first class-1 VC of the port: a head on a VC at or above it has crossed the
+    /// dateline of its dimension.
+    class1: u8,
 }
 
 impl DorTorusDateline {
     /// Over the geometry of a torus or ring netlist.
     pub fn new(geo: Geometry) -> DorTorusDateline {
-        DorTorusDateline { geo }
+        let ports = (0..geo.routers())
+            .map(|r| geo.in_ports(RouterId(r as u32)))
+            .max()
+            .unwrap_or(0);
+        let mut hops = Vec::with_capacity(geo.routers() * geo.dims);
+        let mut arrivals = Vec::with_capacity(geo.routers() * ports);
+        let mut ejects = Vec::with_capacity(geo.routers());
+        for r in (0..geo.routers()).map(|r| RouterId(r as u32)) {
+            for d in 0..geo.dims {
+                hops.push([Dir::Plus, Dir::Minus].map(|dir| {
+                    let port = geo.port(r, d, dir);
+                    let vcs = geo.out_vcs(r, port);
+                    Hop {
+                        port: OutPort(port),
+                        classes: [class_range(vcs, 0), class_range(vcs, 1)],
+                    }
+                }));
+            }
+            for p in 0..ports {
+                arrivals.push(if p < geo.in_ports(r) {
+                    let p = p as u8;
+                    Arrival {
+                        travel: geo.travel(r, p),
+                        class1: class_range(geo.in_vcs(r, p), 0).hi,
+                    }
+                } else {
+                    Arrival {
+                        travel: None,
+                        class1: 0,
+                    }
+                });
+            }
+            ejects.push(eject(geo.terminal_vcs(r)));
+        }
+        DorTorusDateline {
+            geo,
+            hops,
+            arrivals,
+            ports,
+            eject: ejects,
+        }
     }
 }
 
@@ -59,29 +129,32 @@ impl RoutingFunction for DorTorusDateline {
         2
     }
 
+    #[inline]
     fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet) {
         out.clear();
         let here = ctx.router;
-        let there = RouterId(dest.0);
-        for d in 0..self.geo.dims {
-            let (a, b) = (self.geo.coord(here, d), self.geo.coord(there, d));
-            let Some(dir) = self.geo.step(d, a, b) else {
-                continue;
-            };
-            let port = self.geo.port(here, d, dir);
-            // Already past the dateline of this dimension: arrived travelling the same
-            // dimension and direction on a class-1 VC.
-            let in_port = ctx.in_port.0;
-            let past = self.geo.travel(here, in_port) == Some((d as u8, dir))
-                && !class_range(self.geo.in_vcs(here, in_port), 0).contains(ctx.in_vc);
-            let class = u8::from(past || self.geo.crosses_dateline(d, a, dir));
-            out.push(Candidate {
-                port: OutPort(port),
-                vcs: class_range(self.geo.out_vcs(here, port), class),
-            });
+        // Correct the lowest differing dimension first.
+        let Some((d, a, b)) = self.geo.first_difference(here, RouterId(dest.0)) else {
+            out.push(self.eject[here.index()]);
             return;
-        }
-        out.push(eject(self.geo.terminal_vcs(here)));
+        };
+        let dir = self.geo.step(d, a, b).expect("the coordinates differ");
+        let hop = &self.hops[here.index() * self.geo.dims + d][match dir {
+            Dir::Plus => 0,
+            Dir::Minus => 1,
+        }];
+        // Already past the dateline of this dimension: arrived travelling the same
+        // dimension and direction on a class-1 VC.
+        let in_port = usize::from(ctx.in_port.0);
+        let past = in_port < self.ports && {
+            let arrival = self.arrivals[here.index() * self.ports + in_port];
+            arrival.travel == Some((d as u8, dir)) && ctx.in_vc.0 >= arrival.class1
+        };
+        let class = past || self.geo.crosses_dateline(d, a, dir);
+        out.push(Candidate {
+            port: hop.port,
+            vcs: hop.classes[usize::from(class)],
+        });
     }
 
     fn dimension_order_port(&self, router: RouterId, dest: TerminalId) -> Option<OutPort> {
@@ -93,7 +166,8 @@ impl RoutingFunction for DorTorusDateline {
 mod tests {
     use super::super::testutil::*;
     use super::super::{build, RoutingMismatch};
-    use flitsim_netlist::RoutingKind;
+    use super::*;
+    use flitsim_netlist::{InPort, RoutingKind, VcId};
 
     #[test]
     fn every_hop_is_minimal_on_tori_and_rings() {
@@ -114,6 +188,59 @@ mod tests {
                     !dependency_graph_is_cyclic(f.as_ref(), &n),
                     "{radix:?} with {vcs} VCs"
                 );
+            }
+        }
+    }
+
+    /// The route as the module docs define it, read from the geometry at each call (the
+    /// tables of `DorTorusDateline` must give the same candidates).
+    fn reference_route(geo: &Geometry, ctx: &RouteCtx, dest: TerminalId) -> Candidate {
+        let (here, there) = (ctx.router, RouterId(dest.0));
+        for d in 0..geo.dims {
+            let (a, b) = (geo.coord(here, d), geo.coord(there, d));
+            let Some(dir) = geo.step(d, a, b) else {
+                continue;
+            };
+            let port = geo.port(here, d, dir);
+            let in_port = ctx.in_port.0;
+            let past = geo.travel(here, in_port) == Some((d as u8, dir))
+                && !class_range(geo.in_vcs(here, in_port), 0).contains(ctx.in_vc);
+            let class = u8::from(past || geo.crosses_dateline(d, a, dir));
+            return Candidate {
+                port: OutPort(port),
+                vcs: class_range(geo.out_vcs(here, port), class),
+            };
+        }
+        eject(geo.terminal_vcs(here))
+    }
+
+    #[test]
+    fn tables_give_the_geometry_route_from_every_port_and_vc() {
+        for (radix, vcs) in [
+            (vec![4, 4], 2),
+            (vec![5, 3], 4),
+            (vec![3, 3, 3], 3),
+            (vec![8], 4),
+        ] {
+            let n = torus(&radix, vcs);
+            let geo = Geometry::new(&n, RoutingKind::Dor).unwrap();
+            let f = DorTorusDateline::new(geo.clone());
+            let mut out = RouteSet::new();
+            for r in n.routers() {
+                for p in 0..=r.ports.len() as u8 {
+                    for v in 0..vcs {
+                        for t in 0..n.num_routers() as u32 {
+                            let ctx = RouteCtx {
+                                router: r.id,
+                                in_port: InPort(p),
+                                in_vc: VcId(v),
+                            };
+                            f.route(&ctx, TerminalId(t), &mut out);
+                            let want = reference_route(&geo, &ctx, TerminalId(t));
+                            assert_eq!(out.as_slice(), [want], "{radix:?} {ctx:?} to {t}");
+                        }
+                    }
+                }
             }
         }
     }

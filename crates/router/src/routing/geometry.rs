@@ -34,6 +34,14 @@ pub struct Geometry {
 
 const NO_PORT: u8 = u8::MAX;
 
+/// The panic of [`Geometry::port`], out of line (its formatting would otherwise make the
+/// callers set up a stack frame on every call).
+#[cold]
+#[inline(never)]
+fn no_port(r: RouterId, d: usize, dir: Dir) -> ! {
+    panic!("router {r} has no port toward {d} {dir:?}");
+}
+
 fn dir_index(dir: Dir) -> usize {
     match dir {
         Dir::Plus => 0,
@@ -159,6 +167,25 @@ impl Geometry {
         self.coord[r.index() * self.dims + d]
     }
 
+    /// Coordinates of router `r`, dimension 0 first (one bounds check for all of them).
+    #[inline]
+    pub fn coords(&self, r: RouterId) -> &[u32] {
+        let at = r.index() * self.dims;
+        &self.coord[at..at + self.dims]
+    }
+
+    /// The first dimension in which routers `a` and `b` differ, with their coordinates
+    /// there; `None` when `a == b`.
+    #[inline]
+    pub fn first_difference(&self, a: RouterId, b: RouterId) -> Option<(usize, u32, u32)> {
+        self.coords(a)
+            .iter()
+            .zip(self.coords(b))
+            .enumerate()
+            .find(|(_, (x, y))| x != y)
+            .map(|(d, (&x, &y))| (d, x, y))
+    }
+
     /// The output port of `r` leading along `d` in direction `dir`.
     ///
     /// # Panics
@@ -166,7 +193,9 @@ impl Geometry {
     #[inline]
     pub fn port(&self, r: RouterId, d: usize, dir: Dir) -> u8 {
         let p = self.port[(r.index() * self.dims + d) * 2 + dir_index(dir)];
-        assert!(p != NO_PORT, "router {r} has no port toward {d} {dir:?}");
+        if p == NO_PORT {
+            no_port(r, d, dir);
+        }
         p
     }
 
@@ -177,6 +206,18 @@ impl Geometry {
             .get(usize::from(in_port))
             .copied()
             .flatten()
+    }
+
+    /// Number of routers.
+    #[inline]
+    pub fn routers(&self) -> usize {
+        self.terminal_vcs.len()
+    }
+
+    /// Number of input ports of router `r` (the terminal port included).
+    #[inline]
+    pub fn in_ports(&self, r: RouterId) -> usize {
+        self.in_vcs[r.index()].len()
     }
 
     /// VCs of router `r`'s terminal port.
@@ -208,7 +249,8 @@ impl Geometry {
             return Some(if b > a { Dir::Plus } else { Dir::Minus });
         }
         let k = self.radix[d];
-        let plus = (b + k - a) % k;
+        // Coordinates are below the radix (checked at construction): no division needed.
+        let plus = if b >= a { b - a } else { b + k - a };
         Some(if plus <= k / 2 { Dir::Plus } else { Dir::Minus })
     }
 
@@ -264,9 +306,12 @@ impl Geometry {
     /// dimension, minimal direction, ties `Plus`), `None` at `there`. The reference of
     /// the `adaptive_hops_fraction` statistic.
     pub fn dor_port(&self, here: RouterId, there: RouterId) -> Option<u8> {
-        (0..self.dims).find_map(|d| {
-            self.offset(here, there, d)
-                .map(|dir| self.port(here, d, dir))
-        })
+        let (d, x, y) = self.first_difference(here, there)?;
+        let dir = if self.hypercube {
+            Dir::Plus
+        } else {
+            self.step(d, x, y)?
+        };
+        Some(self.port(here, d, dir))
     }
 }
