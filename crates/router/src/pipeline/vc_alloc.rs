@@ -79,13 +79,7 @@ impl VcAlloc {
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
         // The grants are empty between a commit and the next evaluate.
         debug_assert!(self.grant.is_empty(), "grants left from the last cycle");
-        // One mask word (at most 64 input VCs) tested directly: cheaper than the loop of
-        // `mask::is_empty`, and this runs every router-cycle.
-        let nothing_waits = match *s.vcs.waiting() {
-            [w] => w == 0,
-            ref m => mask::is_empty(m),
-        };
-        if nothing_waits {
+        if mask::is_empty(s.vcs.waiting()) {
             // Nothing waits (the common case): no request, no grant.
             return;
         }
