@@ -24,7 +24,7 @@ use crate::assemble::{
     arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
     PHASE_BUG,
 };
-use crate::channel::Wakes;
+use crate::channel::{Lines, Wakes};
 use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset};
@@ -444,6 +444,53 @@ fn wake(wakes: &mut [Wakes], w: WakeRef, due: u64) {
     }
 }
 
+/// Phase 2 at `t`: sends what the routers of `nodes` stepped this cycle wrote into their
+/// lines' slots due later and wakes (`wake`) whom each item reaches; returns the number
+/// of flits sent.
+#[inline(always)]
+fn write_routers(
+    t: u64,
+    nodes: &mut Nodes,
+    flits: &mut Lines<Flit>,
+    credits: &mut Lines<Credit>,
+    resets: &mut Lines<Reset>,
+    mut wake: impl FnMut(WakeRef, u64),
+) -> u64 {
+    let mut router_flits = 0;
+    for (w, &word) in nodes.stepped.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let node = &mut nodes.routers[i];
+            // What the router wrote, read where its step left it, each item copied once.
+            let out = node.router.flits_out();
+            router_flits += out.len() as u64;
+            for (o, f) in out {
+                let to = node.flit_to[*o as usize];
+                let due = flits.send_ref(to.line, t, f);
+                wake(to.wake, due);
+            }
+            for &(p, vc) in node.router.credits_out() {
+                let to = node.credit_to[p as usize];
+                let due = credits.send(to.line, t, Credit { vc });
+                wake(to.wake, due);
+            }
+            if resets.is_empty() {
+                continue;
+            }
+            for (p, slot) in node.resets_out.iter_mut().enumerate() {
+                if let Some(r) = slot.take() {
+                    let to = node.credit_to[p];
+                    let due = resets.send(to.line, t, r);
+                    wake(to.wake, due);
+                }
+            }
+        }
+    }
+    router_flits
+}
+
 /// Phase 2 at `now` for partition `nodes`: what its components wrote into its own lines'
 /// slots due later,
 /// the components they wake into the wake-ups; publishes the partition's status.
@@ -459,38 +506,17 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     for w in wakes.iter_mut() {
         w.prepare(t);
     }
-    let mut router_flits = 0;
-    for (w, &word) in nodes.stepped.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let i = w * 64 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let node = &mut nodes.routers[i];
-            // What the router wrote, read where its step left it, each item copied once.
-            let out = node.router.flits_out();
-            router_flits += out.len() as u64;
-            for (o, f) in out {
-                let to = node.flit_to[*o as usize];
-                let due = flits.send_ref(to.line, t, f);
-                wake(wakes, to.wake, due);
-            }
-            for &(p, vc) in node.router.credits_out() {
-                let to = node.credit_to[p as usize];
-                let due = credits.send(to.line, t, Credit { vc });
-                wake(wakes, to.wake, due);
-            }
-            if resets.is_empty() {
-                continue;
-            }
-            for (p, slot) in node.resets_out.iter_mut().enumerate() {
-                if let Some(r) = slot.take() {
-                    let to = node.credit_to[p];
-                    let due = resets.send(to.line, t, r);
-                    wake(wakes, to.wake, due);
-                }
-            }
-        }
-    }
+    // One partition (every single-thread run): its own wake-ups are the only ones, taken
+    // once here instead of looked up per send.
+    let router_flits = match &mut wakes[..] {
+        [own] => write_routers(t, nodes, flits, credits, resets, |w, due| {
+            debug_assert_eq!(w.part, 0, "a wake-up for another partition");
+            own.wake_spot(due, w.spot);
+        }),
+        wakes => write_routers(t, nodes, flits, credits, resets, |w, due| {
+            wake(wakes, w, due)
+        }),
+    };
     let own = &mut wakes[nodes.part];
     for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
         let mut bits = std::mem::take(word);
