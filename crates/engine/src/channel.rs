@@ -327,6 +327,22 @@ impl Wakes {
         self.words[base + spot.index as usize] |= spot.what;
     }
 
+    /// The bucket of cycle `due` (prepared by [`Wakes::prepare`]), for a writer whose
+    /// items of the cycle are all due then: it wakes without locating the bucket again.
+    #[inline]
+    pub fn bucket_mut(&mut self, due: u64) -> WakeBucket<'_> {
+        debug_assert_eq!(
+            self.due[(due as u32 & self.mask) as usize],
+            due,
+            "wake-up bucket not prepared"
+        );
+        let base = self.bucket(due);
+        WakeBucket {
+            due,
+            words: &mut self.words[base..base + self.stride],
+        }
+    }
+
     /// Phase 1 at `now`: adds the routers woken now to `routers` (a bit set) and what
     /// arrives for each to `arrivals` (one per router, padded to 64 per word of
     /// `routers`), the terminals woken now to `terminals` (a bit set).
@@ -360,6 +376,23 @@ impl Wakes {
         for (to, &bits) in terminals.iter_mut().zip(woken_terminals) {
             *to |= bits;
         }
+    }
+}
+
+/// One bucket of a [`Wakes`] ([`Wakes::bucket_mut`]).
+#[derive(Debug)]
+pub struct WakeBucket<'a> {
+    due: u64,
+    words: &'a mut [u64],
+}
+
+impl WakeBucket<'_> {
+    /// [`Wakes::wake_spot`] at the bucket's cycle, `due`.
+    #[inline(always)]
+    pub fn wake_spot(&mut self, due: u64, spot: WakeSpot) {
+        debug_assert_eq!(due, self.due, "woken for another cycle");
+        self.words[spot.word as usize] |= spot.bit;
+        self.words[spot.index as usize] |= spot.what;
     }
 }
 
@@ -443,6 +476,29 @@ mod tests {
                     w.wake(due, tb + term as u32, 0);
                     e.2[term / 64] |= 1 << (term % 64);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn waking_through_a_bucket_is_waking_through_the_wakes() {
+        let n = 70;
+        let (mut a, mut b) = (Wakes::new(2, n), Wakes::new(2, n));
+        let tb = a.terminal_base();
+        for t in 0..12u64 {
+            assert_eq!(delivered(&a, t, n), delivered(&b, t, n), "cycle {t}");
+            a.prepare(t);
+            b.prepare(t);
+            let due = t + 1 + t % 2;
+            let spots = [
+                a.spot((t * 11 % n as u64) as u32, 1 << (t % 64)),
+                a.spot(69, 1 << 40),
+                a.spot(tb + (t * 3 % n as u64) as u32, 0),
+            ];
+            let mut bucket = b.bucket_mut(due);
+            for s in spots {
+                a.wake_spot(due, s);
+                bucket.wake_spot(due, s);
             }
         }
     }

@@ -508,12 +508,21 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     }
     // One partition (every single-thread run): its own wake-ups are the only ones, taken
     // once here instead of looked up per send.
-    let router_flits = match &mut wakes[..] {
-        [own] => write_routers(t, nodes, flits, credits, resets, |w, due| {
+    // With one latency for every line, everything sent now is due in one bucket, located
+    // once.
+    let router_flits = match (&mut wakes[..], nodes.latency) {
+        ([own], Some(l)) => {
+            let mut bucket = own.bucket_mut(t + u64::from(l));
+            write_routers(t, nodes, flits, credits, resets, |w, due| {
+                debug_assert_eq!(w.part, 0, "a wake-up for another partition");
+                bucket.wake_spot(due, w.spot);
+            })
+        }
+        ([own], None) => write_routers(t, nodes, flits, credits, resets, |w, due| {
             debug_assert_eq!(w.part, 0, "a wake-up for another partition");
             own.wake_spot(due, w.spot);
         }),
-        wakes => write_routers(t, nodes, flits, credits, resets, |w, due| {
+        (wakes, _) => write_routers(t, nodes, flits, credits, resets, |w, due| {
             wake(wakes, w, due)
         }),
     };
