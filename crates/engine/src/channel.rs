@@ -54,6 +54,38 @@ impl Line {
     }
 }
 
+/// Slots in the ring of a line of `latency` cycles.
+fn ring_size(latency: u32) -> u32 {
+    (latency + 1).next_power_of_two()
+}
+
+/// Where what is sent at one cycle on any line of one latency lands: the cycle it is due
+/// and its slot's offset in the line's ring, the same for every such line (computed once
+/// per cycle by a writer whose lines all have that latency).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Landing {
+    due: u64,
+    offset: u32,
+    latency: u32,
+}
+
+impl Landing {
+    /// For items sent at `now` on lines of `latency` cycles.
+    pub fn new(now: u64, latency: u32) -> Landing {
+        let due = now + u64::from(latency);
+        Landing {
+            due,
+            offset: due as u32 & (ring_size(latency) - 1),
+            latency,
+        }
+    }
+
+    /// The cycle the items are due.
+    pub fn due(self) -> u64 {
+        self.due
+    }
+}
+
 /// Many delay lines of one item type in one flat ring-buffer arena.
 #[derive(Clone, Debug)]
 pub struct Lines<T> {
@@ -77,7 +109,7 @@ impl<T: Copy> Lines<T> {
     /// If `latency` is 0 (netlist validation rejects it before the engine sees it).
     pub fn push(&mut self, latency: u32) -> Line {
         assert!(latency >= 1, "channel latency must be >= 1, got 0");
-        let size = (latency as usize + 1).next_power_of_two();
+        let size = ring_size(latency) as usize;
         let start = self.slots.len() as u32;
         self.slots.extend(std::iter::repeat_n(
             Slot {
@@ -170,6 +202,25 @@ impl<T: Copy> Lines<T> {
         s.due = due;
         s.item = Some(*item);
         due
+    }
+
+    /// [`Lines::send_ref`] at the cycle and slot of `at`, on a line of `at`'s latency;
+    /// returns the cycle the item is due.
+    ///
+    /// # Panics
+    /// As [`Lines::send`].
+    #[inline]
+    pub fn send_landing(&mut self, l: Line, at: Landing, item: &T) -> u64 {
+        debug_assert_eq!(l.latency, at.latency, "a line of another latency");
+        let s = &mut self.slots[(l.start + at.offset) as usize];
+        assert!(
+            s.due != at.due,
+            "two items sent on one channel side at cycle {} (phase discipline broken)",
+            at.due - u64::from(at.latency)
+        );
+        s.due = at.due;
+        s.item = Some(*item);
+        at.due
     }
 
     /// The items of line `l` still travelling at the start of cycle `next` (due at
@@ -419,6 +470,33 @@ mod tests {
                 assert_eq!(l.count_in_flight(i, t + 1), lat.min(t as u32 + 1));
             }
         }
+    }
+
+    #[test]
+    fn sending_at_a_landing_is_sending_at_its_cycle() {
+        for lat in 1..6u32 {
+            let (mut a, mut b): (Lines<u32>, Lines<u32>) = Default::default();
+            let (la, lb) = ((a.push(2), a.push(lat)), (b.push(2), b.push(lat)));
+            for t in 0..20u64 {
+                assert_eq!(a.peek(la.1, t), b.peek(lb.1, t), "cycle {t}");
+                let at = Landing::new(t, lat);
+                assert_eq!(at.due(), a.send_ref(la.1, t, &(t as u32)));
+                assert_eq!(at.due(), b.send_landing(lb.1, at, &(t as u32)));
+            }
+            assert_eq!(
+                a.slots.iter().map(|s| (s.due, s.item)).collect::<Vec<_>>(),
+                b.slots.iter().map(|s| (s.due, s.item)).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "two items sent on one channel side")]
+    fn a_second_send_at_a_landing_panics() {
+        let mut l: Lines<u32> = Lines::default();
+        let i = l.push(3);
+        l.send_landing(i, Landing::new(4, 3), &1);
+        l.send_landing(i, Landing::new(4, 3), &2);
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::assemble::{
     arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
     PHASE_BUG,
 };
-use crate::channel::{Lines, Wakes};
+use crate::channel::{Landing, Lines, Wakes};
 use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset};
@@ -445,11 +445,12 @@ fn wake(wakes: &mut [Wakes], w: WakeRef, due: u64) {
 }
 
 /// Phase 2 at `t`: sends what the routers of `nodes` stepped this cycle wrote into their
-/// lines' slots due later and wakes (`wake`) whom each item reaches; returns the number
-/// of flits sent.
+/// lines' slots due later (at `at` when every line has its latency) and wakes (`wake`)
+/// whom each item reaches; returns the number of flits sent.
 #[inline(always)]
 fn write_routers(
     t: u64,
+    at: Option<Landing>,
     nodes: &mut Nodes,
     flits: &mut Lines<Flit>,
     credits: &mut Lines<Credit>,
@@ -468,12 +469,18 @@ fn write_routers(
             router_flits += out.len() as u64;
             for (o, f) in out {
                 let to = node.flit_to[*o as usize];
-                let due = flits.send_ref(to.line, t, f);
+                let due = match at {
+                    Some(at) => flits.send_landing(to.line, at, f),
+                    None => flits.send_ref(to.line, t, f),
+                };
                 wake(to.wake, due);
             }
             for &(p, vc) in node.router.credits_out() {
                 let to = node.credit_to[p as usize];
-                let due = credits.send(to.line, t, Credit { vc });
+                let due = match at {
+                    Some(at) => credits.send_landing(to.line, at, &Credit { vc }),
+                    None => credits.send(to.line, t, Credit { vc }),
+                };
                 wake(to.wake, due);
             }
             if resets.is_empty() {
@@ -512,17 +519,18 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     // once.
     let router_flits = match (&mut wakes[..], nodes.latency) {
         ([own], Some(l)) => {
-            let mut bucket = own.bucket_mut(t + u64::from(l));
-            write_routers(t, nodes, flits, credits, resets, |w, due| {
+            let at = Landing::new(t, l);
+            let mut bucket = own.bucket_mut(at.due());
+            write_routers(t, Some(at), nodes, flits, credits, resets, |w, due| {
                 debug_assert_eq!(w.part, 0, "a wake-up for another partition");
                 bucket.wake_spot(due, w.spot);
             })
         }
-        ([own], None) => write_routers(t, nodes, flits, credits, resets, |w, due| {
+        ([own], None) => write_routers(t, None, nodes, flits, credits, resets, |w, due| {
             debug_assert_eq!(w.part, 0, "a wake-up for another partition");
             own.wake_spot(due, w.spot);
         }),
-        (wakes, _) => write_routers(t, nodes, flits, credits, resets, |w, due| {
+        (wakes, _) => write_routers(t, None, nodes, flits, credits, resets, |w, due| {
             wake(wakes, w, due)
         }),
     };
