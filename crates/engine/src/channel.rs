@@ -357,12 +357,7 @@ impl Wakes {
     /// Where [`Wakes::wake`] of `id` and `what` writes in a bucket (computed once, kept by
     /// the writer).
     pub fn spot(&self, id: u32, what: u64) -> WakeSpot {
-        WakeSpot {
-            word: id / 64,
-            index: (2 * self.router_words) as u32 + id,
-            bit: 1 << (id % 64),
-            what,
-        }
+        spot(self.router_words, id, what)
     }
 
     /// [`Wakes::wake`] at a [`Wakes::spot`].
@@ -390,6 +385,7 @@ impl Wakes {
         let base = self.bucket(due);
         WakeBucket {
             due,
+            router_words: self.router_words,
             words: &mut self.words[base..base + self.stride],
         }
     }
@@ -430,14 +426,32 @@ impl Wakes {
     }
 }
 
+/// [`Wakes::spot`] in wake-ups of `router_words` words of router bits.
+#[inline(always)]
+fn spot(router_words: usize, id: u32, what: u64) -> WakeSpot {
+    WakeSpot {
+        word: id / 64,
+        index: (2 * router_words) as u32 + id,
+        bit: 1 << (id % 64),
+        what,
+    }
+}
+
 /// One bucket of a [`Wakes`] ([`Wakes::bucket_mut`]).
 #[derive(Debug)]
 pub struct WakeBucket<'a> {
     due: u64,
+    router_words: usize,
     words: &'a mut [u64],
 }
 
 impl WakeBucket<'_> {
+    /// [`Wakes::wake`] at the bucket's cycle, `due`.
+    #[inline(always)]
+    pub fn wake(&mut self, due: u64, id: u32, what: u64) {
+        self.wake_spot(due, spot(self.router_words, id, what));
+    }
+
     /// [`Wakes::wake_spot`] at the bucket's cycle, `due`.
     #[inline(always)]
     pub fn wake_spot(&mut self, due: u64, spot: WakeSpot) {
@@ -578,6 +592,11 @@ mod tests {
                 a.wake_spot(due, s);
                 bucket.wake_spot(due, s);
             }
+            let id = (t * 13 % n as u64) as u32;
+            a.wake(due, id, 1 << 33);
+            bucket.wake(due, id, 1 << 33);
+            a.wake(due, tb + id, 0);
+            bucket.wake(due, tb + id, 0);
         }
     }
 

@@ -24,7 +24,7 @@ use crate::assemble::{
     arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
     PHASE_BUG,
 };
-use crate::channel::{Landing, Lines, Wakes};
+use crate::channel::{Landing, Line, Lines, Wakes};
 use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset};
@@ -498,6 +498,36 @@ fn write_routers(
     router_flits
 }
 
+/// Phase 2: sends what the terminals of `nodes` stepped this cycle wrote (`send_flit`,
+/// `send_credit` return the cycle an item is due) and wakes (`wake`) the router each
+/// feeds.
+#[inline(always)]
+fn write_terminals(
+    nodes: &mut Nodes,
+    mut send_flit: impl FnMut(Line, &Flit) -> u64,
+    mut send_credit: impl FnMut(Line, Credit) -> u64,
+    mut wake: impl FnMut(u64, u32, u64),
+) {
+    for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
+        let mut bits = std::mem::take(word);
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let node = &mut nodes.terminals[i];
+            // Terminal `i` feeds router `i`'s port 0.
+            if let Some(f) = &node.flit_out {
+                let due = send_flit(node.flit_dst, f);
+                wake(due, i as u32, 1 << arrival_bit(0, false));
+                node.flit_out = None;
+            }
+            if let Some(c) = node.credit_out.take() {
+                let due = send_credit(node.credit_dst, c);
+                wake(due, i as u32, 1 << arrival_bit(0, true));
+            }
+        }
+    }
+}
+
 /// Phase 2 at `now` for partition `nodes`: what its components wrote into its own lines'
 /// slots due later,
 /// the components they wake into the wake-ups; publishes the partition's status.
@@ -535,29 +565,23 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
         }),
     };
     let own = &mut wakes[nodes.part];
-    for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
-        let mut bits = std::mem::take(word);
-        while bits != 0 {
-            let i = w * 64 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let node = &mut nodes.terminals[i];
-            // Terminal `i` feeds router `i`'s port 0.
-            if let Some(f) = &node.flit_out {
-                own.wake(
-                    flits.send_ref(node.flit_dst, t, f),
-                    i as u32,
-                    1 << arrival_bit(0, false),
-                );
-                node.flit_out = None;
-            }
-            if let Some(c) = node.credit_out.take() {
-                own.wake(
-                    credits.send(node.credit_dst, t, c),
-                    i as u32,
-                    1 << arrival_bit(0, true),
-                );
-            }
+    match nodes.latency {
+        Some(l) => {
+            let at = Landing::new(t, l);
+            let mut bucket = own.bucket_mut(at.due());
+            write_terminals(
+                nodes,
+                |line, f| flits.send_landing(line, at, f),
+                |line, c| credits.send_landing(line, at, &c),
+                |due, i, what| bucket.wake(due, i, what),
+            );
         }
+        None => write_terminals(
+            nodes,
+            |line, f| flits.send_ref(line, t, f),
+            |line, c| credits.send(line, t, c),
+            |due, i, what| own.wake(due, i, what),
+        ),
     }
     debug_assert!(
         nodes
