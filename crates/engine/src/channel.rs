@@ -86,6 +86,27 @@ impl Landing {
     }
 }
 
+/// Where the items due at one cycle lie on any line of one latency: the cycle and its
+/// slot's offset in the line's ring, the same for every such line (computed once per
+/// cycle by a reader whose lines all have that latency).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Arrival {
+    now: u64,
+    offset: u32,
+    latency: u32,
+}
+
+impl Arrival {
+    /// For items due at `now` on lines of `latency` cycles.
+    pub fn new(now: u64, latency: u32) -> Arrival {
+        Arrival {
+            now,
+            offset: now as u32 & (ring_size(latency) - 1),
+            latency,
+        }
+    }
+}
+
 /// Many delay lines of one item type in one flat ring-buffer arena.
 #[derive(Clone, Debug)]
 pub struct Lines<T> {
@@ -153,6 +174,15 @@ impl<T: Copy> Lines<T> {
     pub fn due_ref(&self, l: Line, now: u64) -> Option<&T> {
         let s = &self.slots[l.slot(now)];
         debug_assert_eq!(s.due, now, "woken for an item not there");
+        s.item.as_ref()
+    }
+
+    /// [`Lines::due_ref`] at the cycle and slot of `at`, on a line of `at`'s latency.
+    #[inline]
+    pub fn due_ref_at(&self, l: Line, at: Arrival) -> Option<&T> {
+        debug_assert_eq!(l.latency, at.latency, "a line of another latency");
+        let s = &self.slots[(l.start + at.offset) as usize];
+        debug_assert_eq!(s.due, at.now, "woken for an item not there");
         s.item.as_ref()
     }
 
@@ -501,6 +531,20 @@ mod tests {
                 a.slots.iter().map(|s| (s.due, s.item)).collect::<Vec<_>>(),
                 b.slots.iter().map(|s| (s.due, s.item)).collect::<Vec<_>>()
             );
+        }
+    }
+
+    #[test]
+    fn reading_at_an_arrival_is_reading_at_its_cycle() {
+        for lat in 1..6u32 {
+            let mut l: Lines<u32> = Lines::default();
+            let (_other, i) = (l.push(2), l.push(lat));
+            for t in 0..20u64 {
+                if t >= u64::from(lat) {
+                    assert_eq!(l.due_ref_at(i, Arrival::new(t, lat)), l.due_ref(i, t));
+                }
+                l.send_landing(i, Landing::new(t, lat), &(t as u32));
+            }
         }
     }
 

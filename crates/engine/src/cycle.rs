@@ -24,7 +24,7 @@ use crate::assemble::{
     arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
     PHASE_BUG,
 };
-use crate::channel::{Landing, Line, Lines, Wakes};
+use crate::channel::{Arrival, Landing, Line, Lines, Wakes};
 use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset};
@@ -113,6 +113,55 @@ fn peek_credit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Credit> {
     }
 }
 
+/// Where phase 1 reads the credits and flits a router's arrival mask names.
+trait ReadLines<'a> {
+    /// The credit due now on the reverse side `src`.
+    fn credit(&self, src: LineRef) -> Option<Credit>;
+    /// The flit due now on the forward side `src`.
+    fn flit(&self, src: LineRef) -> Option<&'a Flit>;
+}
+
+/// Any partition's lines, looked up per read.
+struct AllLines<'a, 'b> {
+    lines: &'b [&'a Outbound],
+    now: u64,
+}
+
+impl<'a> ReadLines<'a> for AllLines<'a, '_> {
+    #[inline(always)]
+    fn credit(&self, src: LineRef) -> Option<Credit> {
+        self.lines
+            .get(src.part as usize)
+            .and_then(|l| l.credits.due_ref(src.line, self.now).copied())
+    }
+    #[inline(always)]
+    fn flit(&self, src: LineRef) -> Option<&'a Flit> {
+        self.lines
+            .get(src.part as usize)
+            .and_then(|l| l.flits.due_ref(src.line, self.now))
+    }
+}
+
+/// The lines of the only partition, all of one latency: the slot of the cycle located
+/// once ([`Arrival`]).
+struct OneLatency<'a> {
+    lines: &'a Outbound,
+    at: Arrival,
+}
+
+impl<'a> ReadLines<'a> for OneLatency<'a> {
+    #[inline(always)]
+    fn credit(&self, src: LineRef) -> Option<Credit> {
+        debug_assert_eq!(src.part, 0, "a line of another partition");
+        self.lines.credits.due_ref_at(src.line, self.at).copied()
+    }
+    #[inline(always)]
+    fn flit(&self, src: LineRef) -> Option<&'a Flit> {
+        debug_assert_eq!(src.part, 0, "a line of another partition");
+        self.lines.flits.due_ref_at(src.line, self.at)
+    }
+}
+
 /// Steps a woken router that fits the arrival masks, handing it what its arrival mask
 /// names straight from the lines, by reference (no inbox): the resets first (they act
 /// before the step begins), then [`Router::begin_step`], the credits, the flits, and
@@ -125,11 +174,12 @@ fn peek_credit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Credit> {
 /// [`Router::flits_out`]: flitsim_router::Router::flits_out
 /// [`Router::credits_out`]: flitsim_router::Router::credits_out
 #[inline(always)]
-fn step_arrived(
+fn step_arrived<'a>(
     now: Cycle,
     node: &mut RouterNode,
     arrived: u64,
-    lines: &[&Outbound],
+    lines: &[&'a Outbound],
+    read: &impl ReadLines<'a>,
     resets: bool,
 ) {
     let t = now.0;
@@ -180,9 +230,7 @@ fn step_arrived(
         let c = if resets {
             peek_credit(lines, src, t)
         } else {
-            lines
-                .get(src.part as usize)
-                .and_then(|l| l.credits.due_ref(src.line, t).copied())
+            read.credit(src)
         };
         if let Some(c) = c {
             router.receive_credit(now, o, c);
@@ -193,10 +241,7 @@ fn step_arrived(
         let p = m.trailing_zeros() as usize;
         m &= m - 1;
         let src = node.flit_src[p];
-        if let Some(f) = lines
-            .get(src.part as usize)
-            .and_then(|l| l.flits.due_ref(src.line, t))
-        {
+        if let Some(f) = read.flit(src) {
             router.receive_flit(now, p, f);
         }
     }
@@ -287,11 +332,9 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
     let t = now.0;
     let part = nodes.part;
     let Nodes {
-        routers,
         pending,
         arriving,
         arrivals,
-        stepped,
         status: st,
         moved_before,
         ..
@@ -300,6 +343,39 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
     for l in lines {
         l.wakes[part].deliver(t, pending, arrivals, arriving);
     }
+    // One partition with one latency for every line (every single-thread run on such a
+    // network): the slot of the cycle is located once for all reads.
+    match (lines, nodes.latency) {
+        ([own], Some(l)) => {
+            let read = OneLatency {
+                lines: own,
+                at: Arrival::new(t, l),
+            };
+            step_routers(now, nodes, lines, &read, resets);
+        }
+        _ => step_routers(now, nodes, lines, &AllLines { lines, now: t }, resets),
+    }
+    step_terminals(now, nodes, lines, resets);
+}
+
+/// Phase 1: steps the routers of `nodes` that are pending or woken, reading through
+/// `read`.
+#[inline(always)]
+fn step_routers<'a>(
+    now: Cycle,
+    nodes: &mut Nodes,
+    lines: &[&'a Outbound],
+    read: &impl ReadLines<'a>,
+    resets: bool,
+) {
+    let Nodes {
+        routers,
+        pending,
+        arrivals,
+        stepped,
+        status: st,
+        ..
+    } = nodes;
     let per_word = pending
         .iter_mut()
         .zip(stepped.iter_mut())
@@ -318,7 +394,7 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
             if node.flits_in.len() > MASK_PORTS {
                 step_wide(now, node, lines, resets);
             } else {
-                step_arrived(now, node, arrived, lines, resets);
+                step_arrived(now, node, arrived, lines, read, resets);
             }
             if resets {
                 node.router.emit_resets(&mut node.resets_out);
@@ -329,7 +405,6 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
             }
         }
     }
-    step_terminals(now, nodes, lines, resets);
 }
 
 /// Trials an idle terminal draws ahead at most ([`crate::terminal::Terminal::look_ahead`]):
