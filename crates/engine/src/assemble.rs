@@ -161,6 +161,9 @@ pub(crate) struct Nodes {
     pub status: Status,
     /// Trace events of this partition (`None`: tracing off).
     pub trace: Option<crate::trace::PartTrace>,
+    /// The latency of every line when all have the same (every channel's and every
+    /// router's `terminal_latency`): what is sent in one cycle is all due in one.
+    pub latency: Option<u32>,
 }
 
 /// The channel sides a partition writes (phase 2) and everyone reads (phase 1), and the
@@ -300,12 +303,14 @@ pub(crate) fn assemble(
     let bounds = bounds(n, parts);
     let nparts = bounds.len() - 1;
     let part_of = |i: usize| bounds.partition_point(|&b| b <= i) - 1;
-    let max_latency = netlist
-        .channels()
-        .map(|ch| ch.latency)
-        .chain(netlist.routers().map(|r| r.terminal_latency))
-        .max()
-        .unwrap_or(1);
+    let latencies = || {
+        netlist
+            .channels()
+            .map(|ch| ch.latency)
+            .chain(netlist.routers().map(|r| r.terminal_latency))
+    };
+    let max_latency = latencies().max().unwrap_or(1);
+    let latency = (latencies().min() == Some(max_latency)).then_some(max_latency);
     let mut outbound: Vec<Outbound> = (0..nparts)
         .map(|_| Outbound {
             wakes: (0..nparts)
@@ -391,6 +396,7 @@ pub(crate) fn assemble(
             moved_before: 0,
             status: Status::default(),
             trace: None,
+            latency,
         })
         .collect();
     let mut names = Names::default();

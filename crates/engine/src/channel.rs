@@ -54,6 +54,59 @@ impl Line {
     }
 }
 
+/// Slots in the ring of a line of `latency` cycles.
+fn ring_size(latency: u32) -> u32 {
+    (latency + 1).next_power_of_two()
+}
+
+/// Where what is sent at one cycle on any line of one latency lands: the cycle it is due
+/// and its slot's offset in the line's ring, the same for every such line (computed once
+/// per cycle by a writer whose lines all have that latency).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Landing {
+    due: u64,
+    offset: u32,
+    latency: u32,
+}
+
+impl Landing {
+    /// For items sent at `now` on lines of `latency` cycles.
+    pub fn new(now: u64, latency: u32) -> Landing {
+        let due = now + u64::from(latency);
+        Landing {
+            due,
+            offset: due as u32 & (ring_size(latency) - 1),
+            latency,
+        }
+    }
+
+    /// The cycle the items are due.
+    pub fn due(self) -> u64 {
+        self.due
+    }
+}
+
+/// Where the items due at one cycle lie on any line of one latency: the cycle and its
+/// slot's offset in the line's ring, the same for every such line (computed once per
+/// cycle by a reader whose lines all have that latency).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Arrival {
+    now: u64,
+    offset: u32,
+    latency: u32,
+}
+
+impl Arrival {
+    /// For items due at `now` on lines of `latency` cycles.
+    pub fn new(now: u64, latency: u32) -> Arrival {
+        Arrival {
+            now,
+            offset: now as u32 & (ring_size(latency) - 1),
+            latency,
+        }
+    }
+}
+
 /// Many delay lines of one item type in one flat ring-buffer arena.
 #[derive(Clone, Debug)]
 pub struct Lines<T> {
@@ -77,7 +130,7 @@ impl<T: Copy> Lines<T> {
     /// If `latency` is 0 (netlist validation rejects it before the engine sees it).
     pub fn push(&mut self, latency: u32) -> Line {
         assert!(latency >= 1, "channel latency must be >= 1, got 0");
-        let size = (latency as usize + 1).next_power_of_two();
+        let size = ring_size(latency) as usize;
         let start = self.slots.len() as u32;
         self.slots.extend(std::iter::repeat_n(
             Slot {
@@ -121,6 +174,15 @@ impl<T: Copy> Lines<T> {
     pub fn due_ref(&self, l: Line, now: u64) -> Option<&T> {
         let s = &self.slots[l.slot(now)];
         debug_assert_eq!(s.due, now, "woken for an item not there");
+        s.item.as_ref()
+    }
+
+    /// [`Lines::due_ref`] at the cycle and slot of `at`, on a line of `at`'s latency.
+    #[inline]
+    pub fn due_ref_at(&self, l: Line, at: Arrival) -> Option<&T> {
+        debug_assert_eq!(l.latency, at.latency, "a line of another latency");
+        let s = &self.slots[(l.start + at.offset) as usize];
+        debug_assert_eq!(s.due, at.now, "woken for an item not there");
         s.item.as_ref()
     }
 
@@ -170,6 +232,25 @@ impl<T: Copy> Lines<T> {
         s.due = due;
         s.item = Some(*item);
         due
+    }
+
+    /// [`Lines::send_ref`] at the cycle and slot of `at`, on a line of `at`'s latency;
+    /// returns the cycle the item is due.
+    ///
+    /// # Panics
+    /// As [`Lines::send`].
+    #[inline]
+    pub fn send_landing(&mut self, l: Line, at: Landing, item: &T) -> u64 {
+        debug_assert_eq!(l.latency, at.latency, "a line of another latency");
+        let s = &mut self.slots[(l.start + at.offset) as usize];
+        assert!(
+            s.due != at.due,
+            "two items sent on one channel side at cycle {} (phase discipline broken)",
+            at.due - u64::from(at.latency)
+        );
+        s.due = at.due;
+        s.item = Some(*item);
+        at.due
     }
 
     /// The items of line `l` still travelling at the start of cycle `next` (due at
@@ -306,12 +387,7 @@ impl Wakes {
     /// Where [`Wakes::wake`] of `id` and `what` writes in a bucket (computed once, kept by
     /// the writer).
     pub fn spot(&self, id: u32, what: u64) -> WakeSpot {
-        WakeSpot {
-            word: id / 64,
-            index: (2 * self.router_words) as u32 + id,
-            bit: 1 << (id % 64),
-            what,
-        }
+        spot(self.router_words, id, what)
     }
 
     /// [`Wakes::wake`] at a [`Wakes::spot`].
@@ -325,6 +401,23 @@ impl Wakes {
         let base = self.bucket(due);
         self.words[base + spot.word as usize] |= spot.bit;
         self.words[base + spot.index as usize] |= spot.what;
+    }
+
+    /// The bucket of cycle `due` (prepared by [`Wakes::prepare`]), for a writer whose
+    /// items of the cycle are all due then: it wakes without locating the bucket again.
+    #[inline]
+    pub fn bucket_mut(&mut self, due: u64) -> WakeBucket<'_> {
+        debug_assert_eq!(
+            self.due[(due as u32 & self.mask) as usize],
+            due,
+            "wake-up bucket not prepared"
+        );
+        let base = self.bucket(due);
+        WakeBucket {
+            due,
+            router_words: self.router_words,
+            words: &mut self.words[base..base + self.stride],
+        }
     }
 
     /// Phase 1 at `now`: adds the routers woken now to `routers` (a bit set) and what
@@ -363,6 +456,41 @@ impl Wakes {
     }
 }
 
+/// [`Wakes::spot`] in wake-ups of `router_words` words of router bits.
+#[inline(always)]
+fn spot(router_words: usize, id: u32, what: u64) -> WakeSpot {
+    WakeSpot {
+        word: id / 64,
+        index: (2 * router_words) as u32 + id,
+        bit: 1 << (id % 64),
+        what,
+    }
+}
+
+/// One bucket of a [`Wakes`] ([`Wakes::bucket_mut`]).
+#[derive(Debug)]
+pub struct WakeBucket<'a> {
+    due: u64,
+    router_words: usize,
+    words: &'a mut [u64],
+}
+
+impl WakeBucket<'_> {
+    /// [`Wakes::wake`] at the bucket's cycle, `due`.
+    #[inline(always)]
+    pub fn wake(&mut self, due: u64, id: u32, what: u64) {
+        self.wake_spot(due, spot(self.router_words, id, what));
+    }
+
+    /// [`Wakes::wake_spot`] at the bucket's cycle, `due`.
+    #[inline(always)]
+    pub fn wake_spot(&mut self, due: u64, spot: WakeSpot) {
+        debug_assert_eq!(due, self.due, "woken for another cycle");
+        self.words[spot.word as usize] |= spot.bit;
+        self.words[spot.index as usize] |= spot.what;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -386,6 +514,47 @@ mod tests {
                 assert_eq!(l.count_in_flight(i, t + 1), lat.min(t as u32 + 1));
             }
         }
+    }
+
+    #[test]
+    fn sending_at_a_landing_is_sending_at_its_cycle() {
+        for lat in 1..6u32 {
+            let (mut a, mut b): (Lines<u32>, Lines<u32>) = Default::default();
+            let (la, lb) = ((a.push(2), a.push(lat)), (b.push(2), b.push(lat)));
+            for t in 0..20u64 {
+                assert_eq!(a.peek(la.1, t), b.peek(lb.1, t), "cycle {t}");
+                let at = Landing::new(t, lat);
+                assert_eq!(at.due(), a.send_ref(la.1, t, &(t as u32)));
+                assert_eq!(at.due(), b.send_landing(lb.1, at, &(t as u32)));
+            }
+            assert_eq!(
+                a.slots.iter().map(|s| (s.due, s.item)).collect::<Vec<_>>(),
+                b.slots.iter().map(|s| (s.due, s.item)).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    #[test]
+    fn reading_at_an_arrival_is_reading_at_its_cycle() {
+        for lat in 1..6u32 {
+            let mut l: Lines<u32> = Lines::default();
+            let (_other, i) = (l.push(2), l.push(lat));
+            for t in 0..20u64 {
+                if t >= u64::from(lat) {
+                    assert_eq!(l.due_ref_at(i, Arrival::new(t, lat)), l.due_ref(i, t));
+                }
+                l.send_landing(i, Landing::new(t, lat), &(t as u32));
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "two items sent on one channel side")]
+    fn a_second_send_at_a_landing_panics() {
+        let mut l: Lines<u32> = Lines::default();
+        let i = l.push(3);
+        l.send_landing(i, Landing::new(4, 3), &1);
+        l.send_landing(i, Landing::new(4, 3), &2);
     }
 
     #[test]
@@ -444,6 +613,34 @@ mod tests {
                     e.2[term / 64] |= 1 << (term % 64);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn waking_through_a_bucket_is_waking_through_the_wakes() {
+        let n = 70;
+        let (mut a, mut b) = (Wakes::new(2, n), Wakes::new(2, n));
+        let tb = a.terminal_base();
+        for t in 0..12u64 {
+            assert_eq!(delivered(&a, t, n), delivered(&b, t, n), "cycle {t}");
+            a.prepare(t);
+            b.prepare(t);
+            let due = t + 1 + t % 2;
+            let spots = [
+                a.spot((t * 11 % n as u64) as u32, 1 << (t % 64)),
+                a.spot(69, 1 << 40),
+                a.spot(tb + (t * 3 % n as u64) as u32, 0),
+            ];
+            let mut bucket = b.bucket_mut(due);
+            for s in spots {
+                a.wake_spot(due, s);
+                bucket.wake_spot(due, s);
+            }
+            let id = (t * 13 % n as u64) as u32;
+            a.wake(due, id, 1 << 33);
+            bucket.wake(due, id, 1 << 33);
+            a.wake(due, tb + id, 0);
+            bucket.wake(due, tb + id, 0);
         }
     }
 

@@ -24,7 +24,7 @@ use crate::assemble::{
     arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
     PHASE_BUG,
 };
-use crate::channel::Wakes;
+use crate::channel::{Arrival, Landing, Line, Lines, Wakes};
 use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset};
@@ -113,6 +113,55 @@ fn peek_credit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Credit> {
     }
 }
 
+/// Where phase 1 reads the credits and flits a router's arrival mask names.
+trait ReadLines<'a> {
+    /// The credit due now on the reverse side `src`.
+    fn credit(&self, src: LineRef) -> Option<Credit>;
+    /// The flit due now on the forward side `src`.
+    fn flit(&self, src: LineRef) -> Option<&'a Flit>;
+}
+
+/// Any partition's lines, looked up per read.
+struct AllLines<'a, 'b> {
+    lines: &'b [&'a Outbound],
+    now: u64,
+}
+
+impl<'a> ReadLines<'a> for AllLines<'a, '_> {
+    #[inline(always)]
+    fn credit(&self, src: LineRef) -> Option<Credit> {
+        self.lines
+            .get(src.part as usize)
+            .and_then(|l| l.credits.due_ref(src.line, self.now).copied())
+    }
+    #[inline(always)]
+    fn flit(&self, src: LineRef) -> Option<&'a Flit> {
+        self.lines
+            .get(src.part as usize)
+            .and_then(|l| l.flits.due_ref(src.line, self.now))
+    }
+}
+
+/// The lines of the only partition, all of one latency: the slot of the cycle located
+/// once ([`Arrival`]).
+struct OneLatency<'a> {
+    lines: &'a Outbound,
+    at: Arrival,
+}
+
+impl<'a> ReadLines<'a> for OneLatency<'a> {
+    #[inline(always)]
+    fn credit(&self, src: LineRef) -> Option<Credit> {
+        debug_assert_eq!(src.part, 0, "a line of another partition");
+        self.lines.credits.due_ref_at(src.line, self.at).copied()
+    }
+    #[inline(always)]
+    fn flit(&self, src: LineRef) -> Option<&'a Flit> {
+        debug_assert_eq!(src.part, 0, "a line of another partition");
+        self.lines.flits.due_ref_at(src.line, self.at)
+    }
+}
+
 /// Steps a woken router that fits the arrival masks, handing it what its arrival mask
 /// names straight from the lines, by reference (no inbox): the resets first (they act
 /// before the step begins), then [`Router::begin_step`], the credits, the flits, and
@@ -125,11 +174,12 @@ fn peek_credit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Credit> {
 /// [`Router::flits_out`]: flitsim_router::Router::flits_out
 /// [`Router::credits_out`]: flitsim_router::Router::credits_out
 #[inline(always)]
-fn step_arrived(
+fn step_arrived<'a>(
     now: Cycle,
     node: &mut RouterNode,
     arrived: u64,
-    lines: &[&Outbound],
+    lines: &[&'a Outbound],
+    read: &impl ReadLines<'a>,
     resets: bool,
 ) {
     let t = now.0;
@@ -180,9 +230,7 @@ fn step_arrived(
         let c = if resets {
             peek_credit(lines, src, t)
         } else {
-            lines
-                .get(src.part as usize)
-                .and_then(|l| l.credits.due_ref(src.line, t).copied())
+            read.credit(src)
         };
         if let Some(c) = c {
             router.receive_credit(now, o, c);
@@ -193,10 +241,7 @@ fn step_arrived(
         let p = m.trailing_zeros() as usize;
         m &= m - 1;
         let src = node.flit_src[p];
-        if let Some(f) = lines
-            .get(src.part as usize)
-            .and_then(|l| l.flits.due_ref(src.line, t))
-        {
+        if let Some(f) = read.flit(src) {
             router.receive_flit(now, p, f);
         }
     }
@@ -287,11 +332,9 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
     let t = now.0;
     let part = nodes.part;
     let Nodes {
-        routers,
         pending,
         arriving,
         arrivals,
-        stepped,
         status: st,
         moved_before,
         ..
@@ -300,6 +343,39 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
     for l in lines {
         l.wakes[part].deliver(t, pending, arrivals, arriving);
     }
+    // One partition with one latency for every line (every single-thread run on such a
+    // network): the slot of the cycle is located once for all reads.
+    match (lines, nodes.latency) {
+        ([own], Some(l)) => {
+            let read = OneLatency {
+                lines: own,
+                at: Arrival::new(t, l),
+            };
+            step_routers(now, nodes, lines, &read, resets);
+        }
+        _ => step_routers(now, nodes, lines, &AllLines { lines, now: t }, resets),
+    }
+    step_terminals(now, nodes, lines, resets);
+}
+
+/// Phase 1: steps the routers of `nodes` that are pending or woken, reading through
+/// `read`.
+#[inline(always)]
+fn step_routers<'a>(
+    now: Cycle,
+    nodes: &mut Nodes,
+    lines: &[&'a Outbound],
+    read: &impl ReadLines<'a>,
+    resets: bool,
+) {
+    let Nodes {
+        routers,
+        pending,
+        arrivals,
+        stepped,
+        status: st,
+        ..
+    } = nodes;
     let per_word = pending
         .iter_mut()
         .zip(stepped.iter_mut())
@@ -318,7 +394,7 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
             if node.flits_in.len() > MASK_PORTS {
                 step_wide(now, node, lines, resets);
             } else {
-                step_arrived(now, node, arrived, lines, resets);
+                step_arrived(now, node, arrived, lines, read, resets);
             }
             if resets {
                 node.router.emit_resets(&mut node.resets_out);
@@ -329,7 +405,6 @@ pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets
             }
         }
     }
-    step_terminals(now, nodes, lines, resets);
 }
 
 /// Trials an idle terminal draws ahead at most ([`crate::terminal::Terminal::look_ahead`]):
@@ -444,6 +519,90 @@ fn wake(wakes: &mut [Wakes], w: WakeRef, due: u64) {
     }
 }
 
+/// Phase 2 at `t`: sends what the routers of `nodes` stepped this cycle wrote into their
+/// lines' slots due later (at `at` when every line has its latency) and wakes (`wake`)
+/// whom each item reaches; returns the number of flits sent.
+#[inline(always)]
+fn write_routers(
+    t: u64,
+    at: Option<Landing>,
+    nodes: &mut Nodes,
+    flits: &mut Lines<Flit>,
+    credits: &mut Lines<Credit>,
+    resets: &mut Lines<Reset>,
+    mut wake: impl FnMut(WakeRef, u64),
+) -> u64 {
+    let mut router_flits = 0;
+    for (w, &word) in nodes.stepped.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let node = &mut nodes.routers[i];
+            // What the router wrote, read where its step left it, each item copied once.
+            let out = node.router.flits_out();
+            router_flits += out.len() as u64;
+            for (o, f) in out {
+                let to = node.flit_to[*o as usize];
+                let due = match at {
+                    Some(at) => flits.send_landing(to.line, at, f),
+                    None => flits.send_ref(to.line, t, f),
+                };
+                wake(to.wake, due);
+            }
+            for &(p, vc) in node.router.credits_out() {
+                let to = node.credit_to[p as usize];
+                let due = match at {
+                    Some(at) => credits.send_landing(to.line, at, &Credit { vc }),
+                    None => credits.send(to.line, t, Credit { vc }),
+                };
+                wake(to.wake, due);
+            }
+            if resets.is_empty() {
+                continue;
+            }
+            for (p, slot) in node.resets_out.iter_mut().enumerate() {
+                if let Some(r) = slot.take() {
+                    let to = node.credit_to[p];
+                    let due = resets.send(to.line, t, r);
+                    wake(to.wake, due);
+                }
+            }
+        }
+    }
+    router_flits
+}
+
+/// Phase 2: sends what the terminals of `nodes` stepped this cycle wrote (`send_flit`,
+/// `send_credit` return the cycle an item is due) and wakes (`wake`) the router each
+/// feeds.
+#[inline(always)]
+fn write_terminals(
+    nodes: &mut Nodes,
+    mut send_flit: impl FnMut(Line, &Flit) -> u64,
+    mut send_credit: impl FnMut(Line, Credit) -> u64,
+    mut wake: impl FnMut(u64, u32, u64),
+) {
+    for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
+        let mut bits = std::mem::take(word);
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let node = &mut nodes.terminals[i];
+            // Terminal `i` feeds router `i`'s port 0.
+            if let Some(f) = &node.flit_out {
+                let due = send_flit(node.flit_dst, f);
+                wake(due, i as u32, 1 << arrival_bit(0, false));
+                node.flit_out = None;
+            }
+            if let Some(c) = node.credit_out.take() {
+                let due = send_credit(node.credit_dst, c);
+                wake(due, i as u32, 1 << arrival_bit(0, true));
+            }
+        }
+    }
+}
+
 /// Phase 2 at `now` for partition `nodes`: what its components wrote into its own lines'
 /// slots due later,
 /// the components they wake into the wake-ups; publishes the partition's status.
@@ -459,62 +618,45 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     for w in wakes.iter_mut() {
         w.prepare(t);
     }
-    let mut router_flits = 0;
-    for (w, &word) in nodes.stepped.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let i = w * 64 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let node = &mut nodes.routers[i];
-            // What the router wrote, read where its step left it, each item copied once.
-            let out = node.router.flits_out();
-            router_flits += out.len() as u64;
-            for (o, f) in out {
-                let to = node.flit_to[*o as usize];
-                let due = flits.send_ref(to.line, t, f);
-                wake(wakes, to.wake, due);
-            }
-            for &(p, vc) in node.router.credits_out() {
-                let to = node.credit_to[p as usize];
-                let due = credits.send(to.line, t, Credit { vc });
-                wake(wakes, to.wake, due);
-            }
-            if resets.is_empty() {
-                continue;
-            }
-            for (p, slot) in node.resets_out.iter_mut().enumerate() {
-                if let Some(r) = slot.take() {
-                    let to = node.credit_to[p];
-                    let due = resets.send(to.line, t, r);
-                    wake(wakes, to.wake, due);
-                }
-            }
+    // One partition (every single-thread run): its own wake-ups are the only ones, taken
+    // once here instead of looked up per send.
+    // With one latency for every line, everything sent now is due in one bucket, located
+    // once.
+    let router_flits = match (&mut wakes[..], nodes.latency) {
+        ([own], Some(l)) => {
+            let at = Landing::new(t, l);
+            let mut bucket = own.bucket_mut(at.due());
+            write_routers(t, Some(at), nodes, flits, credits, resets, |w, due| {
+                debug_assert_eq!(w.part, 0, "a wake-up for another partition");
+                bucket.wake_spot(due, w.spot);
+            })
         }
-    }
+        ([own], None) => write_routers(t, None, nodes, flits, credits, resets, |w, due| {
+            debug_assert_eq!(w.part, 0, "a wake-up for another partition");
+            own.wake_spot(due, w.spot);
+        }),
+        (wakes, _) => write_routers(t, None, nodes, flits, credits, resets, |w, due| {
+            wake(wakes, w, due)
+        }),
+    };
     let own = &mut wakes[nodes.part];
-    for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
-        let mut bits = std::mem::take(word);
-        while bits != 0 {
-            let i = w * 64 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let node = &mut nodes.terminals[i];
-            // Terminal `i` feeds router `i`'s port 0.
-            if let Some(f) = &node.flit_out {
-                own.wake(
-                    flits.send_ref(node.flit_dst, t, f),
-                    i as u32,
-                    1 << arrival_bit(0, false),
-                );
-                node.flit_out = None;
-            }
-            if let Some(c) = node.credit_out.take() {
-                own.wake(
-                    credits.send(node.credit_dst, t, c),
-                    i as u32,
-                    1 << arrival_bit(0, true),
-                );
-            }
+    match nodes.latency {
+        Some(l) => {
+            let at = Landing::new(t, l);
+            let mut bucket = own.bucket_mut(at.due());
+            write_terminals(
+                nodes,
+                |line, f| flits.send_landing(line, at, f),
+                |line, c| credits.send_landing(line, at, &c),
+                |due, i, what| bucket.wake(due, i, what),
+            );
         }
+        None => write_terminals(
+            nodes,
+            |line, f| flits.send_ref(line, t, f),
+            |line, c| credits.send(line, t, c),
+            |due, i, what| own.wake(due, i, what),
+        ),
     }
     debug_assert!(
         nodes

@@ -55,18 +55,25 @@ pub fn copy(dst: &mut [u64], src: &[u64]) {
     }
 }
 
-/// True when no bit is set.
+/// True when no bit is set. (One word, the common case, tested without a loop.)
 #[inline]
 pub fn is_empty(m: &[u64]) -> bool {
-    m.iter().all(|&w| w == 0)
+    match *m {
+        [w] => w == 0,
+        ref m => m.iter().all(|&w| w == 0),
+    }
 }
 
-/// The lowest set bit.
+/// The lowest set bit. (One word, the common case, without a loop.)
 #[inline]
 pub fn first_one(m: &[u64]) -> Option<usize> {
-    m.iter()
-        .position(|&w| w != 0)
-        .map(|k| k * 64 + m[k].trailing_zeros() as usize)
+    match *m {
+        [w] => (w != 0).then(|| w.trailing_zeros() as usize),
+        ref m => m
+            .iter()
+            .position(|&w| w != 0)
+            .map(|k| k * 64 + m[k].trailing_zeros() as usize),
+    }
 }
 
 /// The lowest set bit at or after `start` (`start` may be past the end).

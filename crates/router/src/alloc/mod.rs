@@ -135,6 +135,17 @@ impl BitMatrix {
         self.words[r] |= 1 << c;
         self.nonempty[0] |= 1 << r;
     }
+    /// Sets the bits of `w` in row `r` of a one-word matrix.
+    #[inline]
+    pub fn set_row_word(&mut self, r: usize, w: u64) {
+        debug_assert!(self.is_one_word() && r < self.rows);
+        debug_assert!(
+            self.cols == 64 || w >> self.cols == 0,
+            "bits past the columns"
+        );
+        self.words[r] |= w;
+        self.nonempty[0] |= 1 << r;
+    }
     /// Row `r` as a `bitvec` slice of `cols` bits (for cold readers).
     pub fn row_bits(&self, r: usize) -> &BitSlice<u64, Lsb0> {
         mask::bits(self.row(r), self.cols)
@@ -350,13 +361,47 @@ impl Allocator {
     /// Requests that already form a matching are granted as they are, without running
     /// the arbiters: in a separable allocator every arbiter then sees exactly one request
     /// and every arbiter kind grants a lone request, so the grants are the requests.
+    ///
+    /// One requesting row (of one word) is granted by its row arbiter alone
+    /// ([`Allocator::allocate_lone_row`]).
     #[inline]
     pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
+        if req.is_one_word() {
+            let rows = req.rows_word();
+            if rows != 0 && rows & (rows - 1) == 0 {
+                self.allocate_lone_row(rows.trailing_zeros() as usize, req, grant);
+                return;
+            }
+        }
         if req.is_matching() {
             grant.copy_from(req);
             return;
         }
         self.allocate_arbitrated(req, grant);
+    }
+
+    /// [`Allocator::allocate`] of one-word requests from row `r` only. Both separable
+    /// kinds grant row `r` the column its row arbiter picks among the row's requests:
+    /// input-first, the row arbiter picks a column whose arbiter then sees `r` alone;
+    /// output-first, every requested column's arbiter sees `r` alone and grants it, so
+    /// the row arbiter picks among all the row's requests. A lone request needs no
+    /// arbiter (every kind grants it). Priorities stay, as in `allocate`.
+    #[inline]
+    fn allocate_lone_row(&mut self, r: usize, req: &RequestMatrix, grant: &mut GrantMatrix) {
+        grant.clear();
+        let w = req.row_word(r);
+        let c = if w & w.wrapping_sub(1) == 0 {
+            (w != 0).then(|| w.trailing_zeros() as usize)
+        } else {
+            let s = match self {
+                Allocator::InputFirst(a) => &a.s,
+                Allocator::OutputFirst(a) => &a.s,
+            };
+            s.row_arb.arbitrate_word(r, w)
+        };
+        if let Some(c) = c {
+            grant.set_word(r, c);
+        }
     }
 
     /// [`Allocator::allocate`] through the arbiters (requests that form a matching too).
@@ -751,6 +796,44 @@ mod tests {
                         prop_assert_eq!(&g, &req);
                     }
                     a.update(&g);
+                }
+            }}
+        }
+
+        /// One requesting row: `allocate` (the row arbiter alone) grants what the full
+        /// separable allocation grants, and priorities then move the same way, from
+        /// priorities left by earlier allocations of any requests.
+        #[test]
+        fn a_lone_row_gets_the_separable_grant(
+            rows in 1usize..=64, cols in 1usize..=64,
+            history in proptest::collection::vec(any::<bool>(), 1..100),
+            rounds in proptest::collection::vec((any::<usize>(), any::<u64>()), 1..12),
+        ) {
+            let warm = matrix(rows, cols, &history);
+            let col_mask = if cols == 64 { u64::MAX } else { (1 << cols) - 1 };
+            for kind in KINDS { for arb in ARBS {
+                let mut a = Allocator::new(kind, arb, rows, cols);
+                let mut g = BitMatrix::new(rows, cols);
+                // Priorities moved by a full allocation first.
+                a.allocate(&warm, &mut g);
+                a.update(&g);
+                let mut full = a.clone();
+                let mut fg = BitMatrix::new(rows, cols);
+                for &(r, bits) in &rounds {
+                    let (r, bits) = (r % rows, bits & col_mask);
+                    let mut req = BitMatrix::new(rows, cols);
+                    for c in mask::ones(&[bits]) {
+                        req.set(r, c);
+                    }
+                    a.allocate(&req, &mut g);
+                    full.allocate_arbitrated(&req, &mut fg);
+                    prop_assert_eq!(&g, &fg);
+                    a.update(&g);
+                    full.update(&fg);
+                    // Same priorities: the same grants for a contended request next.
+                    a.allocate_arbitrated(&warm, &mut g);
+                    full.allocate_arbitrated(&warm, &mut fg);
+                    prop_assert_eq!(&g, &fg);
                 }
             }}
         }

@@ -79,13 +79,7 @@ impl VcAlloc {
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
         // The grants are empty between a commit and the next evaluate.
         debug_assert!(self.grant.is_empty(), "grants left from the last cycle");
-        // One mask word (at most 64 input VCs) tested directly: cheaper than the loop of
-        // `mask::is_empty`, and this runs every router-cycle.
-        let nothing_waits = match *s.vcs.waiting() {
-            [w] => w == 0,
-            ref m => mask::is_empty(m),
-        };
-        if nothing_waits {
+        if mask::is_empty(s.vcs.waiting()) {
             // Nothing waits (the common case): no request, no grant.
             return;
         }
@@ -107,7 +101,9 @@ impl VcAlloc {
     #[inline(never)]
     fn request_and_allocate(&mut self, now: Cycle, s: &RouterState) {
         self.req.clear();
-        let mut any = false;
+        // At most 64 output VCs (and input VCs): a VC's requests are gathered in one word
+        // and written once.
+        let one_word = self.req.is_one_word();
         for i in mask::ones(s.vcs.waiting()) {
             let vc = &s.vcs[i];
             if !vc.ready(now) {
@@ -135,14 +131,22 @@ impl VcAlloc {
                 c.vcs.hi,
                 "candidate VC range beyond the port's VCs"
             );
+            let mut row = 0u64;
             for v in c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o)) {
                 if Self::free(s, o, v, len) {
-                    self.req.set(i, s.layout.ovc(o, v));
-                    any = true;
+                    let ovc = s.layout.ovc(o, v);
+                    if one_word {
+                        row |= 1 << (ovc % 64);
+                    } else {
+                        self.req.set(i, ovc);
+                    }
                 }
             }
+            if row != 0 {
+                self.req.set_row_word(i, row);
+            }
         }
-        if any {
+        if !self.req.is_empty() {
             self.allocator.allocate(&self.req, &mut self.grant);
             self.granted = !self.grant.is_empty();
         }
