@@ -82,30 +82,30 @@ impl Crossbar {
     }
 
     /// Takes the flits due at `now` out of the pipeline and counts them; they stay
-    /// readable through [`Crossbar::emitted`] until the next step. Returns whether a head
-    /// leaves on a router-to-router port (not the ejection port 0).
+    /// readable through [`Crossbar::emitted`] until the next step. Returns how many heads
+    /// leave on router-to-router ports (not the ejection port 0).
     #[inline(always)]
-    pub fn emit(&mut self, now: Cycle, stats: &mut RouterStats) -> bool {
+    pub fn emit(&mut self, now: Cycle, stats: &mut RouterStats) -> u32 {
         let s = (now.0 & self.mask) as usize;
         let n = self.count[s] as usize;
         self.emitted = (s * self.ports, n);
         if n == 0 {
-            return false;
+            return 0;
         }
         #[cfg(debug_assertions)]
         assert_eq!(self.exit[s], now, "crossbar flit missed its cycle");
         self.count[s] = 0;
         self.len -= n;
-        let mut network_head = false;
+        let mut network_heads = 0;
         for (port, flit) in &self.flits[s * self.ports..][..n] {
             let port = *port as usize;
             stats.flits_sent[port] += 1;
             if flit.kind.is_head() {
                 stats.packets_sent[port] += 1;
-                network_head |= port != 0;
+                network_heads += u32::from(port != 0);
             }
         }
-        network_head
+        network_heads
     }
 
     /// The flits the last [`Crossbar::emit`] took out, as (output port, flit), at most
@@ -186,8 +186,8 @@ mod tests {
         let mut x = Crossbar::new(2, 0);
         x.push(1, Cycle(5), flit(0, 1));
         assert_eq!(x.in_flight_to(1, 0), 1);
-        let head = x.emit(Cycle(5), &mut RouterStats::new(2));
-        assert_eq!((head, x.is_empty()), (true, true));
+        let heads = x.emit(Cycle(5), &mut RouterStats::new(2));
+        assert_eq!((heads, x.is_empty()), (1, true));
         assert_eq!(
             x.emitted()
                 .iter()
@@ -196,7 +196,7 @@ mod tests {
             [(1, 0)]
         );
         // Nothing due: nothing emitted.
-        assert!(!x.emit(Cycle(6), &mut RouterStats::new(2)));
+        assert_eq!(x.emit(Cycle(6), &mut RouterStats::new(2)), 0);
         assert!(x.emitted().is_empty());
     }
 }
