@@ -507,7 +507,7 @@ impl Router {
             return;
         }
         let was_empty = s.buffers.len(i) == 0;
-        s.buffers.push(i, *f, now);
+        s.buffers.push(i, f, now);
         if f.kind.is_head() && was_empty && s.vcs[i].phase == VcPhase::Idle {
             s.vcs.head_arrived(i, now);
         }
