@@ -406,15 +406,16 @@ impl SwitchAlloc {
     ) {
         let vc = &s.vcs[i];
         let (o, ov, ovc) = (vc.out_port, vc.out_vc, vc.out_ovc as usize);
+        // The flit goes straight on into the crossbar (kept live only as long as that
+        // takes); the credit accounting follows.
         let mut flit = s.buffers.pop(i).flit;
-        s.outputs[ovc].credits.consume();
+        let tail = flit.kind.is_tail();
         flit.vc = ov;
-        if o.0 != TERMINAL_PORT {
-            flit.hops += 1;
-        }
+        flit.hops += u16::from(o.0 != TERMINAL_PORT);
         crossbar.push(o.index(), exit, flit);
+        s.outputs[ovc].credits.consume();
         credits.push(p, now, Credit { vc: VcId(v) });
-        if flit.kind.is_tail() {
+        if tail {
             Self::tail_left(now, s, i, ovc);
         }
     }
