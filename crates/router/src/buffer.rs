@@ -194,13 +194,14 @@ impl InputBuffer {
         self.count += 1;
     }
 
-    /// Removes the front flit of FIFO `vc`.
+    /// Removes the front flit of FIFO `vc`; returns it where it lies (its slot is free
+    /// for the FIFO's next push, so the borrow ends before that).
     ///
     /// # Panics
     /// In debug builds, when the FIFO is empty (callers pop only a VC whose front flit
     /// they have seen).
     #[inline]
-    pub fn pop(&mut self, vc: usize) -> BufferedFlit {
+    pub fn pop(&mut self, vc: usize) -> &BufferedFlit {
         let InputBuffer {
             slots,
             hist,
@@ -211,7 +212,7 @@ impl InputBuffer {
         let f = &mut fifos[vc];
         debug_assert!(f.len > 0, "pop from an empty input FIFO {vc}");
         Self::dwell(f, hist, *now);
-        let b = slots[(f.base + f.head) as usize];
+        let b = &slots[(f.base + f.head) as usize];
         f.head = (f.head + 1) & f.mask;
         f.len -= 1;
         f.departures += 1;

@@ -55,10 +55,11 @@ impl Crossbar {
         }
     }
 
-    /// A flit granted the switch, to be written onto output `port` at `exit` (every flit
-    /// of the router takes the same delay, so `exit` is `sd + xd` after the current cycle).
+    /// A copy of a flit granted the switch, to be written onto output `port` at `exit`
+    /// (every flit of the router takes the same delay, so `exit` is `sd + xd` after the
+    /// current cycle). Returns the copy, for the fields the hop changes.
     #[inline]
-    pub fn push(&mut self, port: usize, exit: Cycle, flit: Flit) {
+    pub fn push(&mut self, port: usize, exit: Cycle, flit: &Flit) -> &mut Flit {
         let s = (exit.0 & self.mask) as usize;
         let n = self.count[s] as usize;
         #[cfg(debug_assertions)]
@@ -76,9 +77,11 @@ impl Crossbar {
             );
             self.exit[s] = exit;
         }
-        self.flits[s * self.ports + n] = (port as u32, flit);
         self.count[s] = n as u32 + 1;
         self.len += 1;
+        let slot = &mut self.flits[s * self.ports + n];
+        *slot = (port as u32, *flit);
+        &mut slot.1
     }
 
     /// Takes the flits due at `now` out of the pipeline and counts them; they stay
@@ -148,9 +151,9 @@ mod tests {
         let mut stats = RouterStats::new(3);
         for t in 0..20u64 {
             let port = (t % 3) as usize;
-            x.push(port, Cycle(t + 2), flit(t as u32, 100));
+            x.push(port, Cycle(t + 2), &flit(t as u32, 100));
             if t % 2 == 0 {
-                x.push((port + 1) % 3, Cycle(t + 2), flit(1000 + t as u32, 100));
+                x.push((port + 1) % 3, Cycle(t + 2), &flit(1000 + t as u32, 100));
             }
             assert_eq!(x.len(), x.count.iter().sum::<u32>() as usize);
             x.emit(Cycle(t), &mut stats);
@@ -184,7 +187,7 @@ mod tests {
     #[test]
     fn zero_delay_leaves_in_the_same_cycle() {
         let mut x = Crossbar::new(2, 0);
-        x.push(1, Cycle(5), flit(0, 1));
+        x.push(1, Cycle(5), &flit(0, 1));
         assert_eq!(x.in_flight_to(1, 0), 1);
         let heads = x.emit(Cycle(5), &mut RouterStats::new(2));
         assert_eq!((heads, x.is_empty()), (1, true));

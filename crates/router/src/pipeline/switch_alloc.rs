@@ -406,13 +406,12 @@ impl SwitchAlloc {
     ) {
         let vc = &s.vcs[i];
         let (o, ov, ovc) = (vc.out_port, vc.out_vc, vc.out_ovc as usize);
-        // The flit goes straight on into the crossbar (kept live only as long as that
-        // takes); the credit accounting follows.
-        let mut flit = s.buffers.pop(i).flit;
+        // The flit is copied from its FIFO slot straight into the crossbar; the credit
+        // accounting follows.
+        let flit = crossbar.push(o.index(), exit, &s.buffers.pop(i).flit);
         let tail = flit.kind.is_tail();
         flit.vc = ov;
         flit.hops += u16::from(o.0 != TERMINAL_PORT);
-        crossbar.push(o.index(), exit, flit);
         s.outputs[ovc].credits.consume();
         credits.push(p, now, Credit { vc: VcId(v) });
         if tail {
