@@ -133,100 +133,93 @@ impl InputBuffer {
         }
     }
 
-    /// Appends `n` empty slots; returns the first one's index.
-    fn append_slots(&mut self, n: u32) -> u32 {
-        let base = u32::try_from(self.slots.len()).expect("input buffers exceed 2^32 slots");
-        self.slots
-            .resize(self.slots.len() + n as usize, EMPTY_BUFFERED);
-        base
-    }
-
-    /// Appends `n` zero counters; returns the first one's index.
-    fn append_hist(&mut self, n: usize) -> u32 {
-        let base = u32::try_from(self.hist.len()).expect("occupancy counters exceed 2^32");
-        self.hist.resize(self.hist.len() + n, 0);
-        base
-    }
-
-    /// Moves full unbounded FIFO `vc` to a ring twice as large (and its histogram along).
+    /// Moves full unbounded FIFO `f` to a ring twice as large at the end of `slots` (and
+    /// its histogram along, to the end of `hist`).
     #[cold]
     #[inline(never)]
-    fn grow(&mut self, vc: usize) {
-        let f = self.fifos[vc];
+    fn grow(f: &mut Fifo, slots: &mut Vec<BufferedFlit>, hist: &mut Vec<u64>) {
         debug_assert!(f.depth == u32::MAX && f.len == f.mask + 1);
         let size = (f.mask + 1) * 2;
-        let base = self.append_slots(size);
+        let base = u32::try_from(slots.len()).expect("input buffers exceed 2^32 slots");
+        slots.resize(slots.len() + size as usize, EMPTY_BUFFERED);
         for k in 0..f.len {
-            self.slots[(base + k) as usize] =
-                self.slots[(f.base + ((f.head + k) & f.mask)) as usize];
+            slots[(base + k) as usize] = slots[(f.base + ((f.head + k) & f.mask)) as usize];
         }
         let old = f.hist_base as usize..f.hist_base as usize + f.hist_len();
-        let hist_base = self.append_hist(size as usize + 1);
-        self.hist.copy_within(old, hist_base as usize);
-        let f = &mut self.fifos[vc];
+        let hist_base = u32::try_from(hist.len()).expect("occupancy counters exceed 2^32");
+        hist.resize(hist.len() + size as usize + 1, 0);
+        hist.copy_within(old, hist_base as usize);
         f.base = base;
         f.mask = size - 1;
         f.head = 0;
         f.hist_base = hist_base;
     }
 
-    /// Adds the cycles since the last change at occupancy `len` to FIFO `vc`'s histogram.
+    /// Adds the cycles since FIFO `f`'s last change, spent at its occupancy `f.len`, to
+    /// its histogram in `hist`.
     #[inline(always)]
-    fn dwell(&mut self, vc: usize, len: u32, now: u64) {
-        let f = &mut self.fifos[vc];
+    fn dwell(f: &mut Fifo, hist: &mut [u64], now: u64) {
         // Saturating: a FIFO used without `set_now` (unit tests) never underflows.
         let d = now.saturating_sub(f.since);
         f.since = f.since.max(now);
-        self.hist[(f.hist_base + len) as usize] += d;
+        hist[(f.hist_base + f.len) as usize] += d;
     }
 
-    /// Appends a flit to FIFO `vc`.
+    /// Appends a copy of `flit` to FIFO `vc`.
     ///
     /// # Panics
     /// In debug builds, when the FIFO is full (the upstream sent without a credit).
     #[inline]
-    pub fn push(&mut self, vc: usize, flit: Flit, now: Cycle) {
-        let f = &self.fifos[vc];
+    pub fn push(&mut self, vc: usize, flit: &Flit, now: Cycle) {
+        let InputBuffer {
+            slots, hist, fifos, ..
+        } = self;
+        let f = &mut fifos[vc];
         debug_assert!(
             f.len < f.depth,
             "input FIFO {vc} overflows (depth {}): a flit arrived without a credit",
             f.depth
         );
         if f.len > f.mask {
-            self.grow(vc);
+            Self::grow(f, slots, hist);
         }
-        let len = self.fifos[vc].len;
-        self.dwell(vc, len, now.0);
-        let f = &mut self.fifos[vc];
-        f.len = len + 1;
-        f.max = f.max.max(len + 1);
-        let slot = (f.base + ((f.head + len) & f.mask)) as usize;
-        self.slots[slot] = BufferedFlit { flit, arrived: now };
+        Self::dwell(f, hist, now.0);
+        let slot = (f.base + ((f.head + f.len) & f.mask)) as usize;
+        f.len += 1;
+        f.max = f.max.max(f.len);
+        slots[slot] = BufferedFlit {
+            flit: *flit,
+            arrived: now,
+        };
         self.count += 1;
     }
 
-    /// Removes the front flit of FIFO `vc`.
+    /// Removes the front flit of FIFO `vc`; returns it where it lies (its slot is free
+    /// for the FIFO's next push, so the borrow ends before that).
     ///
     /// # Panics
     /// In debug builds, when the FIFO is empty (callers pop only a VC whose front flit
     /// they have seen).
     #[inline]
-    pub fn pop(&mut self, vc: usize) -> BufferedFlit {
-        let len = self.fifos[vc].len;
-        debug_assert!(len > 0, "pop from an empty input FIFO {vc}");
-        self.dwell(vc, len, self.now);
-        let f = &mut self.fifos[vc];
-        let b = self.slots[(f.base + f.head) as usize];
+    pub fn pop(&mut self, vc: usize) -> &BufferedFlit {
+        let InputBuffer {
+            slots,
+            hist,
+            fifos,
+            now,
+            ..
+        } = self;
+        let f = &mut fifos[vc];
+        debug_assert!(f.len > 0, "pop from an empty input FIFO {vc}");
+        Self::dwell(f, hist, *now);
+        let b = &slots[(f.base + f.head) as usize];
         f.head = (f.head + 1) & f.mask;
-        f.len = len - 1;
+        f.len -= 1;
         f.departures += 1;
         // A flit enters its FIFO in the step of its arrival cycle, so it never leaves
         // before it arrived (the router sets the clock before every step and reset).
-        debug_assert!(
-            b.arrived.0 <= self.now,
-            "FIFO {vc} pops a flit from the future"
-        );
-        f.residence += self.now - b.arrived.0;
+        debug_assert!(b.arrived.0 <= *now, "FIFO {vc} pops a flit from the future");
+        f.residence += *now - b.arrived.0;
         self.count -= 1;
         b
     }
@@ -330,14 +323,14 @@ pub(crate) mod tests {
     fn fifo_order_and_unbounded_growth() {
         let mut b = InputBuffer::new([BufferDepth::Flits(2), BufferDepth::Unbounded]);
         b.set_now(Cycle(4));
-        b.push(0, flit(0, 2), Cycle(3));
-        b.push(0, flit(1, 2), Cycle(4));
+        b.push(0, &flit(0, 2), Cycle(3));
+        b.push(0, &flit(1, 2), Cycle(4));
         assert_eq!(b.len(0), 2);
         assert_eq!(b.front(0).unwrap().arrived, Cycle(3));
         assert_eq!(b.pop(0).flit.index, 0);
         assert_eq!(b.pop(0).flit.index, 1);
         for i in 0..100 {
-            b.push(1, flit(i, 100), Cycle(u64::from(i)));
+            b.push(1, &flit(i, 100), Cycle(u64::from(i)));
         }
         assert_eq!((b.total(), b.len(0), b.len(1)), (100, 0, 100));
         for i in 0..100 {
@@ -356,10 +349,10 @@ pub(crate) mod tests {
         for round in 0..50u32 {
             b.set_now(Cycle(u64::from(round)));
             while b.len(0) < 3 {
-                b.push(0, flit(next_in, 1000), Cycle(u64::from(round)));
+                b.push(0, &flit(next_in, 1000), Cycle(u64::from(round)));
                 next_in += 1;
             }
-            b.push(1, flit(round, 1000), Cycle(u64::from(round)));
+            b.push(1, &flit(round, 1000), Cycle(u64::from(round)));
             for k in 0..3 {
                 assert_eq!(b.get(0, k).unwrap().flit.index, next_out + k as u32);
             }
@@ -378,15 +371,15 @@ pub(crate) mod tests {
         let n = UNBOUNDED_START;
         // Wrap the head first, then fill past the ring's size.
         for i in 0..n / 2 {
-            b.push(0, flit(i, 1000), Cycle(0));
+            b.push(0, &flit(i, 1000), Cycle(0));
         }
         for i in 0..n / 2 {
             assert_eq!(b.pop(0).flit.index, i);
         }
         for i in 0..3 * n {
-            b.push(0, flit(i, 1000), Cycle(0));
+            b.push(0, &flit(i, 1000), Cycle(0));
         }
-        b.push(1, flit(7, 1000), Cycle(0));
+        b.push(1, &flit(7, 1000), Cycle(0));
         for i in 0..3 * n {
             assert_eq!(b.pop(0).flit.index, i);
         }
@@ -417,7 +410,7 @@ pub(crate) mod tests {
                     5
                 };
                 if t % 3 != 0 && arrived.len() < cap {
-                    b.push(0, flit(0, 1), Cycle(t));
+                    b.push(0, &flit(0, 1), Cycle(t));
                     arrived.push_back(t);
                     arrivals += 1;
                     max = max.max(arrived.len());
@@ -446,7 +439,7 @@ pub(crate) mod tests {
     #[should_panic(expected = "overflows")]
     fn a_bounded_fifo_never_overflows() {
         let mut b = InputBuffer::new([BufferDepth::Flits(1)]);
-        b.push(0, flit(0, 2), Cycle(0));
-        b.push(0, flit(1, 2), Cycle(1));
+        b.push(0, &flit(0, 2), Cycle(0));
+        b.push(0, &flit(1, 2), Cycle(1));
     }
 }

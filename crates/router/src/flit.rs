@@ -20,29 +20,36 @@ impl fmt::Display for PacketId {
     }
 }
 
-/// Position of a flit in its packet.
+/// Position of a flit in its packet. The discriminant has one bit for "head" and one
+/// for "tail", so [`FlitKind::is_head`] and [`FlitKind::is_tail`] test one bit each.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[repr(u8)]
 pub enum FlitKind {
     /// First flit of a multi-flit packet: carries the route.
-    Head,
+    Head = FlitKind::HEAD_BIT,
     /// Neither first nor last.
-    Body,
+    Body = 0,
     /// Last flit of a multi-flit packet: releases the VC.
-    Tail,
+    Tail = FlitKind::TAIL_BIT,
     /// The only flit of a one-flit packet (head and tail at once).
-    HeadTail,
+    HeadTail = FlitKind::HEAD_BIT | FlitKind::TAIL_BIT,
 }
 
 impl FlitKind {
+    /// The discriminant bit of the head kinds.
+    const HEAD_BIT: u8 = 1;
+    /// The discriminant bit of the tail kinds.
+    const TAIL_BIT: u8 = 2;
+
     /// Head or head-tail.
     #[inline]
     pub fn is_head(self) -> bool {
-        matches!(self, FlitKind::Head | FlitKind::HeadTail)
+        self as u8 & FlitKind::HEAD_BIT != 0
     }
     /// Tail or head-tail.
     #[inline]
     pub fn is_tail(self) -> bool {
-        matches!(self, FlitKind::Tail | FlitKind::HeadTail)
+        self as u8 & FlitKind::TAIL_BIT != 0
     }
     /// The kind of flit `index` of a packet of `len` flits.
     pub fn of(index: u32, len: u32) -> FlitKind {
@@ -103,4 +110,25 @@ impl Flit {
 pub struct Credit {
     /// The VC whose slot was freed.
     pub vc: VcId,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FlitKind;
+
+    #[test]
+    fn kinds_are_head_and_tail_as_their_position_says() {
+        let kinds = [
+            (FlitKind::Head, true, false),
+            (FlitKind::Body, false, false),
+            (FlitKind::Tail, false, true),
+            (FlitKind::HeadTail, true, true),
+        ];
+        for (k, head, tail) in kinds {
+            assert_eq!((k.is_head(), k.is_tail()), (head, tail), "{k:?}");
+        }
+        assert_eq!(FlitKind::of(0, 1), FlitKind::HeadTail);
+        let packet: Vec<FlitKind> = (0..3).map(|i| FlitKind::of(i, 3)).collect();
+        assert_eq!(packet, [FlitKind::Head, FlitKind::Body, FlitKind::Tail]);
+    }
 }

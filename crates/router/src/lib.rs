@@ -170,6 +170,9 @@ pub struct Router {
     trace: Option<Box<Vec<probe::RouterEvent>>>,
     /// More than [`PORT_MASK_PORTS`] ports: `step_masked` reads and reports every port.
     wide: bool,
+    /// The routing function is dimension-order ([`RoutingFunction::is_dimension_order`]):
+    /// every head leaving on a network port takes the reference port, no need to ask.
+    dimension_order: bool,
 }
 
 /// Ports per side that [`Router::step_masked`]'s 32-bit halves of a port mask cover.
@@ -238,6 +241,7 @@ impl Router {
         let rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
         let mut va = VcAlloc::new(&spec.config, &state, port_dim, rng);
         va.set_escape_vcs(routing.escape_vcs());
+        let dimension_order = routing.is_dimension_order();
         Router {
             rc: RouteCompute::new(routing),
             va,
@@ -249,6 +253,7 @@ impl Router {
             last_step: Cycle(0),
             trace: None,
             wide: n_out > PORT_MASK_PORTS || in_vcs.len() > PORT_MASK_PORTS,
+            dimension_order,
             state,
         }
     }
@@ -433,10 +438,14 @@ impl Router {
     /// return.
     #[inline(always)]
     fn emit(&mut self, now: Cycle) {
-        let network_head = self.crossbar.emit(now, &mut self.stats);
+        let network_heads = self.crossbar.emit(now, &mut self.stats);
         self.credit_return.emit(now);
-        if network_head {
-            self.count_adaptive_hops();
+        if network_heads != 0 {
+            if self.dimension_order {
+                self.stats.reference_hops += u64::from(network_heads);
+            } else {
+                self.count_adaptive_hops();
+            }
         }
     }
 
@@ -498,7 +507,7 @@ impl Router {
             return;
         }
         let was_empty = s.buffers.len(i) == 0;
-        s.buffers.push(i, *f, now);
+        s.buffers.push(i, f, now);
         if f.kind.is_head() && was_empty && s.vcs[i].phase == VcPhase::Idle {
             s.vcs.head_arrived(i, now);
         }
@@ -509,7 +518,8 @@ impl Router {
     }
 
     /// `adaptive_hops_fraction`: compares each head leaving on a network port with the
-    /// port dimension-order routing would have taken here (called only when one left).
+    /// port dimension-order routing would have taken here (called only when one left and
+    /// the routing function is not itself dimension-order).
     fn count_adaptive_hops(&mut self) {
         for &(o, f) in self.crossbar.emitted() {
             if o == 0 || !f.kind.is_head() {

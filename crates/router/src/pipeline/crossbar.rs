@@ -55,10 +55,11 @@ impl Crossbar {
         }
     }
 
-    /// A flit granted the switch, to be written onto output `port` at `exit` (every flit
-    /// of the router takes the same delay, so `exit` is `sd + xd` after the current cycle).
+    /// A copy of a flit granted the switch, to be written onto output `port` at `exit`
+    /// (every flit of the router takes the same delay, so `exit` is `sd + xd` after the
+    /// current cycle). Returns the copy, for the fields the hop changes.
     #[inline]
-    pub fn push(&mut self, port: usize, exit: Cycle, flit: Flit) {
+    pub fn push(&mut self, port: usize, exit: Cycle, flit: &Flit) -> &mut Flit {
         let s = (exit.0 & self.mask) as usize;
         let n = self.count[s] as usize;
         #[cfg(debug_assertions)]
@@ -76,36 +77,38 @@ impl Crossbar {
             );
             self.exit[s] = exit;
         }
-        self.flits[s * self.ports + n] = (port as u32, flit);
         self.count[s] = n as u32 + 1;
         self.len += 1;
+        let slot = &mut self.flits[s * self.ports + n];
+        *slot = (port as u32, *flit);
+        &mut slot.1
     }
 
     /// Takes the flits due at `now` out of the pipeline and counts them; they stay
-    /// readable through [`Crossbar::emitted`] until the next step. Returns whether a head
-    /// leaves on a router-to-router port (not the ejection port 0).
+    /// readable through [`Crossbar::emitted`] until the next step. Returns how many heads
+    /// leave on router-to-router ports (not the ejection port 0).
     #[inline(always)]
-    pub fn emit(&mut self, now: Cycle, stats: &mut RouterStats) -> bool {
+    pub fn emit(&mut self, now: Cycle, stats: &mut RouterStats) -> u32 {
         let s = (now.0 & self.mask) as usize;
         let n = self.count[s] as usize;
         self.emitted = (s * self.ports, n);
         if n == 0 {
-            return false;
+            return 0;
         }
         #[cfg(debug_assertions)]
         assert_eq!(self.exit[s], now, "crossbar flit missed its cycle");
         self.count[s] = 0;
         self.len -= n;
-        let mut network_head = false;
+        let mut network_heads = 0;
         for (port, flit) in &self.flits[s * self.ports..][..n] {
             let port = *port as usize;
             stats.flits_sent[port] += 1;
             if flit.kind.is_head() {
                 stats.packets_sent[port] += 1;
-                network_head |= port != 0;
+                network_heads += u32::from(port != 0);
             }
         }
-        network_head
+        network_heads
     }
 
     /// The flits the last [`Crossbar::emit`] took out, as (output port, flit), at most
@@ -148,9 +151,9 @@ mod tests {
         let mut stats = RouterStats::new(3);
         for t in 0..20u64 {
             let port = (t % 3) as usize;
-            x.push(port, Cycle(t + 2), flit(t as u32, 100));
+            x.push(port, Cycle(t + 2), &flit(t as u32, 100));
             if t % 2 == 0 {
-                x.push((port + 1) % 3, Cycle(t + 2), flit(1000 + t as u32, 100));
+                x.push((port + 1) % 3, Cycle(t + 2), &flit(1000 + t as u32, 100));
             }
             assert_eq!(x.len(), x.count.iter().sum::<u32>() as usize);
             x.emit(Cycle(t), &mut stats);
@@ -184,10 +187,10 @@ mod tests {
     #[test]
     fn zero_delay_leaves_in_the_same_cycle() {
         let mut x = Crossbar::new(2, 0);
-        x.push(1, Cycle(5), flit(0, 1));
+        x.push(1, Cycle(5), &flit(0, 1));
         assert_eq!(x.in_flight_to(1, 0), 1);
-        let head = x.emit(Cycle(5), &mut RouterStats::new(2));
-        assert_eq!((head, x.is_empty()), (true, true));
+        let heads = x.emit(Cycle(5), &mut RouterStats::new(2));
+        assert_eq!((heads, x.is_empty()), (1, true));
         assert_eq!(
             x.emitted()
                 .iter()
@@ -196,7 +199,7 @@ mod tests {
             [(1, 0)]
         );
         // Nothing due: nothing emitted.
-        assert!(!x.emit(Cycle(6), &mut RouterStats::new(2)));
+        assert_eq!(x.emit(Cycle(6), &mut RouterStats::new(2)), 0);
         assert!(x.emitted().is_empty());
     }
 }

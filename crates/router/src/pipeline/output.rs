@@ -94,6 +94,17 @@ impl CreditReturn {
         }
     }
 
+    /// A credit queued at `due` behind the last one of its port (only after a discard):
+    /// grows the ring if `due` falls beyond it (the ring always covers `credit_delay`).
+    #[cold]
+    #[inline(never)]
+    fn queue_behind(&mut self, now: Cycle, due: u64) -> u64 {
+        if due - now.0 > self.mask {
+            self.grow(now, due);
+        }
+        due
+    }
+
     /// The credit of a flit that left (or was discarded from) input `port` at `now`: due
     /// on its channel at `now + credit_delay`, or one cycle after the last credit queued
     /// for that port if that is later (only flits discarded by a timeout reset queue
@@ -101,11 +112,13 @@ impl CreditReturn {
     /// input port per cycle and the due cycle is always later).
     #[inline(always)]
     pub fn push(&mut self, port: usize, now: Cycle, credit: Credit) {
-        let due = (now.0 + self.delay).max(self.next_free[port]);
-        self.next_free[port] = due + 1;
-        if due - now.0 > self.mask {
-            self.grow(now, due);
+        debug_assert!(self.delay <= self.mask, "the ring covers credit_delay");
+        let mut due = now.0 + self.delay;
+        let queued = self.next_free[port];
+        if queued > due {
+            due = self.queue_behind(now, queued);
         }
+        self.next_free[port] = due + 1;
         let s = (due & self.mask) as usize;
         let n = self.count[s] as usize;
         debug_assert!(

@@ -406,15 +406,15 @@ impl SwitchAlloc {
     ) {
         let vc = &s.vcs[i];
         let (o, ov, ovc) = (vc.out_port, vc.out_vc, vc.out_ovc as usize);
-        let mut flit = s.buffers.pop(i).flit;
-        s.outputs[ovc].credits.consume();
+        // The flit is copied from its FIFO slot straight into the crossbar; the credit
+        // accounting follows.
+        let flit = crossbar.push(o.index(), exit, &s.buffers.pop(i).flit);
+        let tail = flit.kind.is_tail();
         flit.vc = ov;
-        if o.0 != TERMINAL_PORT {
-            flit.hops += 1;
-        }
-        crossbar.push(o.index(), exit, flit);
+        flit.hops += u16::from(o.0 != TERMINAL_PORT);
+        s.outputs[ovc].credits.consume();
         credits.push(p, now, Credit { vc: VcId(v) });
-        if flit.kind.is_tail() {
+        if tail {
             Self::tail_left(now, s, i, ovc);
         }
     }

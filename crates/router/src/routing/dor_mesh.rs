@@ -42,6 +42,10 @@ impl RoutingFunction for DorMesh {
     fn dimension_order_port(&self, router: RouterId, dest: TerminalId) -> Option<OutPort> {
         self.geo.dor_port(router, RouterId(dest.0)).map(OutPort)
     }
+
+    fn is_dimension_order(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

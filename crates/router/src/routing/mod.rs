@@ -157,6 +157,13 @@ pub trait RoutingFunction: Send + Sync {
         let _ = (router, dest);
         None
     }
+
+    /// True when every head routed away from its destination router leaves on
+    /// [`RoutingFunction::dimension_order_port`] (the dimension-order family), so a router
+    /// counts its hops for `adaptive_hops_fraction` without asking.
+    fn is_dimension_order(&self) -> bool {
+        false
+    }
 }
 
 /// Why a routing function cannot run on a netlist.
@@ -706,5 +713,77 @@ mod generator_tests {
             assert_minimal(f.as_ref(), &n);
             assert!(dependency_graph_is_cyclic(f.as_ref(), &n), "{}", n.name);
         }
+    }
+
+    /// `is_dimension_order` holds for the dimension-order family only, and there every
+    /// network candidate, from every input port and VC of every router toward every
+    /// destination, is the `dimension_order_port`.
+    #[test]
+    fn dimension_order_functions_route_on_the_dimension_order_port() {
+        let kinds = [
+            RoutingKind::Dor,
+            RoutingKind::DorNoDateline,
+            RoutingKind::Duato,
+            RoutingKind::DuatoNbc,
+            RoutingKind::Quaglia,
+            RoutingKind::Pcube,
+            RoutingKind::WestFirst,
+            RoutingKind::NorthLast,
+            RoutingKind::NegativeFirst,
+            RoutingKind::Source,
+            RoutingKind::Table,
+        ];
+        let mut set = RouteSet::new();
+        let mut checked = 0;
+        for mut n in [
+            topology::torus(&[4, 4]),
+            topology::torus(&[3, 5]),
+            topology::torus(&[2, 3, 4]),
+            topology::ring(6),
+            topology::mesh(&[4, 3]),
+            topology::mesh(&[3, 2, 3]),
+            topology::hypercube(4),
+        ] {
+            for r in 0..n.num_routers() {
+                for p in &mut n.router_mut(RouterId(r as u32)).ports {
+                    p.vcs = 4;
+                }
+            }
+            for kind in kinds {
+                let Ok(f) = build(kind, &n) else { continue };
+                let family = matches!(kind, RoutingKind::Dor | RoutingKind::DorNoDateline);
+                assert_eq!(f.is_dimension_order(), family, "{} on {}", f.name(), n.name);
+                if !family {
+                    continue;
+                }
+                for r in n.routers() {
+                    for (p, port) in r.ports.iter().enumerate() {
+                        for vc in 0..port.vcs {
+                            let ctx = RouteCtx {
+                                router: r.id,
+                                in_port: InPort(p as u8),
+                                in_vc: VcId(vc),
+                            };
+                            for t in 0..n.num_routers() as u32 {
+                                let dest = TerminalId(t);
+                                f.route(&ctx, dest, &mut set);
+                                for c in set.iter().filter(|c| c.port.0 != TERMINAL_PORT) {
+                                    assert_eq!(
+                                        f.dimension_order_port(r.id, dest),
+                                        Some(c.port),
+                                        "{} on {} at {} toward {t}",
+                                        f.name(),
+                                        n.name,
+                                        r.id
+                                    );
+                                    checked += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked} candidates checked");
     }
 }
