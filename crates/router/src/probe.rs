@@ -341,26 +341,27 @@ pub(crate) fn switch_alloc(now: Cycle, s: &RouterState, winners: &[u32], t: &mut
 /// `flits_out`: (output port, flit), `credits_out`: (input port, VC), each in any order
 /// (reported by port).
 pub(crate) fn outputs(
-    flits_out: &[(u32, crate::Flit)],
+    flits_out: &[(u32, Flit)],
     credits_out: &[(u32, VcId)],
     t: &mut Vec<RouterEvent>,
 ) {
-    let first = t.len();
-    t.extend(flits_out.iter().map(|&(o, flit)| RouterEvent::FlitOut {
-        out: OutPort(o as u8),
+    extend_by_port(t, flits_out, |o, flit| RouterEvent::FlitOut {
+        out: OutPort(o),
         flit,
-    }));
-    t[first..].sort_unstable_by_key(|e| match e {
-        RouterEvent::FlitOut { out, .. } => *out,
-        _ => unreachable!("only this step's flits are sorted"),
     });
-    let first = t.len();
-    t.extend(credits_out.iter().map(|&(p, vc)| RouterEvent::CreditOut {
-        port: InPort(p as u8),
+    extend_by_port(t, credits_out, |p, vc| RouterEvent::CreditOut {
+        port: InPort(p),
         vc,
-    }));
-    t[first..].sort_unstable_by_key(|e| match e {
-        RouterEvent::CreditOut { port, .. } => *port,
-        _ => unreachable!("only this step's credits are sorted"),
     });
+}
+
+/// Appends one event per `(port, item)` of `items`, in ascending port order.
+fn extend_by_port<T: Copy>(
+    t: &mut Vec<RouterEvent>,
+    items: &[(u32, T)],
+    event: impl Fn(u8, T) -> RouterEvent,
+) {
+    let mut items: smallvec::SmallVec<[(u32, T); 8]> = items.into();
+    items.sort_unstable_by_key(|&(port, _)| port);
+    t.extend(items.into_iter().map(|(port, x)| event(port as u8, x)));
 }
