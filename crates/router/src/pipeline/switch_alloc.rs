@@ -178,13 +178,13 @@ impl SwitchAlloc {
         }
     }
 
-    /// The eligible VCs among the active VCs `active` of a router on the one-word path
-    /// (at most 64 input VCs, port matrices of at most 64 rows and columns), and the
-    /// output ports they request; fills `w.by_out` (the eligible VCs by the output port
-    /// they request, so that the VC arbitration reads one word per granted port).
+    /// Fills `w.by_out` with the eligible VCs among the active VCs `active` of a router on
+    /// the one-word path (at most 64 input VCs, port matrices of at most 64 rows and
+    /// columns), by the output port they request (so that the VC arbitration reads one
+    /// word per granted port). Returns the output ports requested (0: no VC is eligible).
     #[inline(always)]
-    fn eligible_word(w: &mut WordPath, now: Cycle, s: &RouterState, active: u64) -> (u64, u64) {
-        let (mut eligible, mut outs) = (0u64, 0u64);
+    fn eligible_word(w: &mut WordPath, now: Cycle, s: &RouterState, active: u64) -> u64 {
+        let mut outs = 0u64;
         let mut a = active;
         while a != 0 {
             let i = a.trailing_zeros() as usize;
@@ -195,10 +195,9 @@ impl SwitchAlloc {
                 let o = vc.out_port.index() % 64;
                 w.by_out[o] |= 1 << i;
                 outs |= 1 << o;
-                eligible |= 1 << i;
             }
         }
-        (eligible, outs)
+        outs
     }
 
     /// Builds the one-word port requests into `w.req` from `w.by_out` (`outs`: the
@@ -285,8 +284,8 @@ impl SwitchAlloc {
     #[inline(never)]
     fn evaluate_word(&mut self, now: Cycle, s: &RouterState, active: u64) {
         let w = &mut *self.word;
-        let (eligible, outs) = Self::eligible_word(w, now, s, active);
-        if eligible == 0 {
+        let outs = Self::eligible_word(w, now, s, active);
+        if outs == 0 {
             return;
         }
         let matching = Self::port_requests_word(w, outs);
@@ -345,18 +344,17 @@ impl SwitchAlloc {
         active: u64,
     ) {
         let w = &mut *self.word;
-        let (eligible, outs) = Self::eligible_word(w, now, s, active);
-        if eligible == 0 {
+        let outs = Self::eligible_word(w, now, s, active);
+        if outs == 0 {
             return;
         }
         let exit = now.plus(s.delays.sd + s.delays.xd);
-        if eligible & (eligible - 1) == 0 {
+        let o = outs.trailing_zeros() as usize;
+        let vcs = w.by_out[o % 64];
+        if outs & (outs - 1) == 0 && vcs & (vcs - 1) == 0 {
             // One eligible VC: its lone request is granted under every allocator and
             // arbiter kind, with no requests to build.
-            let (i, o) = (
-                eligible.trailing_zeros() as usize,
-                outs.trailing_zeros() as usize,
-            );
+            let i = vcs.trailing_zeros() as usize;
             w.by_out[o % 64] = 0;
             let p = usize::from(w.port_of[i % 64]);
             let v = (i - w.port_vcs[p % 64].trailing_zeros() as usize) as u8;
