@@ -455,9 +455,17 @@ impl SwitchAlloc {
             let (p, v) = s.layout.in_split(i);
             // The grant the winner took (read before its move: a tail's VC goes idle).
             let o = s.vcs[i].out_port.index();
-            Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
-            self.vc_arb.update(p, usize::from(v));
-            self.allocator.update_grant(p, o);
+            let (vc_arb, allocator) = (&mut self.vc_arb, &mut self.allocator);
+            Self::take_grant(
+                now,
+                exit,
+                s,
+                crossbar,
+                credits,
+                vc_arb,
+                allocator,
+                (i, p, v, o),
+            );
         }
     }
 
