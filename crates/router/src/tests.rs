@@ -945,3 +945,64 @@ fn a_reset_discards_at_the_cycle_it_arrives_in_the_occupancy_counters() {
     assert_eq!(occ.histogram.iter().sum::<u64>(), 21);
     assert_eq!(occ.histogram[0], 1);
 }
+
+#[test]
+fn tracing_changes_no_switch_allocation_under_contention() {
+    use flitsim_netlist::{AllocatorKind, ArbiterKind};
+    // Every input port sends packets back to back, one flit per cycle, cycling over its
+    // 4 VCs, to pseudo-random outputs: several VCs of a port, and several ports, compete
+    // for the outputs. The traced router (evaluate, then commit) and the plain one (the
+    // one-pass step, with its lone-VC shortcut) must move the same flits.
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut flits = Vec::new();
+    let mut seq = 0;
+    for p in 0..PORTS {
+        let mut t = 0;
+        for k in 0..30u8 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = 1 + (x % 4) as u32;
+            let dest = ((x >> 8) % PORTS as u64) as u32;
+            for i in 0..len {
+                flits.push((t, p, flit(seq, i, len, dest, k % 4)));
+                t += 1;
+            }
+            seq += 1;
+        }
+    }
+    for alloc in [
+        AllocatorKind::SeparableInputFirst,
+        AllocatorKind::SeparableOutputFirst,
+    ] {
+        for arb in [ArbiterKind::RoundRobin, ArbiterKind::Matrix] {
+            for d in [[0, 0, 0, 0, 0], [1, 1, 1, 1, 1]] {
+                let harness = || {
+                    Harness::with(d, 4, 4, 64, |c| {
+                        c.switch_allocator = alloc;
+                        c.vc_allocator = alloc;
+                        c.arbiter = arb;
+                    })
+                };
+                let mut plain = harness();
+                while plain.now < 300 {
+                    let now = plain.now;
+                    let these: Vec<(usize, Flit)> = flits
+                        .iter()
+                        .filter(|f| f.0 == now)
+                        .map(|f| (f.1, f.2))
+                        .collect();
+                    plain.step(&these, &[]);
+                }
+                assert_eq!(plain.sent.len(), flits.len(), "{alloc:?} {arb:?} {d:?}");
+                let mut h = harness();
+                traced(&mut h, &flits, 300);
+                assert_eq!(
+                    (&h.sent, &h.credits),
+                    (&plain.sent, &plain.credits),
+                    "{alloc:?} {arb:?} {d:?}"
+                );
+            }
+        }
+    }
+}

@@ -334,7 +334,13 @@ impl Iterator for WordDrain<'_> {
 }
 
 /// A many-to-many matcher of any kind (see the module docs).
+///
+/// Laid out as C lays out a tagged union, over kinds that hold their [`Separable`] state
+/// first: that state sits at one offset whatever the kind, so reaching it
+/// ([`Allocator::update_grant`], once per flit in switch allocation) needs no branch on
+/// the kind.
 #[derive(Clone, Debug)]
+#[repr(C, u8)]
 pub enum Allocator {
     /// Separable input-first.
     InputFirst(SeparableInputFirst),

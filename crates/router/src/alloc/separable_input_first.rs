@@ -7,6 +7,7 @@ use flitsim_netlist::ArbiterKind;
 
 /// Separable input-first allocator (see the module docs).
 #[derive(Clone, Debug)]
+#[repr(C)] // `s` first: see `Allocator`.
 pub struct SeparableInputFirst {
     pub(crate) s: Separable,
 }

@@ -7,6 +7,7 @@ use flitsim_netlist::ArbiterKind;
 
 /// Separable output-first allocator (see the module docs).
 #[derive(Clone, Debug)]
+#[repr(C)] // `s` first: see `Allocator`.
 pub struct SeparableOutputFirst {
     pub(crate) s: Separable,
     /// Scratch: the columns' picks (`rows x cols`).

@@ -8,21 +8,27 @@
 //! role in a router (the row arbiters of an allocator, the VC arbiters of the input ports),
 //! of one kind, since a router uses one arbiter kind everywhere. A bank is a closed enum
 //! over the kinds holding one vector, so the inner loops dispatch statically (one match,
-//! inlined) and reach an arbiter by one index, instead of matching on every arbiter.
+//! inlined) and reach an arbiter by one index, instead of matching on every arbiter. A
+//! round-robin bank of at most 64 arbiters of at most 64 requesters each (every bank of
+//! a router with at most 64 ports and 64 VCs per side) holds fixed arrays instead
+//! ([`RoundRobinWordBank`]): an update is one byte store, with no bounds check.
 
 pub mod matrix;
 pub mod round_robin;
 
+use crate::mask;
 use flitsim_netlist::ArbiterKind;
 
 pub use matrix::MatrixArbiter;
-pub use round_robin::RoundRobinArbiter;
+pub use round_robin::{RoundRobinArbiter, RoundRobinWordBank};
 
 /// A bank of arbiters of one kind, arbiter `k` over its own number of requesters (see the
 /// module docs).
 #[derive(Clone, Debug)]
 pub enum Arbiters {
-    /// Round-robin.
+    /// Round-robin, at most 64 arbiters of at most 64 requesters each.
+    RoundRobinWords(Box<RoundRobinWordBank>),
+    /// Round-robin, larger banks.
     RoundRobin(Vec<RoundRobinArbiter>),
     /// Matrix (least recently served).
     Matrix(Vec<MatrixArbiter>),
@@ -31,18 +37,24 @@ pub enum Arbiters {
 impl Arbiters {
     /// Arbiters of `kind`, one per entry of `sizes` (its number of requesters).
     pub fn new(kind: ArbiterKind, sizes: impl IntoIterator<Item = usize>) -> Arbiters {
-        let sizes = sizes.into_iter();
+        let sizes: Vec<usize> = sizes.into_iter().collect();
         match kind {
-            ArbiterKind::RoundRobin => {
-                Arbiters::RoundRobin(sizes.map(RoundRobinArbiter::new).collect())
+            ArbiterKind::RoundRobin => match RoundRobinWordBank::new(&sizes) {
+                Some(bank) => Arbiters::RoundRobinWords(Box::new(bank)),
+                None => {
+                    Arbiters::RoundRobin(sizes.into_iter().map(RoundRobinArbiter::new).collect())
+                }
+            },
+            ArbiterKind::Matrix => {
+                Arbiters::Matrix(sizes.into_iter().map(MatrixArbiter::new).collect())
             }
-            ArbiterKind::Matrix => Arbiters::Matrix(sizes.map(MatrixArbiter::new).collect()),
         }
     }
 
     /// Number of arbiters.
     pub fn len(&self) -> usize {
         match self {
+            Arbiters::RoundRobinWords(b) => b.len(),
             Arbiters::RoundRobin(a) => a.len(),
             Arbiters::Matrix(a) => a.len(),
         }
@@ -56,6 +68,7 @@ impl Arbiters {
     /// Number of requesters of arbiter `k`.
     pub fn size(&self, k: usize) -> usize {
         match self {
+            Arbiters::RoundRobinWords(b) => b.size(k),
             Arbiters::RoundRobin(a) => a[k].size(),
             Arbiters::Matrix(a) => a[k].size(),
         }
@@ -66,24 +79,30 @@ impl Arbiters {
     #[inline]
     pub fn arbitrate(&self, k: usize, req: &[u64]) -> Option<usize> {
         match self {
+            Arbiters::RoundRobinWords(b) => {
+                debug_assert_eq!(req.len(), mask::words(b.size(k)));
+                req.first().and_then(|&w| b.arbitrate_word(k, w))
+            }
             Arbiters::RoundRobin(a) => a[k].arbitrate(req),
             Arbiters::Matrix(a) => a[k].arbitrate(req),
         }
     }
 
     /// [`Arbiters::arbitrate`] for an arbiter of at most 64 requesters.
-    #[inline]
+    #[inline(always)]
     pub fn arbitrate_word(&self, k: usize, req: u64) -> Option<usize> {
         match self {
+            Arbiters::RoundRobinWords(b) => b.arbitrate_word(k, req),
             Arbiters::RoundRobin(a) => a[k].arbitrate_word(req),
             Arbiters::Matrix(a) => a[k].arbitrate_word(req),
         }
     }
 
     /// Records that arbiter `k` served `winner`: it gets the lowest priority next time.
-    #[inline]
+    #[inline(always)]
     pub fn update(&mut self, k: usize, winner: usize) {
         match self {
+            Arbiters::RoundRobinWords(b) => b.update(k, winner),
             Arbiters::RoundRobin(a) => a[k].update(winner),
             Arbiters::Matrix(a) => a[k].update(winner),
         }

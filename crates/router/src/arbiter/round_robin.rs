@@ -39,9 +39,7 @@ impl RoundRobinArbiter {
     #[inline]
     pub fn arbitrate_word(&self, w: u64) -> Option<usize> {
         debug_assert!(self.size <= 64);
-        let after = w & u64::MAX.checked_shl(self.pointer as u32).unwrap_or(0);
-        let pick = if after != 0 { after } else { w };
-        (pick != 0).then(|| pick.trailing_zeros() as usize)
+        first_from(w, self.pointer)
     }
 
     /// Moves the pointer just past `winner`.
@@ -52,9 +50,105 @@ impl RoundRobinArbiter {
     }
 }
 
+/// The first set bit of `w` at or after `pointer` (at most 64), else the first one.
+#[inline(always)]
+fn first_from(w: u64, pointer: usize) -> Option<usize> {
+    let after = w & u64::MAX.checked_shl(pointer as u32).unwrap_or(0);
+    let pick = if after != 0 { after } else { w };
+    (pick != 0).then(|| pick.trailing_zeros() as usize)
+}
+
+/// A bank of at most 64 round-robin arbiters of at most 64 requesters each, on fixed
+/// arrays indexed modulo 64 (no bounds checks): arbiter `k` behaves as a
+/// [`RoundRobinArbiter`] of `size(k)` requesters. Switch allocation updates three such
+/// arbiters per flit.
+#[derive(Clone, Debug)]
+pub struct RoundRobinWordBank {
+    /// Arbiter `k`'s pointer, as [`RoundRobinArbiter`]'s (`size` stands for 0).
+    pointers: [u8; 64],
+    /// Arbiter `k`'s number of requesters.
+    sizes: [u8; 64],
+    /// Number of arbiters.
+    len: usize,
+}
+
+impl RoundRobinWordBank {
+    /// Arbiters of the given sizes, each with requester 0 first; `None` when there are
+    /// more than 64 or one has more than 64 requesters.
+    pub fn new(sizes: &[usize]) -> Option<RoundRobinWordBank> {
+        if sizes.len() > 64 || sizes.iter().any(|&n| n > 64) {
+            return None;
+        }
+        let mut bank = RoundRobinWordBank {
+            pointers: [0; 64],
+            sizes: [0; 64],
+            len: sizes.len(),
+        };
+        for (k, &n) in sizes.iter().enumerate() {
+            bank.sizes[k] = n as u8;
+        }
+        Some(bank)
+    }
+
+    /// Number of arbiters.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the bank holds no arbiter.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of requesters of arbiter `k`.
+    pub fn size(&self, k: usize) -> usize {
+        debug_assert!(k < self.len);
+        usize::from(self.sizes[k % 64])
+    }
+
+    /// [`RoundRobinArbiter::arbitrate_word`] of arbiter `k`.
+    #[inline(always)]
+    pub fn arbitrate_word(&self, k: usize, w: u64) -> Option<usize> {
+        debug_assert!(k < self.len && (self.size(k) == 64 || w >> self.size(k) == 0));
+        first_from(w, usize::from(self.pointers[k % 64]))
+    }
+
+    /// [`RoundRobinArbiter::update`] of arbiter `k`.
+    #[inline(always)]
+    pub fn update(&mut self, k: usize, winner: usize) {
+        debug_assert!(k < self.len && winner < self.size(k));
+        self.pointers[k % 64] = winner as u8 + 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_bank_follows_its_arbiters() {
+        let sizes = [1usize, 4, 64, 7];
+        let mut bank = RoundRobinWordBank::new(&sizes).unwrap();
+        let mut arbs: Vec<_> = sizes.iter().map(|&n| RoundRobinArbiter::new(n)).collect();
+        assert_eq!((bank.len(), bank.size(2)), (4, 64));
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..500 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let k = (x % 4) as usize;
+            let n = sizes[k];
+            let w = if n == 64 { x } else { x & ((1 << n) - 1) };
+            let want = arbs[k].arbitrate_word(w);
+            assert_eq!(bank.arbitrate_word(k, w), want);
+            if let Some(v) = want {
+                arbs[k].update(v);
+                bank.update(k, v);
+            }
+        }
+        assert!(RoundRobinWordBank::new(&[65]).is_none());
+        assert!(RoundRobinWordBank::new(&[1; 65]).is_none());
+    }
 
     #[test]
     fn pointer_moves_past_the_winner() {

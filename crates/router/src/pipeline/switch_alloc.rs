@@ -178,35 +178,55 @@ impl SwitchAlloc {
         }
     }
 
-    /// Builds the one-word requests (router with at most 64 input VCs and port matrices
-    /// of at most 64 rows and columns) into `w.req` and `w.by_out` from the active VCs
-    /// `active`. Returns the output ports requested (0: nothing requests) and whether the
-    /// requests form a matching (at most one per input port and per output port).
+    /// Fills `w.by_out` with the eligible VCs among the active VCs `active` of a router on
+    /// the one-word path (at most 64 input VCs, port matrices of at most 64 rows and
+    /// columns), by the output port they request (so that the VC arbitration reads one
+    /// word per granted port). Returns the output ports requested (0: no VC is eligible).
     #[inline(always)]
-    fn request_word(w: &mut WordPath, now: Cycle, s: &RouterState, active: u64) -> (u64, bool) {
-        let (mut outs, mut clash) = (0u64, 0u64);
-        // Ports requested, and the eligible VCs by the output port they request (so that
-        // the VC arbitration reads one word per granted port).
+    fn eligible_word(w: &mut WordPath, now: Cycle, s: &RouterState, active: u64) -> u64 {
+        let mut outs = 0u64;
         let mut a = active;
         while a != 0 {
             let i = a.trailing_zeros() as usize;
             a &= a - 1;
             // The active mask is exact: no phase test.
             let vc = &s.vcs[i];
-            if !Self::can_send(s, vc, i, now) {
-                continue;
+            if Self::can_send(s, vc, i, now) {
+                let o = vc.out_port.index() % 64;
+                w.by_out[o] |= 1 << i;
+                outs |= 1 << o;
             }
-            let o = vc.out_port.index();
-            let p = usize::from(w.port_of[i % 64]);
-            let (row, bit) = (w.req.row(p), 1u64 << (o % 64));
-            // Not a matching: the port requested another output, or another port
-            // requested this one.
-            clash |= (row & !bit) | (bit & !row & outs);
-            w.req.set(p, o);
-            w.by_out[o % 64] |= 1 << i;
-            outs |= bit;
         }
-        (outs, clash == 0)
+        outs
+    }
+
+    /// Builds the one-word port requests into `w.req` from `w.by_out` (`outs`: the
+    /// outputs requested, not 0), output by output: each port with a VC in `by_out[o]`
+    /// requests `o`. Returns whether the requests form a matching (at most one per input
+    /// port and per output port).
+    #[inline(always)]
+    fn port_requests_word(w: &mut WordPath, outs: u64) -> bool {
+        // Not a matching: a port requests two outputs, or an output is requested by two
+        // ports.
+        let (mut ports, mut clash) = (0u64, false);
+        let mut left = outs;
+        while left != 0 {
+            let o = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let mut vcs = w.by_out[o];
+            loop {
+                let p = usize::from(w.port_of[vcs.trailing_zeros() as usize % 64]) % 64;
+                vcs &= !w.port_vcs[p];
+                clash |= ports & (1 << p) != 0;
+                ports |= 1 << p;
+                w.req.set(p, o);
+                if vcs == 0 {
+                    break;
+                }
+                clash = true;
+            }
+        }
+        !clash
     }
 
     /// The flat VC of input port `p` that takes granted output `o`, and its index within
@@ -264,10 +284,11 @@ impl SwitchAlloc {
     #[inline(never)]
     fn evaluate_word(&mut self, now: Cycle, s: &RouterState, active: u64) {
         let w = &mut *self.word;
-        let (outs, matching) = Self::request_word(w, now, s, active);
+        let outs = Self::eligible_word(w, now, s, active);
         if outs == 0 {
             return;
         }
+        let matching = Self::port_requests_word(w, outs);
         // Requests that form a matching are the grants (see `Allocator::allocate`).
         if !matching {
             self.allocator.allocate_word(&mut w.req);
@@ -323,11 +344,34 @@ impl SwitchAlloc {
         active: u64,
     ) {
         let w = &mut *self.word;
-        let (outs, matching) = Self::request_word(w, now, s, active);
+        let outs = Self::eligible_word(w, now, s, active);
         if outs == 0 {
             return;
         }
         let exit = now.plus(s.delays.sd + s.delays.xd);
+        let o = outs.trailing_zeros() as usize;
+        let vcs = w.by_out[o % 64];
+        if outs & (outs - 1) == 0 && vcs & (vcs - 1) == 0 {
+            // One eligible VC: its lone request is granted under every allocator and
+            // arbiter kind, with no requests to build.
+            let i = vcs.trailing_zeros() as usize;
+            w.by_out[o % 64] = 0;
+            let p = usize::from(w.port_of[i % 64]);
+            let v = (i - w.port_vcs[p % 64].trailing_zeros() as usize) as u8;
+            let (vc_arb, allocator) = (&mut self.vc_arb, &mut self.allocator);
+            Self::take_grant(
+                now,
+                exit,
+                s,
+                crossbar,
+                credits,
+                vc_arb,
+                allocator,
+                (i, p, v, o),
+            );
+            return;
+        }
+        let matching = Self::port_requests_word(w, outs);
         // Requests that form a matching are the grants (see `Allocator::allocate`).
         if !matching {
             self.allocator.allocate_word(&mut w.req);
@@ -341,11 +385,39 @@ impl SwitchAlloc {
         for (p, row) in req.drain() {
             let o = row.trailing_zeros() as usize;
             let (i, v) = Self::pick_vc_word(&self.vc_arb, by_out, port_vcs, matching, p, o);
-            Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
-            self.vc_arb.update(p, usize::from(v));
-            self.allocator.update_grant(p, o);
+            let (vc_arb, allocator) = (&mut self.vc_arb, &mut self.allocator);
+            Self::take_grant(
+                now,
+                exit,
+                s,
+                crossbar,
+                credits,
+                vc_arb,
+                allocator,
+                (i, p, v, o),
+            );
         }
         Self::clear_word(w, matching, outs);
+    }
+
+    /// Flat input VC `i` (VC `v` of input port `p`) won output `o` at `now`: its flit
+    /// moves (written at `exit`), then the port's VC arbiter (of `vc_arb`) and the
+    /// allocator's arbiters move their priorities.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn take_grant(
+        now: Cycle,
+        exit: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+        vc_arb: &mut Arbiters,
+        allocator: &mut Allocator,
+        (i, p, v, o): (usize, usize, u8, usize),
+    ) {
+        Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
+        vc_arb.update(p, usize::from(v));
+        allocator.update_grant(p, o);
     }
 
     /// The flat input VCs granted by the last `evaluate` (for traces).
@@ -383,9 +455,17 @@ impl SwitchAlloc {
             let (p, v) = s.layout.in_split(i);
             // The grant the winner took (read before its move: a tail's VC goes idle).
             let o = s.vcs[i].out_port.index();
-            Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
-            self.vc_arb.update(p, usize::from(v));
-            self.allocator.update_grant(p, o);
+            let (vc_arb, allocator) = (&mut self.vc_arb, &mut self.allocator);
+            Self::take_grant(
+                now,
+                exit,
+                s,
+                crossbar,
+                credits,
+                vc_arb,
+                allocator,
+                (i, p, v, o),
+            );
         }
     }
 
