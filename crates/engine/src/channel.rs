@@ -18,13 +18,59 @@
 //! (flit = phit), and the contract allows at most one credit per channel per cycle. A
 //! second write in one cycle is a phase-discipline bug and panics.
 
+use flitsim_netlist::{Cycle, TerminalId, VcId};
+use flitsim_router::{Credit, Flit, FlitKind, PacketId, Reset};
+
 /// Tag of a slot that never held anything.
 const NEVER: u64 = u64::MAX;
 
+/// A slot: its item counts only at the cycle of its tag (`due`); before the first send
+/// it holds a blank ([`Blank`]).
 #[derive(Copy, Clone, Debug)]
 struct Slot<T> {
     due: u64,
-    item: Option<T>,
+    item: T,
+}
+
+/// What travels on lines: plain values, with a blank that fills a slot before anything
+/// is sent in it (never read: no tag names it).
+pub trait Blank: Copy {
+    /// The filler of empty slots.
+    const BLANK: Self;
+}
+
+impl Blank for Flit {
+    const BLANK: Flit = Flit {
+        packet: PacketId {
+            source: TerminalId(u32::MAX),
+            seq: u32::MAX,
+        },
+        index: 0,
+        len: 0,
+        kind: FlitKind::HeadTail,
+        vc: VcId(0),
+        dest: TerminalId(u32::MAX),
+        created: Cycle(0),
+        injected: Cycle(0),
+        hops: 0,
+    };
+}
+
+impl Blank for Credit {
+    const BLANK: Credit = Credit { vc: VcId(0) };
+}
+
+impl Blank for Reset {
+    const BLANK: Reset = Reset {
+        vc: VcId(0),
+        packet: PacketId {
+            source: TerminalId(u32::MAX),
+            seq: u32::MAX,
+        },
+        dest: TerminalId(u32::MAX),
+        len: 0,
+        created: Cycle(0),
+    };
 }
 
 /// A delay line of a [`Lines`]: where its ring of slots lies and its latency (a handle
@@ -172,7 +218,7 @@ impl<T> Default for Lines<T> {
     }
 }
 
-impl<T: Copy> Lines<T> {
+impl<T: Blank> Lines<T> {
     /// Adds a line of `latency >= 1` cycles.
     ///
     /// # Panics
@@ -184,7 +230,7 @@ impl<T: Copy> Lines<T> {
         self.slots.extend(std::iter::repeat_n(
             Slot {
                 due: NEVER,
-                item: None,
+                item: T::BLANK,
             },
             size,
         ));
@@ -212,21 +258,17 @@ impl<T: Copy> Lines<T> {
     pub fn peek(&self, l: Line, at: impl Due) -> Option<&T> {
         let (slot, now) = at.on(l);
         let s = &self.slots[slot];
-        if s.due == now {
-            s.item.as_ref()
-        } else {
-            None
-        }
+        (s.due == now).then_some(&s.item)
     }
 
     /// [`Lines::peek`] for a reader told something is due (the wake-ups): the slot's tag
     /// is checked in debug builds only.
     #[inline]
-    pub fn due(&self, l: Line, at: impl Due) -> Option<&T> {
+    pub fn due(&self, l: Line, at: impl Due) -> &T {
         let (slot, now) = at.on(l);
         let s = &self.slots[slot];
         debug_assert_eq!(s.due, now, "woken for an item not there");
-        s.item.as_ref()
+        &s.item
     }
 
     /// Sends a copy of `item` on line `l` at `at` (the cycle it is sent, or its
@@ -244,7 +286,7 @@ impl<T: Copy> Lines<T> {
             due - u64::from(l.latency)
         );
         s.due = due;
-        s.item = Some(*item);
+        s.item = *item;
         due
     }
 
@@ -254,7 +296,7 @@ impl<T: Copy> Lines<T> {
         self.slots[l.start as usize..(l.start + l.mask + 1) as usize]
             .iter()
             .filter(move |s| s.due != NEVER && s.due >= next)
-            .filter_map(|s| s.item.as_ref())
+            .map(|s| &s.item)
     }
 
     /// Number of items of line `l` still travelling at the start of cycle `next`.
@@ -552,6 +594,10 @@ impl WakeBucket<'_> {
 mod tests {
     use super::*;
 
+    impl Blank for u32 {
+        const BLANK: u32 = 0;
+    }
+
     #[test]
     fn an_item_arrives_exactly_latency_cycles_later() {
         for lat in 1..6u32 {
@@ -741,7 +787,7 @@ mod tests {
         let mut l: Lines<u32> = Lines::default();
         let i = l.push(1);
         l.send(i, 4u64, &11);
-        assert_eq!(l.due(i, 5u64), Some(&11));
+        assert_eq!(l.due(i, 5u64), &11);
     }
 
     #[test]

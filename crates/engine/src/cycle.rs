@@ -92,9 +92,9 @@ impl Status {
 trait ReadLines<'a> {
     /// The flit due now on the forward side `src`, for a reader woken for it (the slot's
     /// tag is checked in debug builds only).
-    fn flit(&self, src: LineRef) -> Option<&'a Flit>;
+    fn flit(&self, src: LineRef) -> &'a Flit;
     /// The credit due now on the reverse side `src`, for a reader woken for it.
-    fn credit(&self, src: LineRef) -> Option<Credit>;
+    fn credit(&self, src: LineRef) -> Credit;
     /// The flit due now on `src`, if any (none for a port without a channel).
     fn peek_flit(&self, src: LineRef) -> Option<&'a Flit>;
     /// The credit due now on `src`, if any.
@@ -111,14 +111,14 @@ struct AllLines<'a, 'b> {
 
 impl<'a> ReadLines<'a> for &AllLines<'a, '_> {
     #[inline(always)]
-    fn flit(&self, src: LineRef) -> Option<&'a Flit> {
-        let l = self.lines.get(src.part as usize)?;
-        l.flits.due(src.line, self.now)
+    fn flit(&self, src: LineRef) -> &'a Flit {
+        self.lines[src.part as usize].flits.due(src.line, self.now)
     }
     #[inline(always)]
-    fn credit(&self, src: LineRef) -> Option<Credit> {
-        let l = self.lines.get(src.part as usize)?;
-        l.credits.due(src.line, self.now).copied()
+    fn credit(&self, src: LineRef) -> Credit {
+        *self.lines[src.part as usize]
+            .credits
+            .due(src.line, self.now)
     }
     #[inline]
     fn peek_flit(&self, src: LineRef) -> Option<&'a Flit> {
@@ -201,12 +201,9 @@ fn step_arrived<'a>(
         m &= m - 1;
         let src = node.credit_src[o];
         // With resets a credit bit may stand for a reset alone: the credit's tag decides.
-        let c = if resets {
-            read.peek_credit(src)
-        } else {
-            read.credit(src)
-        };
-        if let Some(c) = c {
+        if !resets {
+            router.receive_credit(now, o, read.credit(src));
+        } else if let Some(c) = read.peek_credit(src) {
             router.receive_credit(now, o, c);
         }
     }
@@ -214,10 +211,7 @@ fn step_arrived<'a>(
     while m != 0 {
         let p = m.trailing_zeros() as usize;
         m &= m - 1;
-        let src = node.flit_src[p];
-        if let Some(f) = read.flit(src) {
-            router.receive_flit(now, p, f);
-        }
+        router.receive_flit(now, p, read.flit(node.flit_src[p]));
     }
     router.finish_step(now);
 }
@@ -356,15 +350,15 @@ impl<D: Due, A: Land, W: FnMut(WakeRef, u64)> Pass for Fused<'_, D, A, W> {
 
 impl<'a, D: Due, A, W> ReadLines<'a> for &'a Fused<'_, D, A, W> {
     #[inline(always)]
-    fn flit(&self, src: LineRef) -> Option<&'a Flit> {
+    fn flit(&self, src: LineRef) -> &'a Flit {
         debug_assert_eq!(src.part, 0, "a line of another partition");
         let flits: &'a Lines<Flit> = self.send.flits;
         flits.due(src.line, self.at)
     }
     #[inline(always)]
-    fn credit(&self, src: LineRef) -> Option<Credit> {
+    fn credit(&self, src: LineRef) -> Credit {
         debug_assert_eq!(src.part, 0, "a line of another partition");
-        self.send.credits.due(src.line, self.at).copied()
+        *self.send.credits.due(src.line, self.at)
     }
     #[inline]
     fn peek_flit(&self, src: LineRef) -> Option<&'a Flit> {
