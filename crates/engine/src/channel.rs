@@ -685,6 +685,38 @@ mod tests {
         (r, a, term)
     }
 
+    /// What `Wakes::take_and_wake` at `t` names, taken as a reader takes it.
+    fn taken(w: &mut Wakes, t: u64, n: usize) -> Delivered {
+        let (woken, _) = w.take_and_wake(t, t + 1);
+        let r = woken.routers.iter_mut().map(std::mem::take).collect();
+        let mut a: Vec<u64> = woken.arrivals.iter_mut().map(std::mem::take).collect();
+        a.truncate(n);
+        let term = woken.terminals.iter_mut().map(std::mem::take).collect();
+        (r, a, term)
+    }
+
+    #[test]
+    fn taking_in_place_names_what_delivering_names_and_empties_the_bucket() {
+        let n = 70;
+        let (mut a, mut b) = (Wakes::new(1, n), Wakes::new(1, n));
+        let tb = a.terminal_base();
+        for t in 0..12u64 {
+            // `a` delivers (and is prepared), `b` is taken in place.
+            assert_eq!(delivered(&a, t, n), taken(&mut b, t, n), "cycle {t}");
+            a.prepare(t);
+            let mut bucket = b.bucket_mut(t + 1);
+            for (id, what) in [(t * 11 % 70, 1 << (t % 64)), (69, 1 << 40), (3, 1 << 33)] {
+                a.wake(t + 1, id as u32, what);
+                bucket.wake(t + 1, id as u32, what);
+            }
+            a.wake(t + 1, tb + (t * 3 % 70) as u32, 0);
+            bucket.wake(t + 1, tb + (t * 3 % 70) as u32, 0);
+        }
+        // Taken at cycle 12, nothing is left in any bucket.
+        taken(&mut b, 12, n);
+        assert!(b.words.iter().all(|&w| w == 0));
+    }
+
     #[test]
     fn a_wake_up_is_seen_exactly_at_its_due_cycle() {
         let n = 70; // two words: ids on both sides of 64
