@@ -545,7 +545,7 @@ const LOOK_AHEAD: u64 = 1024;
 /// trial succeeds now, or their drawn trials end); the other idle terminals' steps would
 /// change nothing (their trials for now are drawn already and failed), so they are skipped.
 /// Each is handed to `pass` after its step.
-#[inline(never)]
+#[inline(always)]
 fn step_terminals(now: Cycle, nodes: &mut Nodes, pass: &mut impl Pass, resets: bool) {
     let t = now.0;
     let Nodes {
