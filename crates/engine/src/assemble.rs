@@ -112,10 +112,10 @@ pub(crate) struct TerminalNode {
     pub flit_src: LineRef,
     /// Reverse side of the injection channel (written by the router).
     pub credit_src: LineRef,
-    /// Own forward line: the injection channel.
-    pub flit_dst: Line,
-    /// Own reverse line: the ejection channel.
-    pub credit_dst: Line,
+    /// Own forward line (the injection channel) and the router input it wakes.
+    pub flit_to: Outlet,
+    /// Own reverse line (the ejection channel) and the router output it wakes.
+    pub credit_to: Outlet,
     pub flit_out: Option<Flit>,
     pub credit_out: Option<Credit>,
     /// Trace events of this cycle (`None`: tracing off).
@@ -146,14 +146,15 @@ pub(crate) struct Nodes {
     /// Per local terminal, the cycle of its live calendar entry (`u64::MAX`: none).
     pub calendar_at: Vec<u64>,
     /// Bit set of the local terminals stepped this cycle (their outboxes are written in
-    /// phase 2).
+    /// phase 2; a partition alone has sent them already).
     pub stepped_terminals: Vec<u64>,
     /// Per local router, the lines something arrives on this cycle ([`arrival_bit`]): a
     /// woken router reads only those (padded to a multiple of 64 entries, one per bit of
-    /// the router bit sets).
+    /// the router bit sets). Unused by a partition alone on lines of one latency: it
+    /// takes them where the wake-ups lie (`Wakes::take_and_wake`).
     pub arrivals: Vec<u64>,
     /// Bit set of the local routers stepped this cycle (phase 2 copies what they wrote
-    /// onto their lines).
+    /// onto their lines; a partition alone has sent it already).
     pub stepped: Vec<u64>,
     /// The status's flit counters summed at the start of this cycle (did a flit move?).
     pub moved_before: u64,
@@ -492,8 +493,14 @@ pub(crate) fn assemble(
             ),
             flit_src: ejection(i).0,
             credit_src: injection(i).1,
-            flit_dst: injection(i).0.line,
-            credit_dst: ejection(i).1.line,
+            flit_to: Outlet {
+                line: injection(i).0.line,
+                wake: wake_of(spec.id, Some(arrival_bit(TERMINAL_PORT.into(), false))),
+            },
+            credit_to: Outlet {
+                line: ejection(i).1.line,
+                wake: wake_of(spec.id, Some(arrival_bit(TERMINAL_PORT.into(), true))),
+            },
             flit_out: None,
             credit_out: None,
             trace: None,

@@ -9,20 +9,68 @@
 //! `t + L` tagged `t + L`; the reader of cycle `t + L` finds it by the tag. Readers never
 //! write (a stale slot simply carries an old tag), so phase 1 reads other partitions'
 //! lines through shared references while nobody writes them; writers fill only slots due
-//! later (phase 2). The live tags at any time lie in `[now, now + L]`, fewer than the ring
-//! size, so a slot is never overwritten before it is read.
+//! later (phase 2, or right after the writer's step when its partition is alone and no
+//! other reads its lines: the slots written, due at `now + L >= now + 1`, are never the
+//! ones read at `now`). The live tags at any time lie in `[now, now + L]`, fewer than the
+//! ring size, so a slot is never overwritten before it is read.
 //!
 //! At most one item enters each side per cycle: a channel moves one flit per cycle
 //! (flit = phit), and the contract allows at most one credit per channel per cycle. A
 //! second write in one cycle is a phase-discipline bug and panics.
 
+use flitsim_netlist::{Cycle, TerminalId, VcId};
+use flitsim_router::{Credit, Flit, FlitKind, PacketId, Reset};
+
 /// Tag of a slot that never held anything.
 const NEVER: u64 = u64::MAX;
 
+/// A slot: its item counts only at the cycle of its tag (`due`); before the first send
+/// it holds a blank ([`Blank`]).
 #[derive(Copy, Clone, Debug)]
 struct Slot<T> {
     due: u64,
-    item: Option<T>,
+    item: T,
+}
+
+/// What travels on lines: plain values, with a blank that fills a slot before anything
+/// is sent in it (never read: no tag names it).
+pub trait Blank: Copy {
+    /// The filler of empty slots.
+    const BLANK: Self;
+}
+
+impl Blank for Flit {
+    const BLANK: Flit = Flit {
+        packet: PacketId {
+            source: TerminalId(u32::MAX),
+            seq: u32::MAX,
+        },
+        index: 0,
+        len: 0,
+        kind: FlitKind::HeadTail,
+        vc: VcId(0),
+        dest: TerminalId(u32::MAX),
+        created: Cycle(0),
+        injected: Cycle(0),
+        hops: 0,
+    };
+}
+
+impl Blank for Credit {
+    const BLANK: Credit = Credit { vc: VcId(0) };
+}
+
+impl Blank for Reset {
+    const BLANK: Reset = Reset {
+        vc: VcId(0),
+        packet: PacketId {
+            source: TerminalId(u32::MAX),
+            seq: u32::MAX,
+        },
+        dest: TerminalId(u32::MAX),
+        len: 0,
+        created: Cycle(0),
+    };
 }
 
 /// A delay line of a [`Lines`]: where its ring of slots lies and its latency (a handle
@@ -107,6 +155,53 @@ impl Arrival {
     }
 }
 
+/// Where a writer's items of one cycle land on a line ([`Lines::send`]): a [`Landing`]
+/// on a line of its latency (the slot located once per cycle), or on a line of any
+/// latency the cycle they are sent (`u64`; the slot located per line).
+pub trait Land: Copy {
+    /// The index of the slot the item sent on `l` lands in, and the cycle it is due.
+    fn on(self, l: Line) -> (usize, u64);
+}
+
+impl Land for Landing {
+    #[inline(always)]
+    fn on(self, l: Line) -> (usize, u64) {
+        debug_assert_eq!(l.latency, self.latency, "a line of another latency");
+        ((l.start + self.offset) as usize, self.due)
+    }
+}
+
+impl Land for u64 {
+    #[inline(always)]
+    fn on(self, l: Line) -> (usize, u64) {
+        let due = self + u64::from(l.latency);
+        (l.slot(due), due)
+    }
+}
+
+/// Where a reader finds the items due at one cycle on a line ([`Lines::peek`],
+/// [`Lines::due`]): an [`Arrival`] on a line of its latency (the slot located once per
+/// cycle), or on a line of any latency the cycle itself (`u64`).
+pub trait Due: Copy {
+    /// The index of the slot of the cycle on `l`, and the cycle.
+    fn on(self, l: Line) -> (usize, u64);
+}
+
+impl Due for Arrival {
+    #[inline(always)]
+    fn on(self, l: Line) -> (usize, u64) {
+        debug_assert_eq!(l.latency, self.latency, "a line of another latency");
+        ((l.start + self.offset) as usize, self.now)
+    }
+}
+
+impl Due for u64 {
+    #[inline(always)]
+    fn on(self, l: Line) -> (usize, u64) {
+        (l.slot(self), self)
+    }
+}
+
 /// Many delay lines of one item type in one flat ring-buffer arena.
 #[derive(Clone, Debug)]
 pub struct Lines<T> {
@@ -123,7 +218,7 @@ impl<T> Default for Lines<T> {
     }
 }
 
-impl<T: Copy> Lines<T> {
+impl<T: Blank> Lines<T> {
     /// Adds a line of `latency >= 1` cycles.
     ///
     /// # Panics
@@ -135,7 +230,7 @@ impl<T: Copy> Lines<T> {
         self.slots.extend(std::iter::repeat_n(
             Slot {
                 due: NEVER,
-                item: None,
+                item: T::BLANK,
             },
             size,
         ));
@@ -157,100 +252,42 @@ impl<T: Copy> Lines<T> {
         self.lines == 0
     }
 
-    /// Phase 1 at `now`: the item of line `l` due now, if any (the line is not changed).
+    /// Phase 1: the item of line `l` due at `at` (the cycle, or its [`Arrival`]), if any
+    /// (the line is not changed).
     #[inline]
-    pub fn peek(&self, l: Line, now: u64) -> Option<T> {
-        let s = &self.slots[l.slot(now)];
-        if s.due == now {
-            s.item
-        } else {
-            None
-        }
+    pub fn peek(&self, l: Line, at: impl Due) -> Option<&T> {
+        let (slot, now) = at.on(l);
+        let s = &self.slots[slot];
+        (s.due == now).then_some(&s.item)
     }
 
-    /// Phase 1 at `now`: the item of line `l` due now, by reference, for a reader told
-    /// something is due (the wake-ups): the slot's tag is checked in debug builds only.
+    /// [`Lines::peek`] for a reader told something is due (the wake-ups): the slot's tag
+    /// is checked in debug builds only.
     #[inline]
-    pub fn due_ref(&self, l: Line, now: u64) -> Option<&T> {
-        let s = &self.slots[l.slot(now)];
+    pub fn due(&self, l: Line, at: impl Due) -> &T {
+        let (slot, now) = at.on(l);
+        let s = &self.slots[slot];
         debug_assert_eq!(s.due, now, "woken for an item not there");
-        s.item.as_ref()
+        &s.item
     }
 
-    /// [`Lines::due_ref`] at the cycle and slot of `at`, on a line of `at`'s latency.
-    #[inline]
-    pub fn due_ref_at(&self, l: Line, at: Arrival) -> Option<&T> {
-        debug_assert_eq!(l.latency, at.latency, "a line of another latency");
-        let s = &self.slots[(l.start + at.offset) as usize];
-        debug_assert_eq!(s.due, at.now, "woken for an item not there");
-        s.item.as_ref()
-    }
-
-    /// [`Lines::peek`] by reference.
-    #[inline]
-    pub fn peek_ref(&self, l: Line, now: u64) -> Option<&T> {
-        let s = &self.slots[l.slot(now)];
-        if s.due == now {
-            s.item.as_ref()
-        } else {
-            None
-        }
-    }
-
-    /// Phase 2 at `now`: sends `item` on line `l`, due at `now + latency`; returns that
-    /// cycle.
+    /// Sends a copy of `item` on line `l` at `at` (the cycle it is sent, or its
+    /// [`Landing`]), due `latency` cycles later; returns that cycle.
     ///
     /// # Panics
     /// If something was already sent on the line this cycle (two writers, or one twice).
     #[inline]
-    pub fn send(&mut self, l: Line, now: u64, item: T) -> u64 {
-        let due = now + u64::from(l.latency);
-        let s = &mut self.slots[l.slot(due)];
+    pub fn send(&mut self, l: Line, at: impl Land, item: &T) -> u64 {
+        let (slot, due) = at.on(l);
+        let s = &mut self.slots[slot];
         assert!(
             s.due != due,
-            "two items sent on one channel side at cycle {now} (phase discipline broken)"
-        );
-        *s = Slot {
-            due,
-            item: Some(item),
-        };
-        due
-    }
-
-    /// [`Lines::send`] of a copy of `item` (copied straight into the slot).
-    ///
-    /// # Panics
-    /// As [`Lines::send`].
-    #[inline]
-    pub fn send_ref(&mut self, l: Line, now: u64, item: &T) -> u64 {
-        let due = now + u64::from(l.latency);
-        let s = &mut self.slots[l.slot(due)];
-        assert!(
-            s.due != due,
-            "two items sent on one channel side at cycle {now} (phase discipline broken)"
+            "two items sent on one channel side at cycle {} (phase discipline broken)",
+            due - u64::from(l.latency)
         );
         s.due = due;
-        s.item = Some(*item);
+        s.item = *item;
         due
-    }
-
-    /// [`Lines::send_ref`] at the cycle and slot of `at`, on a line of `at`'s latency;
-    /// returns the cycle the item is due.
-    ///
-    /// # Panics
-    /// As [`Lines::send`].
-    #[inline]
-    pub fn send_landing(&mut self, l: Line, at: Landing, item: &T) -> u64 {
-        debug_assert_eq!(l.latency, at.latency, "a line of another latency");
-        let s = &mut self.slots[(l.start + at.offset) as usize];
-        assert!(
-            s.due != at.due,
-            "two items sent on one channel side at cycle {} (phase discipline broken)",
-            at.due - u64::from(at.latency)
-        );
-        s.due = at.due;
-        s.item = Some(*item);
-        at.due
     }
 
     /// The items of line `l` still travelling at the start of cycle `next` (due at
@@ -259,7 +296,7 @@ impl<T: Copy> Lines<T> {
         self.slots[l.start as usize..(l.start + l.mask + 1) as usize]
             .iter()
             .filter(move |s| s.due != NEVER && s.due >= next)
-            .filter_map(|s| s.item.as_ref())
+            .map(|s| &s.item)
     }
 
     /// Number of items of line `l` still travelling at the start of cycle `next`.
@@ -300,7 +337,9 @@ impl WakeSpot {
 /// indexed by `due & mask`) tagged with their due cycle; in phase 2 the writer first makes
 /// the buckets of the cycles it can write ([`Wakes::prepare`]: a bucket whose tag is stale
 /// was read already and is emptied), then sets bits in them; the reader only reads the
-/// bucket due `now` in phase 1.
+/// bucket due `now` in phase 1. A partition alone, whose wake-ups only it writes and
+/// reads, may instead take the bucket due `now` in place and empty it while it wakes in
+/// a later one ([`Wakes::take_and_wake`]).
 #[derive(Clone, Debug)]
 pub struct Wakes {
     mask: u32,
@@ -347,33 +386,81 @@ impl Wakes {
 
     /// Phase 2 at `now`, before any [`Wakes::wake`]: readies the buckets due in
     /// `now + 1..=now + max_latency` (a stale one was read already: it is emptied).
-    #[inline]
+    #[inline(always)]
     pub fn prepare(&mut self, now: u64) {
         for due in now + 1..=now + u64::from(self.max_latency) {
-            let tag = &mut self.due[(due as u32 & self.mask) as usize];
-            if *tag == due {
-                continue;
-            }
-            debug_assert!(
-                *tag == NEVER || *tag <= now,
-                "wake-up bucket reused while still live"
-            );
-            *tag = due;
-            let base = self.bucket(due);
-            let (set, masks) =
-                self.words[base..base + self.stride].split_at_mut(2 * self.router_words);
-            for (word, masks) in set[..self.router_words]
-                .iter_mut()
-                .zip(masks.chunks_exact_mut(64))
-            {
-                let mut bits = std::mem::take(word);
-                while bits != 0 {
-                    masks[bits.trailing_zeros() as usize & 63] = 0;
-                    bits &= bits - 1;
-                }
-            }
-            set[self.router_words..].fill(0);
+            self.ready(now, due);
         }
+    }
+
+    /// [`Wakes::prepare`] of the bucket due at `due` alone.
+    #[inline(always)]
+    fn ready(&mut self, now: u64, due: u64) {
+        let tag = &mut self.due[(due as u32 & self.mask) as usize];
+        if *tag == due {
+            return;
+        }
+        debug_assert!(
+            *tag == NEVER || *tag <= now,
+            "wake-up bucket reused while still live"
+        );
+        *tag = due;
+        let base = self.bucket(due);
+        let (set, masks) = self.words[base..base + self.stride].split_at_mut(2 * self.router_words);
+        for (word, masks) in set[..self.router_words]
+            .iter_mut()
+            .zip(masks.chunks_exact_mut(64))
+        {
+            let mut bits = std::mem::take(word);
+            while bits != 0 {
+                masks[bits.trailing_zeros() as usize & 63] = 0;
+                bits &= bits - 1;
+            }
+        }
+        set[self.router_words..].fill(0);
+    }
+
+    /// For a reader that is the only writer (one partition) on lines of one latency, at
+    /// `now`, sending items due at `due` (`now + 1..=now + max_latency`): the bucket of
+    /// `now`, to be taken from in place instead of [`Wakes::deliver`]ed (the reader
+    /// empties it as it steps the components it names, so it is empty when reused), and
+    /// the bucket of `due`, readied ([`Wakes::prepare`]), to wake in.
+    #[inline(always)]
+    pub fn take_and_wake(&mut self, now: u64, due: u64) -> (Woken<'_>, WakeBucket<'_>) {
+        debug_assert!(
+            due > now && due - now <= u64::from(self.max_latency),
+            "a bucket out of reach"
+        );
+        self.ready(now, due);
+        let (at_now, at_due) = (self.bucket(now), self.bucket(due));
+        let stride = self.stride;
+        let (now_words, due_words) = if at_now < at_due {
+            let (lo, hi) = self.words.split_at_mut(at_due);
+            (&mut lo[at_now..at_now + stride], &mut hi[..stride])
+        } else {
+            let (lo, hi) = self.words.split_at_mut(at_now);
+            (&mut hi[..stride], &mut lo[at_due..at_due + stride])
+        };
+        // A bucket not due now was taken from at its cycle (or never used): it is empty.
+        debug_assert!(
+            self.due[(now as u32 & self.mask) as usize] == now || now_words.iter().all(|&w| w == 0),
+            "wake-up bucket of cycle {now} not emptied"
+        );
+        let rw = self.router_words;
+        let (set, masks) = now_words.split_at_mut(2 * rw);
+        let (routers, terminals) = set.split_at_mut(rw);
+        (
+            Woken {
+                routers,
+                terminals,
+                arrivals: &mut masks[..64 * rw],
+            },
+            WakeBucket {
+                due,
+                router_words: rw,
+                words: due_words,
+            },
+        )
     }
 
     /// Phase 2 (after [`Wakes::prepare`]): component `id` of the reader partition (a
@@ -423,7 +510,7 @@ impl Wakes {
     /// Phase 1 at `now`: adds the routers woken now to `routers` (a bit set) and what
     /// arrives for each to `arrivals` (one per router, padded to 64 per word of
     /// `routers`), the terminals woken now to `terminals` (a bit set).
-    #[inline]
+    #[inline(always)]
     pub fn deliver(
         &self,
         now: u64,
@@ -467,6 +554,18 @@ fn spot(router_words: usize, id: u32, what: u64) -> WakeSpot {
     }
 }
 
+/// What the bucket of one cycle names, to be taken in place ([`Wakes::take_and_wake`]):
+/// what [`Wakes::deliver`] would add.
+#[derive(Debug)]
+pub struct Woken<'a> {
+    /// Bit set of the routers woken.
+    pub routers: &'a mut [u64],
+    /// Bit set of the terminals woken.
+    pub terminals: &'a mut [u64],
+    /// Per router (64 per word of `routers`), what arrives.
+    pub arrivals: &'a mut [u64],
+}
+
 /// One bucket of a [`Wakes`] ([`Wakes::bucket_mut`]).
 #[derive(Debug)]
 pub struct WakeBucket<'a> {
@@ -495,6 +594,10 @@ impl WakeBucket<'_> {
 mod tests {
     use super::*;
 
+    impl Blank for u32 {
+        const BLANK: u32 = 0;
+    }
+
     #[test]
     fn an_item_arrives_exactly_latency_cycles_later() {
         for lat in 1..6u32 {
@@ -506,11 +609,11 @@ mod tests {
             for t in 0..20u64 {
                 let got = l.peek(i, t);
                 if t >= u64::from(lat) {
-                    assert_eq!(got, Some((t - u64::from(lat)) as u32));
+                    assert_eq!(got, Some(&((t - u64::from(lat)) as u32)));
                 } else {
                     assert!(got.is_none());
                 }
-                l.send(i, t, t as u32);
+                l.send(i, t, &(t as u32));
                 assert_eq!(l.count_in_flight(i, t + 1), lat.min(t as u32 + 1));
             }
         }
@@ -524,8 +627,8 @@ mod tests {
             for t in 0..20u64 {
                 assert_eq!(a.peek(la.1, t), b.peek(lb.1, t), "cycle {t}");
                 let at = Landing::new(t, lat);
-                assert_eq!(at.due(), a.send_ref(la.1, t, &(t as u32)));
-                assert_eq!(at.due(), b.send_landing(lb.1, at, &(t as u32)));
+                assert_eq!(at.due(), a.send(la.1, t, &(t as u32)));
+                assert_eq!(at.due(), b.send(lb.1, at, &(t as u32)));
             }
             assert_eq!(
                 a.slots.iter().map(|s| (s.due, s.item)).collect::<Vec<_>>(),
@@ -540,10 +643,11 @@ mod tests {
             let mut l: Lines<u32> = Lines::default();
             let (_other, i) = (l.push(2), l.push(lat));
             for t in 0..20u64 {
+                assert_eq!(l.peek(i, Arrival::new(t, lat)), l.peek(i, t), "cycle {t}");
                 if t >= u64::from(lat) {
-                    assert_eq!(l.due_ref_at(i, Arrival::new(t, lat)), l.due_ref(i, t));
+                    assert_eq!(l.due(i, Arrival::new(t, lat)), l.due(i, t));
                 }
-                l.send_landing(i, Landing::new(t, lat), &(t as u32));
+                l.send(i, Landing::new(t, lat), &(t as u32));
             }
         }
     }
@@ -553,18 +657,18 @@ mod tests {
     fn a_second_send_at_a_landing_panics() {
         let mut l: Lines<u32> = Lines::default();
         let i = l.push(3);
-        l.send_landing(i, Landing::new(4, 3), &1);
-        l.send_landing(i, Landing::new(4, 3), &2);
+        l.send(i, Landing::new(4, 3), &1);
+        l.send(i, Landing::new(4, 3), &2);
     }
 
     #[test]
     fn a_gap_is_read_as_nothing_even_after_wraparound() {
         let mut l: Lines<u32> = Lines::default();
         let i = l.push(3);
-        l.send(i, 5, 7);
-        for t in 5..20 {
+        l.send(i, 5u64, &7);
+        for t in 5..20u64 {
             let got = l.peek(i, t);
-            assert_eq!(got, (t == 8).then_some(7), "cycle {t}");
+            assert_eq!(got, (t == 8).then_some(&7), "cycle {t}");
         }
         assert_eq!(l.count_in_flight(i, 9), 0);
     }
@@ -579,6 +683,38 @@ mod tests {
         w.deliver(t, &mut r, &mut a, &mut term);
         a.truncate(n);
         (r, a, term)
+    }
+
+    /// What `Wakes::take_and_wake` at `t` names, taken as a reader takes it.
+    fn taken(w: &mut Wakes, t: u64, n: usize) -> Delivered {
+        let (woken, _) = w.take_and_wake(t, t + 1);
+        let r = woken.routers.iter_mut().map(std::mem::take).collect();
+        let mut a: Vec<u64> = woken.arrivals.iter_mut().map(std::mem::take).collect();
+        a.truncate(n);
+        let term = woken.terminals.iter_mut().map(std::mem::take).collect();
+        (r, a, term)
+    }
+
+    #[test]
+    fn taking_in_place_names_what_delivering_names_and_empties_the_bucket() {
+        let n = 70;
+        let (mut a, mut b) = (Wakes::new(1, n), Wakes::new(1, n));
+        let tb = a.terminal_base();
+        for t in 0..12u64 {
+            // `a` delivers (and is prepared), `b` is taken in place.
+            assert_eq!(delivered(&a, t, n), taken(&mut b, t, n), "cycle {t}");
+            a.prepare(t);
+            let mut bucket = b.bucket_mut(t + 1);
+            for (id, what) in [(t * 11 % 70, 1 << (t % 64)), (69, 1 << 40), (3, 1 << 33)] {
+                a.wake(t + 1, id as u32, what);
+                bucket.wake(t + 1, id as u32, what);
+            }
+            a.wake(t + 1, tb + (t * 3 % 70) as u32, 0);
+            bucket.wake(t + 1, tb + (t * 3 % 70) as u32, 0);
+        }
+        // Taken at cycle 12, nothing is left in any bucket.
+        taken(&mut b, 12, n);
+        assert!(b.words.iter().all(|&w| w == 0));
     }
 
     #[test]
@@ -670,39 +806,30 @@ mod tests {
     }
 
     #[test]
-    fn send_ref_sends_a_copy_due_latency_cycles_later() {
+    fn a_send_returns_the_cycle_its_item_is_due() {
         let mut l: Lines<u32> = Lines::default();
         let i = l.push(2);
-        assert_eq!(l.send_ref(i, 1, &9), 3);
-        assert_eq!((l.peek(i, 2), l.peek(i, 3)), (None, Some(9)));
+        assert_eq!(l.send(i, 1u64, &9), 3);
+        assert_eq!((l.peek(i, 2u64), l.peek(i, 3u64)), (None, Some(&9)));
         assert_eq!(l.count_in_flight(i, 2), 1);
     }
 
     #[test]
-    #[should_panic(expected = "phase discipline")]
-    fn send_ref_twice_in_one_cycle_panics() {
+    fn due_reads_the_item_due_now() {
         let mut l: Lines<u32> = Lines::default();
         let i = l.push(1);
-        l.send(i, 0, 0);
-        l.send_ref(i, 0, &1);
-    }
-
-    #[test]
-    fn due_ref_reads_the_item_due_now() {
-        let mut l: Lines<u32> = Lines::default();
-        let i = l.push(1);
-        l.send(i, 4, 11);
-        assert_eq!(l.due_ref(i, 5), Some(&11));
+        l.send(i, 4u64, &11);
+        assert_eq!(l.due(i, 5u64), &11);
     }
 
     #[test]
     #[cfg(debug_assertions)]
     #[should_panic(expected = "woken for an item not there")]
-    fn due_ref_of_a_stale_slot_panics_in_debug_builds() {
+    fn due_of_a_stale_slot_panics_in_debug_builds() {
         let mut l: Lines<u32> = Lines::default();
         let i = l.push(1);
-        l.send(i, 4, 11);
-        let _ = l.due_ref(i, 7);
+        l.send(i, 4u64, &11);
+        let _ = l.due(i, 7u64);
     }
 
     #[test]
@@ -710,7 +837,7 @@ mod tests {
     fn two_items_in_one_cycle_panic() {
         let mut l: Lines<u32> = Lines::default();
         let i = l.push(2);
-        l.send(i, 0, 0);
-        l.send(i, 0, 1);
+        l.send(i, 0u64, &0);
+        l.send(i, 0u64, &1);
     }
 }

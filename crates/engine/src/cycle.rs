@@ -19,12 +19,21 @@
 //!    slots due at `now + latency` and sets the reader's bit and arrival mask in the wake-ups of that
 //!    cycle, and the partition publishes its [`Status`] (counters kept by events, not by a
 //!    sweep).
+//!
+//! **One partition** ([`alone`], every single-thread run): nobody else reads its lines
+//! during phase 1, and everything written at `now` is due at `now + latency`, at least
+//! `now + 1` (netlist validation rejects latency 0, [`crate::channel::Lines::push`]
+//! asserts it), in a slot and a wake-up bucket other than those of `now` that phase 1
+//! reads. So each component's outputs are written right after its own step, in the same
+//! pass (the component's data still in cache, no second walk over the stepped ones),
+//! through the same per-component send as phase 2 ([`Sender`]); what every reader sees
+//! is the same as with two phases.
 
 use crate::assemble::{
-    arrival_bit, LineRef, Network, Nodes, Outbound, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
+    LineRef, Network, Nodes, Outbound, Outlet, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
     PHASE_BUG,
 };
-use crate::channel::{Arrival, Landing, Line, Lines, Wakes};
+use crate::channel::{Arrival, Due, Land, Landing, Lines, Wakes};
 use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset};
@@ -79,86 +88,52 @@ impl Status {
     }
 }
 
-#[inline]
-fn peek_flit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Flit> {
-    match lines.get(src.part as usize) {
-        Some(l) => l.flits.peek(src.line, now),
-        None => None,
-    }
-}
-
-/// A flit due now, by reference (passing an empty `Option<Flit>` by value to a call
-/// costs a store-forwarding stall).
-#[inline]
-fn peek_flit_ref<'a>(lines: &[&'a Outbound], src: LineRef, now: u64) -> Option<&'a Flit> {
-    match lines.get(src.part as usize) {
-        Some(l) => l.flits.peek_ref(src.line, now),
-        None => None,
-    }
-}
-
-#[inline]
-fn peek_reset(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Reset> {
-    match lines.get(src.part as usize) {
-        Some(l) => l.resets.peek(src.line, now),
-        None => None,
-    }
-}
-
-#[inline]
-fn peek_credit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Credit> {
-    match lines.get(src.part as usize) {
-        Some(l) => l.credits.peek(src.line, now),
-        None => None,
-    }
-}
-
-/// Where phase 1 reads the credits and flits a router's arrival mask names.
+/// What phase 1 reads: the items due now on the lines feeding a partition's components.
 trait ReadLines<'a> {
-    /// The credit due now on the reverse side `src`.
-    fn credit(&self, src: LineRef) -> Option<Credit>;
-    /// The flit due now on the forward side `src`.
-    fn flit(&self, src: LineRef) -> Option<&'a Flit>;
+    /// The flit due now on the forward side `src`, for a reader woken for it (the slot's
+    /// tag is checked in debug builds only).
+    fn flit(&self, src: LineRef) -> &'a Flit;
+    /// The credit due now on the reverse side `src`, for a reader woken for it.
+    fn credit(&self, src: LineRef) -> Credit;
+    /// The flit due now on `src`, if any (none for a port without a channel).
+    fn peek_flit(&self, src: LineRef) -> Option<&'a Flit>;
+    /// The credit due now on `src`, if any.
+    fn peek_credit(&self, src: LineRef) -> Option<Credit>;
+    /// The reset due now on `src`, if any.
+    fn peek_reset(&self, src: LineRef) -> Option<Reset>;
 }
 
-/// Any partition's lines, looked up per read.
+/// Every partition's lines (a cycle in two phases), looked up per read.
 struct AllLines<'a, 'b> {
     lines: &'b [&'a Outbound],
     now: u64,
 }
 
-impl<'a> ReadLines<'a> for AllLines<'a, '_> {
+impl<'a> ReadLines<'a> for &AllLines<'a, '_> {
     #[inline(always)]
-    fn credit(&self, src: LineRef) -> Option<Credit> {
-        self.lines
-            .get(src.part as usize)
-            .and_then(|l| l.credits.due_ref(src.line, self.now).copied())
+    fn flit(&self, src: LineRef) -> &'a Flit {
+        self.lines[src.part as usize].flits.due(src.line, self.now)
     }
     #[inline(always)]
-    fn flit(&self, src: LineRef) -> Option<&'a Flit> {
-        self.lines
-            .get(src.part as usize)
-            .and_then(|l| l.flits.due_ref(src.line, self.now))
+    fn credit(&self, src: LineRef) -> Credit {
+        *self.lines[src.part as usize]
+            .credits
+            .due(src.line, self.now)
     }
-}
-
-/// The lines of the only partition, all of one latency: the slot of the cycle located
-/// once ([`Arrival`]).
-struct OneLatency<'a> {
-    lines: &'a Outbound,
-    at: Arrival,
-}
-
-impl<'a> ReadLines<'a> for OneLatency<'a> {
-    #[inline(always)]
-    fn credit(&self, src: LineRef) -> Option<Credit> {
-        debug_assert_eq!(src.part, 0, "a line of another partition");
-        self.lines.credits.due_ref_at(src.line, self.at).copied()
+    #[inline]
+    fn peek_flit(&self, src: LineRef) -> Option<&'a Flit> {
+        let l = self.lines.get(src.part as usize)?;
+        l.flits.peek(src.line, self.now)
     }
-    #[inline(always)]
-    fn flit(&self, src: LineRef) -> Option<&'a Flit> {
-        debug_assert_eq!(src.part, 0, "a line of another partition");
-        self.lines.flits.due_ref_at(src.line, self.at)
+    #[inline]
+    fn peek_credit(&self, src: LineRef) -> Option<Credit> {
+        let l = self.lines.get(src.part as usize)?;
+        l.credits.peek(src.line, self.now).copied()
+    }
+    #[inline]
+    fn peek_reset(&self, src: LineRef) -> Option<Reset> {
+        let l = self.lines.get(src.part as usize)?;
+        l.resets.peek(src.line, self.now).copied()
     }
 }
 
@@ -166,7 +141,7 @@ impl<'a> ReadLines<'a> for OneLatency<'a> {
 /// names straight from the lines, by reference (no inbox): the resets first (they act
 /// before the step begins), then [`Router::begin_step`], the credits, the flits, and
 /// [`Router::finish_step`], which is exactly one [`Router::step`]. What it writes stays
-/// in the router for phase 2 ([`Router::flits_out`], [`Router::credits_out`]).
+/// in the router until it is sent ([`Router::flits_out`], [`Router::credits_out`]).
 ///
 /// [`Router::begin_step`]: flitsim_router::Router::begin_step
 /// [`Router::finish_step`]: flitsim_router::Router::finish_step
@@ -178,28 +153,27 @@ fn step_arrived<'a>(
     now: Cycle,
     node: &mut RouterNode,
     arrived: u64,
-    lines: &[&'a Outbound],
     read: &impl ReadLines<'a>,
     resets: bool,
 ) {
-    let t = now.0;
     let (flits, credits) = (arrived as u32, (arrived >> 32) as u32);
     #[cfg(debug_assertions)]
     {
         // The wake-ups missed nothing and named nothing extra: every line read in full
         // agrees with the mask (a credit bit may stand for a reset alone).
+        let t = now.0;
         for (p, &src) in node.flit_src.iter().enumerate() {
             assert_eq!(
                 flits >> p & 1 == 1,
-                peek_flit(lines, src, t).is_some(),
+                read.peek_flit(src).is_some(),
                 "flit on input port {p} at cycle {t}: arrival mask and lines disagree"
             );
         }
         for (o, &src) in node.credit_src.iter().enumerate() {
-            let reset = resets && peek_reset(lines, src, t).is_some();
+            let reset = resets && read.peek_reset(src).is_some();
             assert_eq!(
                 credits >> o & 1 == 1,
-                peek_credit(lines, src, t).is_some() || reset,
+                read.peek_credit(src).is_some() || reset,
                 "credit or reset on output port {o} at cycle {t}: arrival mask and lines disagree"
             );
         }
@@ -213,7 +187,7 @@ fn step_arrived<'a>(
         while m != 0 {
             let o = m.trailing_zeros() as usize;
             m &= m - 1;
-            if let Some(r) = peek_reset(lines, node.credit_src[o], t) {
+            if let Some(r) = read.peek_reset(node.credit_src[o]) {
                 node.router
                     .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
             }
@@ -227,12 +201,9 @@ fn step_arrived<'a>(
         m &= m - 1;
         let src = node.credit_src[o];
         // With resets a credit bit may stand for a reset alone: the credit's tag decides.
-        let c = if resets {
-            peek_credit(lines, src, t)
-        } else {
-            read.credit(src)
-        };
-        if let Some(c) = c {
+        if !resets {
+            router.receive_credit(now, o, read.credit(src));
+        } else if let Some(c) = read.peek_credit(src) {
             router.receive_credit(now, o, c);
         }
     }
@@ -240,10 +211,7 @@ fn step_arrived<'a>(
     while m != 0 {
         let p = m.trailing_zeros() as usize;
         m &= m - 1;
-        let src = node.flit_src[p];
-        if let Some(f) = read.flit(src) {
-            router.receive_flit(now, p, f);
-        }
+        router.receive_flit(now, p, read.flit(node.flit_src[p]));
     }
     router.finish_step(now);
 }
@@ -252,8 +220,8 @@ fn step_arrived<'a>(
 /// and steps as [`step_arrived`] does.
 #[cold]
 #[inline(never)]
-fn step_wide(now: Cycle, node: &mut RouterNode, lines: &[&Outbound], resets: bool) {
-    let any_input = read_all(now, node, lines, resets);
+fn step_wide<'a>(now: Cycle, node: &mut RouterNode, read: &impl ReadLines<'a>, resets: bool) {
+    let any_input = read_all(now, node, read, resets);
     debug_assert!(
         any_input || !node.router.is_quiescent(),
         "router visited with nothing to do"
@@ -274,20 +242,24 @@ fn step_wide(now: Cycle, node: &mut RouterNode, lines: &[&Outbound], resets: boo
 }
 
 /// A wide router's inbox filled from every line (resets handed over at once).
-fn read_all(now: Cycle, node: &mut RouterNode, lines: &[&Outbound], resets: bool) -> bool {
-    let t = now.0;
+fn read_all<'a>(
+    now: Cycle,
+    node: &mut RouterNode,
+    read: &impl ReadLines<'a>,
+    resets: bool,
+) -> bool {
     let mut any = false;
     for (slot, &src) in node.flits_in.iter_mut().zip(node.flit_src.iter()) {
-        *slot = peek_flit(lines, src, t);
+        *slot = read.peek_flit(src).copied();
         any |= slot.is_some();
     }
     for (slot, &src) in node.credits_in.iter_mut().zip(node.credit_src.iter()) {
-        *slot = peek_credit(lines, src, t);
+        *slot = read.peek_credit(src);
         any |= slot.is_some();
     }
     if resets {
         for (o, &src) in node.credit_src.iter().enumerate() {
-            if let Some(r) = peek_reset(lines, src, t) {
+            if let Some(r) = read.peek_reset(src) {
                 node.router
                     .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
                 any = true;
@@ -322,6 +294,93 @@ pub(crate) fn start(nodes: &mut Nodes) {
     }
 }
 
+/// How phase 1 meets the lines: where a stepped component's inputs are read, and what
+/// becomes of its outputs (sent at once when the partition is alone, else left for
+/// phase 2).
+trait Pass {
+    /// The lines as a component's step reads them.
+    fn read(&self) -> impl ReadLines<'_>;
+    /// After the step of router `node` (its resets emitted): what it wrote is sent, or
+    /// left in it for phase 2. Returns the flits sent.
+    fn router_stepped(&mut self, node: &mut RouterNode) -> u64;
+    /// After the step of terminal `node`: what it wrote is sent, or left in its outbox
+    /// for phase 2.
+    fn terminal_stepped(&mut self, node: &mut TerminalNode);
+}
+
+/// A cycle in two phases: phase 1 reads every partition's lines; the outputs wait for
+/// [`write`].
+struct Deferred<'a, 'b>(AllLines<'a, 'b>);
+
+impl Pass for Deferred<'_, '_> {
+    #[inline(always)]
+    fn read(&self) -> impl ReadLines<'_> {
+        &self.0
+    }
+    #[inline(always)]
+    fn router_stepped(&mut self, _: &mut RouterNode) -> u64 {
+        0
+    }
+    #[inline(always)]
+    fn terminal_stepped(&mut self, _: &mut TerminalNode) {}
+}
+
+/// The only partition: reads its own lines at `at` (an [`Arrival`] when every line has
+/// one latency: the slot of the cycle located once for all reads; else the cycle) and
+/// sends each component's outputs onto them right after its step.
+struct Fused<'o, D, A, W> {
+    at: D,
+    send: Sender<'o, A, W>,
+}
+
+impl<D: Due, A: Land, W: FnMut(WakeRef, u64)> Pass for Fused<'_, D, A, W> {
+    #[inline(always)]
+    fn read(&self) -> impl ReadLines<'_> {
+        self
+    }
+    #[inline(always)]
+    fn router_stepped(&mut self, node: &mut RouterNode) -> u64 {
+        self.send.router(node)
+    }
+    #[inline(always)]
+    fn terminal_stepped(&mut self, node: &mut TerminalNode) {
+        self.send.terminal(node)
+    }
+}
+
+impl<'a, D: Due, A, W> ReadLines<'a> for &'a Fused<'_, D, A, W> {
+    #[inline(always)]
+    fn flit(&self, src: LineRef) -> &'a Flit {
+        debug_assert_eq!(src.part, 0, "a line of another partition");
+        let flits: &'a Lines<Flit> = self.send.flits;
+        flits.due(src.line, self.at)
+    }
+    #[inline(always)]
+    fn credit(&self, src: LineRef) -> Credit {
+        debug_assert_eq!(src.part, 0, "a line of another partition");
+        *self.send.credits.due(src.line, self.at)
+    }
+    #[inline]
+    fn peek_flit(&self, src: LineRef) -> Option<&'a Flit> {
+        let flits: &'a Lines<Flit> = self.send.flits;
+        (src.part == 0)
+            .then(|| flits.peek(src.line, self.at))
+            .flatten()
+    }
+    #[inline]
+    fn peek_credit(&self, src: LineRef) -> Option<Credit> {
+        (src.part == 0)
+            .then(|| self.send.credits.peek(src.line, self.at).copied())
+            .flatten()
+    }
+    #[inline]
+    fn peek_reset(&self, src: LineRef) -> Option<Reset> {
+        (src.part == 0)
+            .then(|| self.send.resets.peek(src.line, self.at).copied())
+            .flatten()
+    }
+}
+
 /// Phase 1 at `now` for the partition `nodes`; `lines` are every partition's outbound
 /// lines, by partition index.
 ///
@@ -329,53 +388,119 @@ pub(crate) fn start(nodes: &mut Nodes) {
 /// pending set carries the first kind from the previous cycle, every writer's wake-ups
 /// for this partition the second. Terminals: see [`step_terminals`].
 pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bool) {
-    let t = now.0;
-    let part = nodes.part;
-    let Nodes {
-        pending,
-        arriving,
-        arrivals,
-        status: st,
-        moved_before,
-        ..
-    } = nodes;
-    *moved_before = st.router_flits + st.injected + st.consumed + st.discarded;
-    for l in lines {
-        l.wakes[part].deliver(t, pending, arrivals, arriving);
-    }
-    // One partition with one latency for every line (every single-thread run on such a
-    // network): the slot of the cycle is located once for all reads.
-    match (lines, nodes.latency) {
-        ([own], Some(l)) => {
-            let read = OneLatency {
-                lines: own,
-                at: Arrival::new(t, l),
-            };
-            step_routers(now, nodes, lines, &read, resets);
+    let (t, part) = (now.0, nodes.part);
+    begin(nodes, |pending, arriving, arrivals| {
+        for l in lines {
+            l.wakes[part].deliver(t, pending, arrivals, arriving);
         }
-        _ => step_routers(now, nodes, lines, &AllLines { lines, now: t }, resets),
-    }
-    step_terminals(now, nodes, lines, resets);
+    });
+    let mut pass = Deferred(AllLines { lines, now: t });
+    step_routers(now, nodes, None, &mut pass, resets);
+    step_terminals(now, nodes, &mut pass, resets);
 }
 
-/// Phase 1: steps the routers of `nodes` that are pending or woken, reading through
-/// `read`.
+/// Both phases at `now` for the only partition `nodes`, whose lines are `out` (see the
+/// module docs): phase 1 with each component's outputs sent right after its step, then
+/// the status published.
+pub(crate) fn alone(now: Cycle, nodes: &mut Nodes, out: &mut Outbound, resets: bool) {
+    let t = now.0;
+    let Outbound {
+        flits,
+        credits,
+        resets: reset_lines,
+        wakes,
+        status,
+    } = out;
+    let [own] = &mut wakes[..] else {
+        panic!("{PHASE_BUG}: a partition not alone");
+    };
+    match nodes.latency {
+        // One latency for every line: everything read now lies at one offset of each
+        // ring, everything sent now is due in one bucket; the wake-ups of now are taken
+        // where they lie.
+        Some(l) => {
+            let at = Landing::new(t, l);
+            let (woken, mut bucket) = own.take_and_wake(t, at.due());
+            begin(nodes, |pending, arriving, _| {
+                for (to, w) in pending.iter_mut().zip(woken.routers.iter_mut()) {
+                    *to |= std::mem::take(w);
+                }
+                for (to, w) in arriving.iter_mut().zip(woken.terminals.iter_mut()) {
+                    *to |= std::mem::take(w);
+                }
+            });
+            let mut pass = Fused {
+                at: Arrival::new(t, l),
+                send: Sender {
+                    at,
+                    flits,
+                    credits,
+                    resets: reset_lines,
+                    wake: |w: WakeRef, due| {
+                        debug_assert_eq!(w.part, 0, "a wake-up for another partition");
+                        bucket.wake_spot(due, w.spot);
+                    },
+                },
+            };
+            step_routers(now, nodes, Some(woken.arrivals), &mut pass, resets);
+            step_terminals(now, nodes, &mut pass, resets);
+        }
+        None => {
+            begin(nodes, |pending, arriving, arrivals| {
+                own.deliver(t, pending, arrivals, arriving)
+            });
+            own.prepare(t);
+            let mut pass = Fused {
+                at: t,
+                send: Sender {
+                    at: t,
+                    flits,
+                    credits,
+                    resets: reset_lines,
+                    wake: |w: WakeRef, due| {
+                        debug_assert_eq!(w.part, 0, "a wake-up for another partition");
+                        own.wake_spot(due, w.spot);
+                    },
+                },
+            };
+            step_routers(now, nodes, None, &mut pass, resets);
+            step_terminals(now, nodes, &mut pass, resets);
+        }
+    }
+    publish(now, nodes, status);
+}
+
+/// The start of phase 1: the flit counters noted (did a flit move?), and through
+/// `deliver` the components woken now added to the ones to step (routers' bit set, the
+/// terminals', the routers' arrival masks).
 #[inline(always)]
-fn step_routers<'a>(
+fn begin(nodes: &mut Nodes, deliver: impl FnOnce(&mut [u64], &mut [u64], &mut [u64])) {
+    let st = &nodes.status;
+    nodes.moved_before = st.router_flits + st.injected + st.consumed + st.discarded;
+    deliver(&mut nodes.pending, &mut nodes.arriving, &mut nodes.arrivals);
+}
+
+/// Phase 1: steps the routers of `nodes` that are pending or woken, taking each one's
+/// arrival mask from `arrivals` (one per router, padded to 64 per word; `None`: the
+/// partition's, where the wake-ups were delivered), reading through `pass`, and hands
+/// each to `pass` after its step.
+#[inline(always)]
+fn step_routers(
     now: Cycle,
     nodes: &mut Nodes,
-    lines: &[&'a Outbound],
-    read: &impl ReadLines<'a>,
+    arrivals: Option<&mut [u64]>,
+    pass: &mut impl Pass,
     resets: bool,
 ) {
     let Nodes {
         routers,
         pending,
-        arrivals,
+        arrivals: delivered,
         stepped,
         status: st,
         ..
     } = nodes;
+    let arrivals = arrivals.unwrap_or(delivered);
     let per_word = pending
         .iter_mut()
         .zip(stepped.iter_mut())
@@ -391,15 +516,19 @@ fn step_routers<'a>(
             let node = &mut routers[i];
             let arrived = std::mem::take(&mut arrivals[k]);
             let discarded_before = node.router.reset_counters().flits_discarded;
-            if node.flits_in.len() > MASK_PORTS {
-                step_wide(now, node, lines, resets);
-            } else {
-                step_arrived(now, node, arrived, lines, read, resets);
+            {
+                let read = pass.read();
+                if node.flits_in.len() > MASK_PORTS {
+                    step_wide(now, node, &read, resets);
+                } else {
+                    step_arrived(now, node, arrived, &read, resets);
+                }
             }
             if resets {
                 node.router.emit_resets(&mut node.resets_out);
                 st.discarded += node.router.reset_counters().flits_discarded - discarded_before;
             }
+            st.router_flits += pass.router_stepped(node);
             if !node.router.is_quiescent() {
                 *word |= 1 << (i % 64);
             }
@@ -415,8 +544,9 @@ const LOOK_AHEAD: u64 = 1024;
 /// their lines), the ones not idle, and the idle ones whose calendar entry is due (their
 /// trial succeeds now, or their drawn trials end); the other idle terminals' steps would
 /// change nothing (their trials for now are drawn already and failed), so they are skipped.
-#[inline(never)]
-fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bool) {
+/// Each is handed to `pass` after its step.
+#[inline(always)]
+fn step_terminals(now: Cycle, nodes: &mut Nodes, pass: &mut impl Pass, resets: bool) {
     let t = now.0;
     let Nodes {
         terminals,
@@ -430,14 +560,17 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
         ..
     } = nodes;
     #[cfg(debug_assertions)]
-    for (i, node) in terminals.iter().enumerate() {
-        if arriving[i / 64] & (1 << (i % 64)) == 0 {
-            assert!(
-                peek_flit_ref(lines, node.flit_src, t).is_none()
-                    && peek_credit(lines, node.credit_src, t).is_none()
-                    && (!resets || peek_reset(lines, node.credit_src, t).is_none()),
-                "terminal {i} at cycle {t}: wake-ups and lines disagree"
-            );
+    {
+        let read = pass.read();
+        for (i, node) in terminals.iter().enumerate() {
+            if arriving[i / 64] & (1 << (i % 64)) == 0 {
+                assert!(
+                    read.peek_flit(node.flit_src).is_none()
+                        && read.peek_credit(node.credit_src).is_none()
+                        && (!resets || read.peek_reset(node.credit_src).is_none()),
+                    "terminal {i} at cycle {t}: wake-ups and lines disagree"
+                );
+            }
         }
     }
     while let Some(&Reverse((c, i))) = calendar.peek() {
@@ -461,41 +594,45 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
             bits &= bits - 1;
             let i = w * 64 + k as usize;
             let node = &mut terminals[i];
-            let (flit_in, credit_in) = if woken & (1 << k) != 0 {
-                if resets {
-                    if let Some(r) = peek_reset(lines, node.credit_src, t) {
-                        node.terminal.receive_reset(now, r, &mut st.tally);
-                        if let Some(tr) = &mut node.trace {
-                            tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
+            {
+                let read = pass.read();
+                let (flit_in, credit_in) = if woken & (1 << k) != 0 {
+                    if resets {
+                        if let Some(r) = read.peek_reset(node.credit_src) {
+                            node.terminal.receive_reset(now, r, &mut st.tally);
+                            if let Some(tr) = &mut node.trace {
+                                tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
+                            }
                         }
                     }
-                }
-                (
-                    peek_flit_ref(lines, node.flit_src, t),
-                    peek_credit(lines, node.credit_src, t),
-                )
-            } else {
-                (None, None)
-            };
-            st.consumed += u64::from(flit_in.is_some());
-            node.terminal.step_into(
-                now,
-                flit_in,
-                credit_in,
-                &mut st.tally,
-                &mut node.flit_out,
-                &mut node.credit_out,
-            );
-            if let Some(t) = &mut node.trace {
-                crate::trace::event::terminal_step(
-                    t,
-                    flit_in.copied(),
+                    (
+                        read.peek_flit(node.flit_src),
+                        read.peek_credit(node.credit_src),
+                    )
+                } else {
+                    (None, None)
+                };
+                st.consumed += u64::from(flit_in.is_some());
+                node.terminal.step_into(
+                    now,
+                    flit_in,
                     credit_in,
-                    node.flit_out,
-                    node.credit_out,
+                    &mut st.tally,
+                    &mut node.flit_out,
+                    &mut node.credit_out,
                 );
+                if let Some(t) = &mut node.trace {
+                    crate::trace::event::terminal_step(
+                        t,
+                        flit_in.copied(),
+                        credit_in,
+                        node.flit_out,
+                        node.credit_out,
+                    );
+                }
             }
             st.injected += u64::from(node.flit_out.is_some());
+            pass.terminal_stepped(node);
             if tracing || !node.terminal.is_idle() {
                 *keep |= 1 << k;
                 continue;
@@ -511,6 +648,64 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
     }
 }
 
+/// Where the outputs of a partition's components go: its own lines, at `at` (a
+/// [`Landing`] when every line has one latency, else the cycle), and the wake-ups of
+/// whom each item reaches (`wake`). One component at a time: all of a router's or a
+/// terminal's outputs of the cycle, each copied once.
+struct Sender<'o, A, W> {
+    at: A,
+    flits: &'o mut Lines<Flit>,
+    credits: &'o mut Lines<Credit>,
+    resets: &'o mut Lines<Reset>,
+    wake: W,
+}
+
+impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
+    /// Sends what router `node` wrote in its last step, read where its step left it;
+    /// returns the number of flits.
+    #[inline(always)]
+    fn router(&mut self, node: &mut RouterNode) -> u64 {
+        let out = node.router.flits_out();
+        for (o, f) in out {
+            let to = node.flit_to[*o as usize];
+            let due = self.flits.send(to.line, self.at, f);
+            (self.wake)(to.wake, due);
+        }
+        for &(p, vc) in node.router.credits_out() {
+            let to = node.credit_to[p as usize];
+            let due = self.credits.send(to.line, self.at, &Credit { vc });
+            (self.wake)(to.wake, due);
+        }
+        if !self.resets.is_empty() {
+            for (slot, to) in node.resets_out.iter_mut().zip(node.credit_to.iter()) {
+                if let Some(r) = slot.take() {
+                    let due = self.resets.send(to.line, self.at, &r);
+                    (self.wake)(to.wake, due);
+                }
+            }
+        }
+        out.len() as u64
+    }
+
+    /// Sends what terminal `node` wrote in its last step (its outbox is emptied).
+    #[inline(always)]
+    fn terminal(&mut self, node: &mut TerminalNode) {
+        if let Some(f) = node.flit_out.take() {
+            self.item(node.flit_to, |s, to, at| s.flits.send(to, at, &f));
+        }
+        if let Some(c) = node.credit_out.take() {
+            self.item(node.credit_to, |s, to, at| s.credits.send(to, at, &c));
+        }
+    }
+
+    /// One item sent (by `send`) on `to`'s line, and its reader woken.
+    #[inline(always)]
+    fn item(&mut self, to: Outlet, send: impl FnOnce(&mut Self, crate::channel::Line, A) -> u64) {
+        let due = send(self, to.line, self.at);
+        (self.wake)(to.wake, due);
+    }
+}
+
 /// Phase 2: wakes `w` (nobody for a port without a channel) for an item due at `due`.
 #[inline(always)]
 fn wake(wakes: &mut [Wakes], w: WakeRef, due: u64) {
@@ -519,93 +714,9 @@ fn wake(wakes: &mut [Wakes], w: WakeRef, due: u64) {
     }
 }
 
-/// Phase 2 at `t`: sends what the routers of `nodes` stepped this cycle wrote into their
-/// lines' slots due later (at `at` when every line has its latency) and wakes (`wake`)
-/// whom each item reaches; returns the number of flits sent.
-#[inline(always)]
-fn write_routers(
-    t: u64,
-    at: Option<Landing>,
-    nodes: &mut Nodes,
-    flits: &mut Lines<Flit>,
-    credits: &mut Lines<Credit>,
-    resets: &mut Lines<Reset>,
-    mut wake: impl FnMut(WakeRef, u64),
-) -> u64 {
-    let mut router_flits = 0;
-    for (w, &word) in nodes.stepped.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let i = w * 64 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let node = &mut nodes.routers[i];
-            // What the router wrote, read where its step left it, each item copied once.
-            let out = node.router.flits_out();
-            router_flits += out.len() as u64;
-            for (o, f) in out {
-                let to = node.flit_to[*o as usize];
-                let due = match at {
-                    Some(at) => flits.send_landing(to.line, at, f),
-                    None => flits.send_ref(to.line, t, f),
-                };
-                wake(to.wake, due);
-            }
-            for &(p, vc) in node.router.credits_out() {
-                let to = node.credit_to[p as usize];
-                let due = match at {
-                    Some(at) => credits.send_landing(to.line, at, &Credit { vc }),
-                    None => credits.send(to.line, t, Credit { vc }),
-                };
-                wake(to.wake, due);
-            }
-            if resets.is_empty() {
-                continue;
-            }
-            for (p, slot) in node.resets_out.iter_mut().enumerate() {
-                if let Some(r) = slot.take() {
-                    let to = node.credit_to[p];
-                    let due = resets.send(to.line, t, r);
-                    wake(to.wake, due);
-                }
-            }
-        }
-    }
-    router_flits
-}
-
-/// Phase 2: sends what the terminals of `nodes` stepped this cycle wrote (`send_flit`,
-/// `send_credit` return the cycle an item is due) and wakes (`wake`) the router each
-/// feeds.
-#[inline(always)]
-fn write_terminals(
-    nodes: &mut Nodes,
-    mut send_flit: impl FnMut(Line, &Flit) -> u64,
-    mut send_credit: impl FnMut(Line, Credit) -> u64,
-    mut wake: impl FnMut(u64, u32, u64),
-) {
-    for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
-        let mut bits = std::mem::take(word);
-        while bits != 0 {
-            let i = w * 64 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let node = &mut nodes.terminals[i];
-            // Terminal `i` feeds router `i`'s port 0.
-            if let Some(f) = &node.flit_out {
-                let due = send_flit(node.flit_dst, f);
-                wake(due, i as u32, 1 << arrival_bit(0, false));
-                node.flit_out = None;
-            }
-            if let Some(c) = node.credit_out.take() {
-                let due = send_credit(node.credit_dst, c);
-                wake(due, i as u32, 1 << arrival_bit(0, true));
-            }
-        }
-    }
-}
-
-/// Phase 2 at `now` for partition `nodes`: what its components wrote into its own lines'
-/// slots due later,
-/// the components they wake into the wake-ups; publishes the partition's status.
+/// Phase 2 at `now` for partition `nodes`: what its components stepped this cycle wrote
+/// into its own lines' slots due later, the components they wake into the wake-ups;
+/// publishes the partition's status.
 pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     let t = now.0;
     let Outbound {
@@ -618,46 +729,54 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     for w in wakes.iter_mut() {
         w.prepare(t);
     }
-    // One partition (every single-thread run): its own wake-ups are the only ones, taken
-    // once here instead of looked up per send.
-    // With one latency for every line, everything sent now is due in one bucket, located
-    // once.
-    let router_flits = match (&mut wakes[..], nodes.latency) {
-        ([own], Some(l)) => {
-            let at = Landing::new(t, l);
-            let mut bucket = own.bucket_mut(at.due());
-            write_routers(t, Some(at), nodes, flits, credits, resets, |w, due| {
-                debug_assert_eq!(w.part, 0, "a wake-up for another partition");
-                bucket.wake_spot(due, w.spot);
-            })
-        }
-        ([own], None) => write_routers(t, None, nodes, flits, credits, resets, |w, due| {
-            debug_assert_eq!(w.part, 0, "a wake-up for another partition");
-            own.wake_spot(due, w.spot);
-        }),
-        (wakes, _) => write_routers(t, None, nodes, flits, credits, resets, |w, due| {
-            wake(wakes, w, due)
-        }),
-    };
-    let own = &mut wakes[nodes.part];
     match nodes.latency {
-        Some(l) => {
-            let at = Landing::new(t, l);
-            let mut bucket = own.bucket_mut(at.due());
-            write_terminals(
-                nodes,
-                |line, f| flits.send_landing(line, at, f),
-                |line, c| credits.send_landing(line, at, &c),
-                |due, i, what| bucket.wake(due, i, what),
-            );
-        }
-        None => write_terminals(
+        Some(l) => send_stepped(
             nodes,
-            |line, f| flits.send_ref(line, t, f),
-            |line, c| credits.send(line, t, c),
-            |due, i, what| own.wake(due, i, what),
+            Sender {
+                at: Landing::new(t, l),
+                flits,
+                credits,
+                resets,
+                wake: |w, due| wake(wakes, w, due),
+            },
+        ),
+        None => send_stepped(
+            nodes,
+            Sender {
+                at: t,
+                flits,
+                credits,
+                resets,
+                wake: |w, due| wake(wakes, w, due),
+            },
         ),
     }
+    publish(now, nodes, status);
+}
+
+/// Phase 2: sends through `send` what the components of `nodes` stepped this cycle wrote.
+#[inline(always)]
+fn send_stepped<A: Land, W: FnMut(WakeRef, u64)>(nodes: &mut Nodes, mut send: Sender<'_, A, W>) {
+    for (w, &word) in nodes.stepped.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            nodes.status.router_flits += send.router(&mut nodes.routers[i]);
+        }
+    }
+    for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
+        let mut bits = std::mem::take(word);
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            send.terminal(&mut nodes.terminals[i]);
+        }
+    }
+}
+
+/// The end of a cycle at `now`: the partition's status published into `status`.
+fn publish(now: Cycle, nodes: &mut Nodes, status: &mut Status) {
     debug_assert!(
         nodes
             .terminals
@@ -666,7 +785,6 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
         "a terminal not stepped has an output"
     );
     let st = &mut nodes.status;
-    st.router_flits += router_flits;
     st.moved = st.router_flits + st.injected + st.consumed + st.discarded > nodes.moved_before;
     *status = *st;
     crate::trace::collect(now, nodes);

@@ -1,7 +1,8 @@
 //! The cycle loop over partitions: one long-lived worker per partition inside one
 //! `crossbeam::thread::scope`, the two phases separated by a barrier (STYLE.md B.4). The
 //! serial engine is the one-partition case of the same code: its single worker runs in the
-//! calling thread and its barrier is a no-op.
+//! calling thread, its barrier is a no-op, and as nobody else reads its lines it runs both
+//! phases of a cycle in one pass ([`cycle::alone`]).
 //!
 //! Per cycle of a parallel window, each worker: (phase 1) takes shared access to every
 //! partition's lines and exclusive access to its own nodes, sums the statuses every
@@ -401,6 +402,7 @@ fn worker(
 ) -> Progress {
     let _poison = PoisonOnPanic(sync);
     let part = &net.parts[p];
+    let alone = net.parts.len() == 1;
     let mut decided = Some(next);
     let mut seen = 0;
     loop {
@@ -411,7 +413,7 @@ fn worker(
                 Some(n) => n,
                 None => progress.next(plan, &totals(&lines)),
             };
-            if next == Next::Parallel {
+            if next == Next::Parallel && !alone {
                 let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
                 cycle::compute(progress.now, &mut nodes, &lines, net.resets);
             }
@@ -420,8 +422,13 @@ fn worker(
         match next {
             Next::End => break,
             Next::Parallel => {
-                sync.barrier.wait();
-                {
+                if alone {
+                    // Nobody else reads the lines: both phases in one pass.
+                    let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
+                    let mut out = part.lines.try_write().expect(PHASE_BUG);
+                    cycle::alone(progress.now, &mut nodes, &mut out, net.resets);
+                } else {
+                    sync.barrier.wait();
                     let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
                     let mut out = part.lines.try_write().expect(PHASE_BUG);
                     cycle::write(progress.now, &mut nodes, &mut out);
