@@ -11,10 +11,11 @@
 //!
 //! Within one step the order is: credits in, flit consumed, generation, injection. Only
 //! the terminal's own random stream is drawn from, and only for generation: one Bernoulli
-//! trial per cycle (then the destination and length of a generated packet). The engine
-//! skips the steps of an idle terminal in which nothing arrives: [`Terminal::look_ahead`]
-//! draws those cycles' trials ahead, in the same order, so the stream and the results are
-//! those of a step every cycle.
+//! trial per cycle (then the destination and length of a generated packet). The trials are
+//! drawn ahead, in cycle order, up to the next success (at most [`DRAW_AHEAD`] of them at a
+//! time), so the stream and the results are those of one trial per step; the engine skips
+//! the steps of an idle terminal in which nothing arrives up to the cycle
+//! [`Terminal::look_ahead`] names.
 
 use crate::length::LengthDist;
 use crate::rng::{Bernoulli, ComponentRng};
@@ -24,6 +25,13 @@ use flitsim_netlist::{BufferDepth, Cycle, TerminalId, VcId};
 use flitsim_router::{Credit, Flit, FlitKind, PacketId, Reset};
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+/// Generation trials a stepped terminal draws at once when its drawn ones run out (fewer
+/// if one succeeds first or generation stops).
+pub const DRAW_AHEAD: u64 = 1024;
+
+/// `Terminal::drawn` once generation has stopped: no cycle has a trial left to draw.
+const ALL_DRAWN: Cycle = Cycle(u64::MAX);
 
 /// A packet waiting in the source queue.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -162,10 +170,11 @@ pub struct Terminal {
     /// Packets re-queued after a timeout reset, and retransmissions started.
     resets: u64,
     retransmissions: u64,
-    /// The first cycle whose generation trial is not drawn yet: [`Terminal::look_ahead`]
-    /// draws the trials of cycles in which the terminal is not stepped, in cycle order.
+    /// The first cycle whose generation trial is not drawn yet: trials are drawn ahead,
+    /// in cycle order, up to the first success ([`Terminal::draw_ahead`]); [`ALL_DRAWN`]
+    /// once generation has stopped.
     drawn: Cycle,
-    /// A drawn trial that succeeded, for a cycle not stepped yet (before `drawn`).
+    /// A drawn trial that succeeded, for a cycle not stepped yet (the last one drawn).
     next_generation: Option<Cycle>,
     /// The first cycle not yet added to the stats' window areas.
     area_from: Cycle,
@@ -299,15 +308,14 @@ impl Terminal {
             self.consume(now, f, tally);
             *credit_out = Some(Credit { vc: f.vc });
         }
-        let generating = self.generating(now);
-        if self.trial(now, generating) {
+        if self.trial(now) {
             let dest = self.pattern.destination(self.id, &mut self.rng);
             let len = self.length.sample(&mut self.rng);
             tally.queued_in += 1;
             self.push_packet(now, dest, len, tally);
         }
         if !self.schedule.is_empty() {
-            if !generating {
+            if !self.generating(now) {
                 tally.queued_out += self.schedule.len() as u64;
                 self.schedule.clear();
             }
@@ -329,19 +337,22 @@ impl Terminal {
         self.stop_generating.is_none_or(|s| now < s)
     }
 
-    /// The generation trial of cycle `now`: drawn now, unless [`Terminal::look_ahead`]
-    /// drew it already.
+    /// The generation trial of cycle `now`, drawing the next ones ahead first if its own
+    /// is not drawn yet.
     #[inline(always)]
-    fn trial(&mut self, now: Cycle, generating: bool) -> bool {
-        if now < self.drawn {
-            let hit = self.next_generation == Some(now);
-            if hit {
-                self.next_generation = None;
-            }
-            return hit;
+    fn trial(&mut self, now: Cycle) -> bool {
+        if now >= self.drawn {
+            // Cycles before `now` not stepped and not drawn ahead (only when the caller
+            // skips steps without asking `look_ahead`) draw nothing.
+            self.drawn = now;
+            self.next_generation = None;
+            self.draw_ahead(DRAW_AHEAD);
         }
-        self.drawn = now.plus(1);
-        generating && self.generate.sample(&mut self.rng)
+        let hit = self.next_generation == Some(now);
+        if hit {
+            self.next_generation = None;
+        }
+        hit
     }
 
     /// Adds the cycles from `area_from` up to (not including) `upto` that lie in the
@@ -375,34 +386,39 @@ impl Terminal {
 
     /// For an idle terminal stepped at `now`: draws the generation trials of the next
     /// cycles, in order (the same draws the steps would make), at most `horizon` of them,
-    /// stopping at the first success. Returns the next cycle the terminal must be stepped
-    /// in even if nothing arrives: that success, or the first cycle not drawn; `None` if
-    /// it never generates again. Steps of the cycles in between may be skipped.
+    /// stopping at the first success (unless one is drawn already). Returns the next cycle
+    /// the terminal must be stepped in even if nothing arrives: that success, or the first
+    /// cycle not drawn; `None` if it never generates again. Steps of the cycles in between
+    /// may be skipped.
     #[inline]
     pub fn look_ahead(&mut self, now: Cycle, horizon: u64) -> Option<Cycle> {
         debug_assert!(self.drawn > now, "look-ahead before the step");
+        if self.next_generation.is_none() {
+            self.draw_ahead(horizon);
+        }
         match self.next_generation {
             Some(g) => Some(g),
-            None => self.draw_ahead(horizon),
+            None => (self.drawn != ALL_DRAWN).then_some(self.drawn),
         }
     }
 
-    /// [`Terminal::look_ahead`] with no success drawn yet.
+    /// Draws the trials from `drawn` on, in cycle order, up to the first success (then
+    /// `next_generation`), at most `horizon` of them; once `stop_generating` is reached
+    /// every trial is drawn (they all fail without a draw): `drawn` is [`ALL_DRAWN`].
     #[inline(never)]
-    fn draw_ahead(&mut self, horizon: u64) -> Option<Cycle> {
-        let end = self.drawn.plus(horizon);
-        while self.drawn < end {
-            let c = self.drawn;
-            if !self.generating(c) {
-                return None;
+    fn draw_ahead(&mut self, horizon: u64) {
+        debug_assert!(self.next_generation.is_none(), "a success not stepped yet");
+        let from = self.drawn.0;
+        let stop = self.stop_generating.map_or(u64::MAX, |s| s.0);
+        let trials = stop.saturating_sub(from).min(horizon);
+        self.drawn = match self.generate.first_success(&mut self.rng, trials) {
+            Some(k) => {
+                self.next_generation = Some(Cycle(from + k));
+                Cycle(from + k + 1)
             }
-            self.drawn = c.plus(1);
-            if self.generate.sample(&mut self.rng) {
-                self.next_generation = Some(c);
-                return Some(c);
-            }
-        }
-        Some(self.drawn)
+            None if from + trials >= stop => ALL_DRAWN,
+            None => Cycle(from + trials),
+        };
     }
 
     #[inline]
