@@ -176,7 +176,8 @@ pub struct Terminal {
     drawn: Cycle,
     /// A drawn trial that succeeded, for a cycle not stepped yet (the last one drawn).
     next_generation: Option<Cycle>,
-    /// The first cycle not yet added to the stats' window areas.
+    /// The first cycle not yet added to the stats' window areas: the areas are brought up
+    /// to date only when the counts they sum change, and by [`Terminal::settle`].
     area_from: Cycle,
 }
 
@@ -235,6 +236,7 @@ impl Terminal {
     }
 
     fn push_packet(&mut self, now: Cycle, dest: TerminalId, len: u32, tally: &mut Tally) {
+        self.settle_areas(now);
         let seq = self.next_seq;
         self.next_seq += 1;
         self.queue.push_back(QueuedPacket {
@@ -292,8 +294,6 @@ impl Terminal {
             flit_out.is_none() && credit_out.is_none(),
             "outbox not empty"
         );
-        // The cycles since the last step, with the counts that step left.
-        self.settle_areas(now);
         if let Some(c) = credit_in {
             let vc = &mut self.vcs[c.vc.index()];
             assert!(
@@ -357,8 +357,8 @@ impl Terminal {
 
     /// Adds the cycles from `area_from` up to (not including) `upto` that lie in the
     /// window to the window areas, each with the counts at the end of its step: the counts
-    /// as they stand (they change only in steps, and the last step was before `upto`, or
-    /// is the one starting now).
+    /// as they stand (called before they change, and they change only in steps before
+    /// `upto` or in the one at `upto`).
     #[inline(always)]
     fn settle_areas(&mut self, upto: Cycle) {
         let from = self.area_from.max(self.window.start);
@@ -372,8 +372,8 @@ impl Terminal {
     }
 
     /// Brings the window areas up to the start of cycle `now`, the cycle after the last
-    /// step (a step adds the cycles before its own; the engine skips idle terminals):
-    /// call it before reading [`Terminal::stats`].
+    /// step (a step adds the cycles before its own only when its counts change): call it
+    /// before reading [`Terminal::stats`] and before [`Terminal::set_window`].
     pub fn settle(&mut self, now: Cycle) {
         self.settle_areas(now);
     }
@@ -436,6 +436,7 @@ impl Terminal {
         if !f.kind.is_tail() {
             return;
         }
+        self.settle_areas(now);
         self.stats.packets_consumed += 1;
         self.stats.consumed_latency_sum += now.0 - f.created.0;
         if in_window {
@@ -576,7 +577,8 @@ impl Terminal {
     }
 
     /// Moves the measurement window (automatic warm-up detection opens it when the
-    /// transient is over and closes it when the confidence target is met).
+    /// transient is over and closes it when the confidence target is met); call
+    /// [`Terminal::settle`] first (the areas so far are those of the old window).
     pub fn set_window(&mut self, window: Window) {
         self.window = window;
     }
