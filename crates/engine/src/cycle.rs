@@ -87,16 +87,6 @@ fn peek_flit(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Flit> {
     }
 }
 
-/// A flit due now, by reference (passing an empty `Option<Flit>` by value to a call
-/// costs a store-forwarding stall).
-#[inline]
-fn peek_flit_ref<'a>(lines: &[&'a Outbound], src: LineRef, now: u64) -> Option<&'a Flit> {
-    match lines.get(src.part as usize) {
-        Some(l) => l.flits.peek_ref(src.line, now),
-        None => None,
-    }
-}
-
 #[inline]
 fn peek_reset(lines: &[&Outbound], src: LineRef, now: u64) -> Option<Reset> {
     match lines.get(src.part as usize) {
@@ -419,6 +409,7 @@ const LOOK_AHEAD: u64 = 1024;
 fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bool) {
     let t = now.0;
     let Nodes {
+        part,
         terminals,
         arriving,
         busy,
@@ -429,11 +420,13 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
         trace,
         ..
     } = nodes;
+    // A terminal's lines in are its router's, in its own partition.
+    let own = lines[*part];
     #[cfg(debug_assertions)]
     for (i, node) in terminals.iter().enumerate() {
         if arriving[i / 64] & (1 << (i % 64)) == 0 {
             assert!(
-                peek_flit_ref(lines, node.flit_src, t).is_none()
+                peek_flit(lines, node.flit_src, t).is_none()
                     && peek_credit(lines, node.credit_src, t).is_none()
                     && (!resets || peek_reset(lines, node.credit_src, t).is_none()),
                 "terminal {i} at cycle {t}: wake-ups and lines disagree"
@@ -452,6 +445,8 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
         }
     }
     let tracing = trace.is_some();
+    // Flits consumed and injected, added to the status once.
+    let (mut consumed, mut injected) = (0, 0);
     for (w, (word, keep)) in arriving.iter_mut().zip(busy.iter_mut()).enumerate() {
         let woken = std::mem::take(word);
         let mut bits = woken | *keep;
@@ -461,9 +456,13 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
             bits &= bits - 1;
             let i = w * 64 + k as usize;
             let node = &mut terminals[i];
+            debug_assert!(
+                node.flit_src.part as usize == *part && node.credit_src.part as usize == *part,
+                "terminal {i} reads another partition's lines"
+            );
             let (flit_in, credit_in) = if woken & (1 << k) != 0 {
                 if resets {
-                    if let Some(r) = peek_reset(lines, node.credit_src, t) {
+                    if let Some(r) = own.resets.peek(node.credit_src.line, t) {
                         node.terminal.receive_reset(now, r, &mut st.tally);
                         if let Some(tr) = &mut node.trace {
                             tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
@@ -471,13 +470,13 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
                     }
                 }
                 (
-                    peek_flit_ref(lines, node.flit_src, t),
-                    peek_credit(lines, node.credit_src, t),
+                    own.flits.peek_ref(node.flit_src.line, t),
+                    own.credits.peek(node.credit_src.line, t),
                 )
             } else {
                 (None, None)
             };
-            st.consumed += u64::from(flit_in.is_some());
+            consumed += u64::from(flit_in.is_some());
             node.terminal.step_into(
                 now,
                 flit_in,
@@ -495,7 +494,7 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
                     node.credit_out,
                 );
             }
-            st.injected += u64::from(node.flit_out.is_some());
+            injected += u64::from(node.flit_out.is_some());
             if tracing || !node.terminal.is_idle() {
                 *keep |= 1 << k;
                 continue;
@@ -509,6 +508,8 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
             }
         }
     }
+    st.consumed += consumed;
+    st.injected += injected;
 }
 
 /// Phase 2: wakes `w` (nobody for a port without a channel) for an item due at `due`.
