@@ -485,14 +485,17 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
                 &mut node.flit_out,
                 &mut node.credit_out,
             );
-            if let Some(t) = &mut node.trace {
-                crate::trace::event::terminal_step(
-                    t,
-                    flit_in.copied(),
-                    credit_in,
-                    node.flit_out,
-                    node.credit_out,
-                );
+            // Every terminal's buffer is on while tracing: the flag spares the load.
+            if tracing {
+                if let Some(t) = &mut node.trace {
+                    crate::trace::event::terminal_step(
+                        t,
+                        flit_in.copied(),
+                        credit_in,
+                        node.flit_out,
+                        node.credit_out,
+                    );
+                }
             }
             injected += u64::from(node.flit_out.is_some());
             if tracing || !node.terminal.is_idle() {

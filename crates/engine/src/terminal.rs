@@ -523,8 +523,13 @@ impl Terminal {
             self.current = None;
             tally.queued_out += 1;
         } else {
+            // Not the head (index > 0).
             cur.next.index = index;
-            cur.next.kind = FlitKind::of(index, len);
+            cur.next.kind = if index + 1 == len {
+                FlitKind::Tail
+            } else {
+                FlitKind::Body
+            };
         }
         self.stats.flits_injected += 1;
     }
