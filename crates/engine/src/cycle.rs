@@ -29,7 +29,6 @@ use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset};
 use smallvec::SmallVec;
-use std::cmp::Reverse;
 use std::sync::{MutexGuard, RwLockReadGuard};
 
 /// A partition's counters since cycle 0 (integers, summed over partitions in id order).
@@ -305,7 +304,6 @@ pub(crate) fn start(nodes: &mut Nodes) {
     nodes.status.tally = tally;
     // Every terminal steps in the first cycle (it may have been given a packet).
     nodes.calendar.clear();
-    nodes.calendar_at.fill(u64::MAX);
     for (w, word) in nodes.busy.iter_mut().enumerate() {
         let n = (nodes.terminals.len() - w * 64).min(64);
         *word = if n == 64 { u64::MAX } else { (1 << n) - 1 };
@@ -414,7 +412,6 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
         arriving,
         busy,
         calendar,
-        calendar_at,
         stepped_terminals,
         status: st,
         trace,
@@ -433,17 +430,7 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
             );
         }
     }
-    while let Some(&Reverse((c, i))) = calendar.peek() {
-        if c > t {
-            break;
-        }
-        debug_assert_eq!(c, t, "calendar entry of terminal {i} missed");
-        calendar.pop();
-        if calendar_at[i as usize] == c {
-            calendar_at[i as usize] = u64::MAX;
-            busy[i as usize / 64] |= 1 << (i % 64);
-        }
-    }
+    calendar.take(t, |i| busy[i / 64] |= 1 << (i % 64));
     let tracing = trace.is_some();
     // Flits consumed and injected, added to the status once.
     let (mut consumed, mut injected) = (0, 0);
@@ -504,10 +491,7 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
             }
             *keep &= !(1 << k);
             if let Some(next) = node.terminal.look_ahead(now, LOOK_AHEAD) {
-                if calendar_at[i] != next.0 {
-                    calendar_at[i] = next.0;
-                    calendar.push(Reverse((next.0, i as u32)));
-                }
+                calendar.file(i, next.0);
             }
         }
     }
