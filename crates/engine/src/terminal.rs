@@ -149,33 +149,37 @@ pub struct TerminalConfig {
 }
 
 /// One terminal (traffic endpoint).
+///
+/// The fields a step reads are laid out first, in two cache lines and the start of a third
+/// (`repr(C)` keeps the order), so a step touches few lines of a terminal.
 #[derive(Debug)]
+#[repr(C)]
 pub struct Terminal {
-    id: TerminalId,
-    rng: ComponentRng,
-    pattern: Arc<dyn TrafficPattern>,
-    generate: Bernoulli,
-    length: LengthDist,
-    window: Window,
-    stop_generating: Option<Cycle>,
-    /// Trace-driven generation (`trace:FILE`): this terminal's packets, by cycle.
-    schedule: VecDeque<TraceEvent>,
-    queue: VecDeque<QueuedPacket>,
-    next_seq: u32,
-    vcs: Vec<InjectionVc>,
-    current: Option<Injecting>,
-    stats: TerminalStats,
-    deliveries: Option<Vec<Delivery>>,
-    backoff: u64,
-    /// Packets re-queued after a timeout reset, and retransmissions started.
-    resets: u64,
-    retransmissions: u64,
     /// The first cycle whose generation trial is not drawn yet: trials are drawn ahead,
     /// in cycle order, up to the first success ([`Terminal::draw_ahead`]); [`ALL_DRAWN`]
     /// once generation has stopped.
     drawn: Cycle,
     /// A drawn trial that succeeded, for a cycle not stepped yet (the last one drawn).
     next_generation: Option<Cycle>,
+    current: Option<Injecting>,
+    queue: VecDeque<QueuedPacket>,
+    /// Trace-driven generation (`trace:FILE`): this terminal's packets, by cycle.
+    schedule: VecDeque<TraceEvent>,
+    vcs: Vec<InjectionVc>,
+    window: Window,
+    stats: TerminalStats,
+    id: TerminalId,
+    next_seq: u32,
+    rng: ComponentRng,
+    pattern: Arc<dyn TrafficPattern>,
+    generate: Bernoulli,
+    length: LengthDist,
+    stop_generating: Option<Cycle>,
+    deliveries: Option<Vec<Delivery>>,
+    backoff: u64,
+    /// Packets re-queued after a timeout reset, and retransmissions started.
+    resets: u64,
+    retransmissions: u64,
     /// The first cycle not yet added to the stats' window areas: the areas are brought up
     /// to date only when the counts they sum change, and by [`Terminal::settle`].
     area_from: Cycle,
