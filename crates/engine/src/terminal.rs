@@ -58,8 +58,9 @@ struct Injecting {
 struct InjectionVc {
     /// Flits sent whose credit has not come back.
     outstanding: u32,
-    /// FIFO depth downstream; `None` = unbounded.
-    depth: Option<u32>,
+    /// FIFO depth downstream (`u32::MAX` when unbounded: more flits than can be
+    /// outstanding).
+    depth: u32,
     /// A packet is being injected on it.
     owned: bool,
 }
@@ -209,7 +210,7 @@ impl Terminal {
             vcs: vec![
                 InjectionVc {
                     outstanding: 0,
-                    depth: depth.flits(),
+                    depth: depth.flits().unwrap_or(u32::MAX),
                     owned: false,
                 };
                 usize::from(vcs)
@@ -516,7 +517,7 @@ impl Terminal {
             return;
         };
         let vc = &mut self.vcs[cur.next.vc.index()];
-        if vc.depth.is_some_and(|d| vc.outstanding >= d) {
+        if vc.outstanding >= vc.depth {
             return;
         }
         vc.outstanding += 1;
