@@ -432,8 +432,6 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
     }
     calendar.take(t, |i| busy[i / 64] |= 1 << (i % 64));
     let tracing = trace.is_some();
-    // Flits consumed and injected, added to the status once.
-    let (mut consumed, mut injected) = (0, 0);
     for (w, (word, keep)) in arriving.iter_mut().zip(busy.iter_mut()).enumerate() {
         let woken = std::mem::take(word);
         let mut bits = woken | *keep;
@@ -463,7 +461,6 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
             } else {
                 (None, None)
             };
-            consumed += u64::from(flit_in.is_some());
             node.terminal.step_into(
                 now,
                 flit_in,
@@ -484,7 +481,6 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
                     );
                 }
             }
-            injected += u64::from(node.flit_out.is_some());
             if tracing || !node.terminal.is_idle() {
                 *keep |= 1 << k;
                 continue;
@@ -495,8 +491,6 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
             }
         }
     }
-    st.consumed += consumed;
-    st.injected += injected;
 }
 
 /// Phase 2: wakes `w` (nobody for a port without a channel) for an item due at `due`.
@@ -562,8 +556,9 @@ fn write_routers(
 }
 
 /// Phase 2: sends what the terminals of `nodes` stepped this cycle wrote (`send_flit`,
-/// `send_credit` return the cycle an item is due) and wakes (`wake`) the router each
-/// feeds.
+/// `send_credit` return the cycle an item is due), wakes (`wake`) the router each feeds,
+/// and counts the flits injected and consumed (a terminal sends a credit back for each
+/// flit it consumes) into the partition's status.
 #[inline(always)]
 fn write_terminals(
     nodes: &mut Nodes,
@@ -571,6 +566,7 @@ fn write_terminals(
     mut send_credit: impl FnMut(Line, Credit) -> u64,
     mut wake: impl FnMut(u64, u32, u64),
 ) {
+    let (mut injected, mut consumed) = (0, 0);
     for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
         let mut bits = std::mem::take(word);
         while bits != 0 {
@@ -582,13 +578,17 @@ fn write_terminals(
                 let due = send_flit(node.flit_dst, f);
                 wake(due, i as u32, 1 << arrival_bit(0, false));
                 node.flit_out = None;
+                injected += 1;
             }
             if let Some(c) = node.credit_out.take() {
                 let due = send_credit(node.credit_dst, c);
                 wake(due, i as u32, 1 << arrival_bit(0, true));
+                consumed += 1;
             }
         }
     }
+    nodes.status.injected += injected;
+    nodes.status.consumed += consumed;
 }
 
 /// Phase 2 at `now` for partition `nodes`: what its components wrote into its own lines'
