@@ -405,6 +405,23 @@ const LOOK_AHEAD: u64 = 1024;
 /// change nothing (their trials for now are drawn already and failed), so they are skipped.
 #[inline(never)]
 fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bool) {
+    // Without resets and tracing (every measuring run without timeouts) the loop is
+    // compiled without their tests.
+    if resets || nodes.trace.is_some() {
+        step_terminals_with::<true>(now, nodes, lines, resets);
+    } else {
+        step_terminals_with::<false>(now, nodes, lines, false);
+    }
+}
+
+/// [`step_terminals`]; with `FEATURES` false, resets and tracing are known to be off.
+#[inline(always)]
+fn step_terminals_with<const FEATURES: bool>(
+    now: Cycle,
+    nodes: &mut Nodes,
+    lines: &[&Outbound],
+    resets: bool,
+) {
     let t = now.0;
     let Nodes {
         part,
@@ -431,7 +448,7 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bo
         }
     }
     calendar.take(t, |i| busy[i / 64] |= 1 << (i % 64));
-    let tracing = trace.is_some();
+    let (resets, tracing) = (FEATURES && resets, FEATURES && trace.is_some());
     for (w, (word, keep)) in arriving.iter_mut().zip(busy.iter_mut()).enumerate() {
         let woken = std::mem::take(word);
         let mut bits = woken | *keep;
