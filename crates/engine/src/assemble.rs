@@ -9,6 +9,7 @@
 //! forward side lives in its upstream component's partition, its reverse side in its
 //! downstream component's ([`crate::channel`]).
 
+use crate::calendar::Calendar;
 use crate::channel::{Line, Lines, WakeSpot, Wakes};
 use crate::cycle::Status;
 use crate::error::ConfigError;
@@ -18,8 +19,7 @@ use crate::traffic::TrafficPattern;
 use flitsim_netlist::{BufferDepth, InPort, Netlist, OutPort, RouterId, TerminalId, TERMINAL_PORT};
 use flitsim_router::routing::{self, kind_name, RoutingFunction, RoutingMismatch};
 use flitsim_router::{Credit, Flit, OutputPortSpec, Reset, Router};
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, RwLock};
 
 /// Where one channel side lives: the partition that writes it and its line there.
@@ -140,11 +140,8 @@ pub(crate) struct Nodes {
     /// calendar names for the cycle.
     pub busy: Vec<u64>,
     /// Idle local terminals by the cycle they must step at (their next generation, or
-    /// the end of their drawn trials: [`crate::terminal::Terminal::look_ahead`]), as
-    /// `(cycle, index)`; an entry counts only if `calendar_at` still names its cycle.
-    pub calendar: BinaryHeap<Reverse<(u64, u32)>>,
-    /// Per local terminal, the cycle of its live calendar entry (`u64::MAX`: none).
-    pub calendar_at: Vec<u64>,
+    /// the end of their drawn trials: [`crate::terminal::Terminal::look_ahead`]).
+    pub calendar: Calendar,
     /// Bit set of the local terminals stepped this cycle (their outboxes are written in
     /// phase 2; a partition alone has sent them already).
     pub stepped_terminals: Vec<u64>,
@@ -389,8 +386,7 @@ pub(crate) fn assemble(
             pending: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             arriving: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             busy: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
-            calendar: BinaryHeap::with_capacity(2 * (bounds[p + 1] - bounds[p])),
-            calendar_at: vec![u64::MAX; bounds[p + 1] - bounds[p]],
+            calendar: Calendar::new(bounds[p + 1] - bounds[p]),
             stepped_terminals: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             arrivals: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64) * 64],
             stepped: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],

@@ -38,7 +38,6 @@ use crate::terminal::Tally;
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset};
 use smallvec::SmallVec;
-use std::cmp::Reverse;
 use std::sync::{MutexGuard, RwLockReadGuard};
 
 /// A partition's counters since cycle 0 (integers, summed over partitions in id order).
@@ -287,7 +286,6 @@ pub(crate) fn start(nodes: &mut Nodes) {
     nodes.status.tally = tally;
     // Every terminal steps in the first cycle (it may have been given a packet).
     nodes.calendar.clear();
-    nodes.calendar_at.fill(u64::MAX);
     for (w, word) in nodes.busy.iter_mut().enumerate() {
         let n = (nodes.terminals.len() - w * 64).min(64);
         *word = if n == 64 { u64::MAX } else { (1 << n) - 1 };
@@ -547,13 +545,29 @@ const LOOK_AHEAD: u64 = 1024;
 /// Each is handed to `pass` after its step.
 #[inline(always)]
 fn step_terminals(now: Cycle, nodes: &mut Nodes, pass: &mut impl Pass, resets: bool) {
+    // Without resets and tracing (every measuring run without timeouts) the loop is
+    // compiled without their tests.
+    if resets || nodes.trace.is_some() {
+        step_terminals_with::<true>(now, nodes, pass, resets);
+    } else {
+        step_terminals_with::<false>(now, nodes, pass, false);
+    }
+}
+
+/// [`step_terminals`]; with `FEATURES` false, resets and tracing are known to be off.
+#[inline(always)]
+fn step_terminals_with<const FEATURES: bool>(
+    now: Cycle,
+    nodes: &mut Nodes,
+    pass: &mut impl Pass,
+    resets: bool,
+) {
     let t = now.0;
     let Nodes {
         terminals,
         arriving,
         busy,
         calendar,
-        calendar_at,
         stepped_terminals,
         status: st,
         trace,
@@ -573,18 +587,8 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, pass: &mut impl Pass, resets: b
             }
         }
     }
-    while let Some(&Reverse((c, i))) = calendar.peek() {
-        if c > t {
-            break;
-        }
-        debug_assert_eq!(c, t, "calendar entry of terminal {i} missed");
-        calendar.pop();
-        if calendar_at[i as usize] == c {
-            calendar_at[i as usize] = u64::MAX;
-            busy[i as usize / 64] |= 1 << (i % 64);
-        }
-    }
-    let tracing = trace.is_some();
+    calendar.take(t, |i| busy[i / 64] |= 1 << (i % 64));
+    let (resets, tracing) = (FEATURES && resets, FEATURES && trace.is_some());
     for (w, (word, keep)) in arriving.iter_mut().zip(busy.iter_mut()).enumerate() {
         let woken = std::mem::take(word);
         let mut bits = woken | *keep;
@@ -621,14 +625,17 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, pass: &mut impl Pass, resets: b
                     &mut node.flit_out,
                     &mut node.credit_out,
                 );
-                if let Some(t) = &mut node.trace {
-                    crate::trace::event::terminal_step(
-                        t,
-                        flit_in.copied(),
-                        credit_in,
-                        node.flit_out,
-                        node.credit_out,
-                    );
+                // Every terminal's buffer is on while tracing: the flag spares the load.
+                if tracing {
+                    if let Some(t) = &mut node.trace {
+                        crate::trace::event::terminal_step(
+                            t,
+                            flit_in.copied(),
+                            credit_in,
+                            node.flit_out,
+                            node.credit_out,
+                        );
+                    }
                 }
             }
             st.injected += u64::from(node.flit_out.is_some());
@@ -639,10 +646,7 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, pass: &mut impl Pass, resets: b
             }
             *keep &= !(1 << k);
             if let Some(next) = node.terminal.look_ahead(now, LOOK_AHEAD) {
-                if calendar_at[i] != next.0 {
-                    calendar_at[i] = next.0;
-                    calendar.push(Reverse((next.0, i as u32)));
-                }
+                calendar.file(i, next.0);
             }
         }
     }

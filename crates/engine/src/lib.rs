@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 mod assemble;
+mod calendar;
 pub mod channel;
 mod conservation;
 mod cycle;

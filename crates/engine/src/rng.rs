@@ -81,6 +81,36 @@ impl Bernoulli {
             Some(t) => rng.next_u64() < t,
         }
     }
+
+    /// Up to `trials` trials in a row, stopping at the first success: its index, or
+    /// `None` if all fail. Draws exactly what as many [`Bernoulli::sample`] calls would,
+    /// in one tight loop (the generator's state stays in registers).
+    #[inline]
+    pub fn first_success(&self, rng: &mut ComponentRng, trials: u64) -> Option<u64> {
+        match self.threshold {
+            None => (trials > 0).then_some(0),
+            Some(0) => None,
+            Some(t) => {
+                if trials == 0 {
+                    return None;
+                }
+                // A copy, so the state is not stored back after every draw.
+                let mut r = rng.clone();
+                let mut k = 0;
+                let hit = loop {
+                    if r.next_u64() < t {
+                        break Some(k);
+                    }
+                    k += 1;
+                    if k == trials {
+                        break None;
+                    }
+                };
+                *rng = r;
+                hit
+            }
+        }
+    }
 }
 
 /// A uniformly distributed integer in `0..n` (`n >= 1`), by Lemire's multiply-shift with
@@ -118,6 +148,22 @@ mod tests {
         assert!((hits as i64 - 30_000).abs() < 725, "hits = {hits}");
         assert!(Bernoulli::new(1.0).sample(&mut rng));
         assert!(!Bernoulli::new(0.0).sample(&mut rng));
+    }
+
+    #[test]
+    fn first_success_draws_what_single_trials_draw() {
+        for p in [0.0, 0.05, 0.5, 1.0] {
+            let b = Bernoulli::new(p);
+            let (mut one, mut run) = (
+                stream(3, ComponentKind::Terminal, 9),
+                stream(3, ComponentKind::Terminal, 9),
+            );
+            for trials in [0, 1, 7, 40, 200, 3] {
+                let expect = (0..trials).find(|_| b.sample(&mut one));
+                assert_eq!(b.first_success(&mut run, trials), expect, "p = {p}");
+                assert_eq!(one.next_u64(), run.next_u64(), "p = {p}: streams apart");
+            }
+        }
     }
 
     #[test]

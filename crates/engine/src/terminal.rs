@@ -11,10 +11,11 @@
 //!
 //! Within one step the order is: credits in, flit consumed, generation, injection. Only
 //! the terminal's own random stream is drawn from, and only for generation: one Bernoulli
-//! trial per cycle (then the destination and length of a generated packet). The engine
-//! skips the steps of an idle terminal in which nothing arrives: [`Terminal::look_ahead`]
-//! draws those cycles' trials ahead, in the same order, so the stream and the results are
-//! those of a step every cycle.
+//! trial per cycle (then the destination and length of a generated packet). The trials are
+//! drawn ahead, in cycle order, up to the next success (at most [`DRAW_AHEAD`] of them at a
+//! time), so the stream and the results are those of one trial per step; the engine skips
+//! the steps of an idle terminal in which nothing arrives up to the cycle
+//! [`Terminal::look_ahead`] names.
 
 use crate::length::LengthDist;
 use crate::rng::{Bernoulli, ComponentRng};
@@ -24,6 +25,13 @@ use flitsim_netlist::{BufferDepth, Cycle, TerminalId, VcId};
 use flitsim_router::{Credit, Flit, FlitKind, PacketId, Reset};
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+/// Generation trials a stepped terminal draws at once when its drawn ones run out (fewer
+/// if one succeeds first or generation stops).
+pub const DRAW_AHEAD: u64 = 1024;
+
+/// `Terminal::drawn` once generation has stopped: no cycle has a trial left to draw.
+const ALL_DRAWN: Cycle = Cycle(u64::MAX);
 
 /// A packet waiting in the source queue.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -50,8 +58,9 @@ struct Injecting {
 struct InjectionVc {
     /// Flits sent whose credit has not come back.
     outstanding: u32,
-    /// FIFO depth downstream; `None` = unbounded.
-    depth: Option<u32>,
+    /// FIFO depth downstream (`u32::MAX` when unbounded: more flits than can be
+    /// outstanding).
+    depth: u32,
     /// A packet is being injected on it.
     owned: bool,
 }
@@ -141,33 +150,39 @@ pub struct TerminalConfig {
 }
 
 /// One terminal (traffic endpoint).
+///
+/// The fields a step reads are laid out first, in two cache lines and the start of a third
+/// (`repr(C)` keeps the order), so a step touches few lines of a terminal.
 #[derive(Debug)]
+#[repr(C)]
 pub struct Terminal {
+    /// The first cycle whose generation trial is not drawn yet: trials are drawn ahead,
+    /// in cycle order, up to the first success ([`Terminal::draw_ahead`]); [`ALL_DRAWN`]
+    /// once generation has stopped.
+    drawn: Cycle,
+    /// A drawn trial that succeeded, for a cycle not stepped yet (the last one drawn).
+    next_generation: Option<Cycle>,
+    current: Option<Injecting>,
+    queue: VecDeque<QueuedPacket>,
+    /// Trace-driven generation (`trace:FILE`): this terminal's packets, by cycle.
+    schedule: VecDeque<TraceEvent>,
+    vcs: Vec<InjectionVc>,
+    window: Window,
+    stats: TerminalStats,
     id: TerminalId,
+    next_seq: u32,
     rng: ComponentRng,
     pattern: Arc<dyn TrafficPattern>,
     generate: Bernoulli,
     length: LengthDist,
-    window: Window,
     stop_generating: Option<Cycle>,
-    /// Trace-driven generation (`trace:FILE`): this terminal's packets, by cycle.
-    schedule: VecDeque<TraceEvent>,
-    queue: VecDeque<QueuedPacket>,
-    next_seq: u32,
-    vcs: Vec<InjectionVc>,
-    current: Option<Injecting>,
-    stats: TerminalStats,
     deliveries: Option<Vec<Delivery>>,
     backoff: u64,
     /// Packets re-queued after a timeout reset, and retransmissions started.
     resets: u64,
     retransmissions: u64,
-    /// The first cycle whose generation trial is not drawn yet: [`Terminal::look_ahead`]
-    /// draws the trials of cycles in which the terminal is not stepped, in cycle order.
-    drawn: Cycle,
-    /// A drawn trial that succeeded, for a cycle not stepped yet (before `drawn`).
-    next_generation: Option<Cycle>,
-    /// The first cycle not yet added to the stats' window areas.
+    /// The first cycle not yet added to the stats' window areas: the areas are brought up
+    /// to date only when the counts they sum change, and by [`Terminal::settle`].
     area_from: Cycle,
 }
 
@@ -195,7 +210,7 @@ impl Terminal {
             vcs: vec![
                 InjectionVc {
                     outstanding: 0,
-                    depth: depth.flits(),
+                    depth: depth.flits().unwrap_or(u32::MAX),
                     owned: false,
                 };
                 usize::from(vcs)
@@ -226,6 +241,7 @@ impl Terminal {
     }
 
     fn push_packet(&mut self, now: Cycle, dest: TerminalId, len: u32, tally: &mut Tally) {
+        self.settle_areas(now);
         let seq = self.next_seq;
         self.next_seq += 1;
         self.queue.push_back(QueuedPacket {
@@ -283,8 +299,6 @@ impl Terminal {
             flit_out.is_none() && credit_out.is_none(),
             "outbox not empty"
         );
-        // The cycles since the last step, with the counts that step left.
-        self.settle_areas(now);
         if let Some(c) = credit_in {
             let vc = &mut self.vcs[c.vc.index()];
             assert!(
@@ -299,15 +313,14 @@ impl Terminal {
             self.consume(now, f, tally);
             *credit_out = Some(Credit { vc: f.vc });
         }
-        let generating = self.generating(now);
-        if self.trial(now, generating) {
+        if self.trial(now) {
             let dest = self.pattern.destination(self.id, &mut self.rng);
             let len = self.length.sample(&mut self.rng);
             tally.queued_in += 1;
             self.push_packet(now, dest, len, tally);
         }
         if !self.schedule.is_empty() {
-            if !generating {
+            if !self.generating(now) {
                 tally.queued_out += self.schedule.len() as u64;
                 self.schedule.clear();
             }
@@ -329,25 +342,28 @@ impl Terminal {
         self.stop_generating.is_none_or(|s| now < s)
     }
 
-    /// The generation trial of cycle `now`: drawn now, unless [`Terminal::look_ahead`]
-    /// drew it already.
+    /// The generation trial of cycle `now`, drawing the next ones ahead first if its own
+    /// is not drawn yet.
     #[inline(always)]
-    fn trial(&mut self, now: Cycle, generating: bool) -> bool {
-        if now < self.drawn {
-            let hit = self.next_generation == Some(now);
-            if hit {
-                self.next_generation = None;
-            }
-            return hit;
+    fn trial(&mut self, now: Cycle) -> bool {
+        if now >= self.drawn {
+            // Cycles before `now` not stepped and not drawn ahead (only when the caller
+            // skips steps without asking `look_ahead`) draw nothing.
+            self.drawn = now;
+            self.next_generation = None;
+            self.draw_ahead(DRAW_AHEAD);
         }
-        self.drawn = now.plus(1);
-        generating && self.generate.sample(&mut self.rng)
+        let hit = self.next_generation == Some(now);
+        if hit {
+            self.next_generation = None;
+        }
+        hit
     }
 
     /// Adds the cycles from `area_from` up to (not including) `upto` that lie in the
     /// window to the window areas, each with the counts at the end of its step: the counts
-    /// as they stand (they change only in steps, and the last step was before `upto`, or
-    /// is the one starting now).
+    /// as they stand (called before they change, and they change only in steps before
+    /// `upto` or in the one at `upto`).
     #[inline(always)]
     fn settle_areas(&mut self, upto: Cycle) {
         let from = self.area_from.max(self.window.start);
@@ -361,8 +377,8 @@ impl Terminal {
     }
 
     /// Brings the window areas up to the start of cycle `now`, the cycle after the last
-    /// step (a step adds the cycles before its own; the engine skips idle terminals):
-    /// call it before reading [`Terminal::stats`].
+    /// step (a step adds the cycles before its own only when its counts change): call it
+    /// before reading [`Terminal::stats`] and before [`Terminal::set_window`].
     pub fn settle(&mut self, now: Cycle) {
         self.settle_areas(now);
     }
@@ -375,34 +391,39 @@ impl Terminal {
 
     /// For an idle terminal stepped at `now`: draws the generation trials of the next
     /// cycles, in order (the same draws the steps would make), at most `horizon` of them,
-    /// stopping at the first success. Returns the next cycle the terminal must be stepped
-    /// in even if nothing arrives: that success, or the first cycle not drawn; `None` if
-    /// it never generates again. Steps of the cycles in between may be skipped.
+    /// stopping at the first success (unless one is drawn already). Returns the next cycle
+    /// the terminal must be stepped in even if nothing arrives: that success, or the first
+    /// cycle not drawn; `None` if it never generates again. Steps of the cycles in between
+    /// may be skipped.
     #[inline]
     pub fn look_ahead(&mut self, now: Cycle, horizon: u64) -> Option<Cycle> {
         debug_assert!(self.drawn > now, "look-ahead before the step");
+        if self.next_generation.is_none() {
+            self.draw_ahead(horizon);
+        }
         match self.next_generation {
             Some(g) => Some(g),
-            None => self.draw_ahead(horizon),
+            None => (self.drawn != ALL_DRAWN).then_some(self.drawn),
         }
     }
 
-    /// [`Terminal::look_ahead`] with no success drawn yet.
+    /// Draws the trials from `drawn` on, in cycle order, up to the first success (then
+    /// `next_generation`), at most `horizon` of them; once `stop_generating` is reached
+    /// every trial is drawn (they all fail without a draw): `drawn` is [`ALL_DRAWN`].
     #[inline(never)]
-    fn draw_ahead(&mut self, horizon: u64) -> Option<Cycle> {
-        let end = self.drawn.plus(horizon);
-        while self.drawn < end {
-            let c = self.drawn;
-            if !self.generating(c) {
-                return None;
+    fn draw_ahead(&mut self, horizon: u64) {
+        debug_assert!(self.next_generation.is_none(), "a success not stepped yet");
+        let from = self.drawn.0;
+        let stop = self.stop_generating.map_or(u64::MAX, |s| s.0);
+        let trials = stop.saturating_sub(from).min(horizon);
+        self.drawn = match self.generate.first_success(&mut self.rng, trials) {
+            Some(k) => {
+                self.next_generation = Some(Cycle(from + k));
+                Cycle(from + k + 1)
             }
-            self.drawn = c.plus(1);
-            if self.generate.sample(&mut self.rng) {
-                self.next_generation = Some(c);
-                return Some(c);
-            }
-        }
-        Some(self.drawn)
+            None if from + trials >= stop => ALL_DRAWN,
+            None => Cycle(from + trials),
+        };
     }
 
     #[inline]
@@ -420,6 +441,7 @@ impl Terminal {
         if !f.kind.is_tail() {
             return;
         }
+        self.settle_areas(now);
         self.stats.packets_consumed += 1;
         self.stats.consumed_latency_sum += now.0 - f.created.0;
         if in_window {
@@ -495,7 +517,7 @@ impl Terminal {
             return;
         };
         let vc = &mut self.vcs[cur.next.vc.index()];
-        if vc.depth.is_some_and(|d| vc.outstanding >= d) {
+        if vc.outstanding >= vc.depth {
             return;
         }
         vc.outstanding += 1;
@@ -506,8 +528,13 @@ impl Terminal {
             self.current = None;
             tally.queued_out += 1;
         } else {
+            // Not the head (index > 0).
             cur.next.index = index;
-            cur.next.kind = FlitKind::of(index, len);
+            cur.next.kind = if index + 1 == len {
+                FlitKind::Tail
+            } else {
+                FlitKind::Body
+            };
         }
         self.stats.flits_injected += 1;
     }
@@ -560,7 +587,8 @@ impl Terminal {
     }
 
     /// Moves the measurement window (automatic warm-up detection opens it when the
-    /// transient is over and closes it when the confidence target is met).
+    /// transient is over and closes it when the confidence target is met); call
+    /// [`Terminal::settle`] first (the areas so far are those of the old window).
     pub fn set_window(&mut self, window: Window) {
         self.window = window;
     }

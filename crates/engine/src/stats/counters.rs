@@ -35,14 +35,16 @@ impl Window {
 /// consumption). "Measured" packets are those generated inside the window.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TerminalStats {
+    /// Flits consumed from the ejection channel since cycle 0.
+    pub flits_consumed: u64,
+    /// Flits consumed during the window (any packet).
+    pub window_flits_consumed: u64,
+    /// Flits written onto the injection channel since cycle 0.
+    pub flits_injected: u64,
     /// Packets generated at this terminal since cycle 0.
     pub packets_generated: u64,
     /// Packets whose tail this terminal consumed since cycle 0.
     pub packets_consumed: u64,
-    /// Flits written onto the injection channel since cycle 0.
-    pub flits_injected: u64,
-    /// Flits consumed from the ejection channel since cycle 0.
-    pub flits_consumed: u64,
     /// Measured packets generated here.
     pub measured_generated: u64,
     /// Measured packets consumed here (their tail arrived).
@@ -57,8 +59,6 @@ pub struct TerminalStats {
     pub source_queue_sum: u64,
     /// Sum over measured delivered packets of router-to-router hops.
     pub hops_sum: u64,
-    /// Flits consumed during the window (any packet).
-    pub window_flits_consumed: u64,
     /// Packets whose tail was consumed during the window (any packet).
     pub window_packets_consumed: u64,
     /// Flits of packets generated during the window.
