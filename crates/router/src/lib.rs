@@ -505,7 +505,8 @@ impl Router {
             && self.resets.discarding[i].is_some()
             && self.resets.discard_on_arrival(i, f)
         {
-            self.credit_return.push(p, now, Credit { vc: f.vc });
+            self.credit_return
+                .push_discarded(p, now, Credit { vc: f.vc });
             if let Some(t) = &mut self.trace {
                 t.push(probe::RouterEvent::Discard {
                     port: InPort(p as u8),
@@ -689,7 +690,8 @@ impl Router {
                     flit: probe::FlitTag::from(&f),
                 });
             }
-            self.credit_return.push(p, now, Credit { vc: VcId(v) });
+            self.credit_return
+                .push_discarded(p, now, Credit { vc: VcId(v) });
             self.resets.stats.flits_discarded += 1;
         }
         if !tail_seen {
