@@ -9,17 +9,18 @@
 //! An unbounded FIFO starts with [`UNBOUNDED_START`] slots and, when full, moves to a
 //! run twice as long at the end of the array (the old run is abandoned; the growth is
 //! amortized and never happens to a bounded FIFO). Occupancy counters live the same
-//! way in one flat array, one [`Level`] per occupancy a FIFO can reach (`depth + 1` per
-//! bounded FIFO).
+//! way in one flat array, one per occupancy a FIFO can reach (`depth + 1` per bounded
+//! FIFO).
 //!
-//! The occupancy accounting costs one add per pop and two per push, with no per-FIFO
-//! clock: the cycles a FIFO spent holding at least `k` flits are the sum, over its
-//! drops below `k`, of the drop's cycle, minus the sum over its rises to `k` of the
-//! rise's cycle (plus the current cycle while it still holds `k` or more). So a push
-//! to occupancy `k` subtracts its cycle from level `k`, a pop from occupancy `k` adds
-//! its cycle, and the histogram, the residence sum and the maximum follow at report time
-//! ([`InputBuffer::occupancy`]). All sums wrap (a level's running value is negative until
-//! the FIFO drops below it); the results are the exact counts.
+//! The occupancy accounting costs one add per pop, and per push one add, one count and
+//! a test for a new maximum, with no per-FIFO clock: the cycles a FIFO spent holding at
+//! least `k` flits are the sum, over its drops below `k`, of the drop's cycle, minus the
+//! sum over its rises to `k` of the rise's cycle (plus the current cycle while it still
+//! holds `k` or more). So a push to occupancy `k` subtracts its cycle from the counter of
+//! level `k`, a pop from occupancy `k` adds its cycle, and the histogram and the residence
+//! sum follow at report time ([`InputBuffer::occupancy`]). All sums wrap (a level's
+//! running value is negative until the FIFO drops below it); the results are the exact
+//! counts.
 
 use crate::flit::Flit;
 use flitsim_netlist::{BufferDepth, Cycle};
@@ -47,20 +48,24 @@ pub struct BufferedFlit {
 pub struct InputBuffer {
     /// The rings of all FIFOs (see the module docs).
     slots: Vec<BufferedFlit>,
-    /// Occupancy counters of all FIFOs: FIFO `i`'s level `n` is
-    /// `levels[fifos[i].level_base + n]`.
-    levels: Vec<Level>,
-    /// Position of each FIFO (read at every push and pop).
+    /// Occupancy counters of all FIFOs: FIFO `i`'s level `k` is
+    /// `levels[fifos[i].level_base + k]`, the sum of the cycles of the pops from occupancy
+    /// `k`, minus the sum of the cycles of the pushes to `k`, minus the reset cycle if the
+    /// FIFO held `k` or more then (wrapping; level 0, never pushed to, holds minus the
+    /// reset cycle).
+    levels: Vec<u64>,
+    /// Position and counts of each FIFO (read at every push and pop).
     fifos: Vec<Fifo>,
-    /// What each FIFO held at the last reset (read only at reset and report time).
-    epochs: Vec<Epoch>,
+    /// Each FIFO's depth and what it held at the last reset (read only at growth, reset
+    /// and report time).
+    records: Vec<FifoRecord>,
     /// Flits in all FIFOs.
     count: u64,
     /// The router's current cycle (set at the start of each step; departures use it).
     now: u64,
 }
 
-/// One FIFO's ring. Half a cache line.
+/// One FIFO's ring and the counts its pushes update. Half a cache line.
 #[derive(Copy, Clone, Debug)]
 #[repr(align(32))]
 struct Fifo {
@@ -72,44 +77,36 @@ struct Fifo {
     head: u32,
     /// Flits held.
     len: u32,
-    /// Depth in flits (`u32::MAX`: unbounded).
-    depth: u32,
     /// Its level 0 in `levels` (`mask + 2` levels when unbounded, `depth + 1` when
     /// bounded).
     level_base: u32,
+    /// Largest occupancy since construction or the last reset.
+    max: u32,
+    /// Flits pushed since construction or the last reset.
+    arrivals: u64,
 }
 
-impl Fifo {
-    /// Levels it has: one per occupancy it can reach.
-    fn levels(&self) -> usize {
-        if self.depth == u32::MAX {
-            self.mask as usize + 2
-        } else {
-            self.depth as usize + 1
-        }
-    }
-}
-
-/// The occupancy counters of one FIFO at one occupancy `k`, since the last reset (see the
-/// module docs).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-struct Level {
-    /// Sum of the cycles of the pops from occupancy `k`, minus the sum of the cycles of
-    /// the pushes to `k`, minus the reset cycle if the FIFO held `k` or more then
-    /// (wrapping; level 0, never pushed to, holds minus the reset cycle).
-    cycles: u64,
-    /// Pushes that raised the FIFO to occupancy `k` (0 at level 0).
-    rises: u64,
-}
-
-/// A FIFO at the last reset.
+/// What the push and pop of a FIFO do not read: its depth and its state at the last reset.
 #[derive(Copy, Clone, Debug, Default)]
-struct Epoch {
-    /// Flits it held.
+struct FifoRecord {
+    /// Depth in flits (`u32::MAX`: unbounded).
+    depth: u32,
+    /// Flits it held at the reset.
     len: u32,
     /// Cycles those flits had spent in it by then (their residence before the reset,
     /// which their departures' sum of cycles includes).
     resided: u64,
+}
+
+impl FifoRecord {
+    /// Levels FIFO `f` of this depth has: one per occupancy it can reach.
+    fn levels(&self, f: &Fifo) -> usize {
+        if self.depth == u32::MAX {
+            f.mask as usize + 2
+        } else {
+            self.depth as usize + 1
+        }
+    }
 }
 
 impl InputBuffer {
@@ -119,7 +116,7 @@ impl InputBuffer {
         // The FIFOs' runs first, then both arrays at their exact size (growing them one
         // FIFO at a time would leave kilobytes per router unused).
         let (mut slots, mut levels) = (0u32, 0u32);
-        let mut fifos: Vec<Fifo> = depths
+        let (mut fifos, mut records): (Vec<Fifo>, Vec<FifoRecord>) = depths
             .into_iter()
             .map(|d| {
                 let size = d
@@ -132,21 +129,27 @@ impl InputBuffer {
                     mask: size - 1,
                     head: 0,
                     len: 0,
-                    depth: d.flits().unwrap_or(u32::MAX),
                     level_base: levels,
+                    max: 0,
+                    arrivals: 0,
+                };
+                let e = FifoRecord {
+                    depth: d.flits().unwrap_or(u32::MAX),
+                    ..FifoRecord::default()
                 };
                 slots = slots
                     .checked_add(size)
                     .expect("input buffers exceed 2^32 slots");
-                levels += f.levels() as u32;
-                f
+                levels += e.levels(&f) as u32;
+                (f, e)
             })
-            .collect();
+            .unzip();
         fifos.shrink_to_fit();
+        records.shrink_to_fit();
         InputBuffer {
             slots: vec![EMPTY_BUFFERED; slots as usize],
-            levels: vec![Level::default(); levels as usize],
-            epochs: vec![Epoch::default(); fifos.len()],
+            levels: vec![0; levels as usize],
+            records,
             fifos,
             count: 0,
             now: 0,
@@ -157,17 +160,17 @@ impl InputBuffer {
     /// its levels along, to the end of `levels`).
     #[cold]
     #[inline(never)]
-    fn grow(f: &mut Fifo, slots: &mut Vec<BufferedFlit>, levels: &mut Vec<Level>) {
-        debug_assert!(f.depth == u32::MAX && f.len == f.mask + 1);
+    fn grow(f: &mut Fifo, e: &FifoRecord, slots: &mut Vec<BufferedFlit>, levels: &mut Vec<u64>) {
+        debug_assert!(e.depth == u32::MAX && f.len == f.mask + 1);
         let size = (f.mask + 1) * 2;
         let base = u32::try_from(slots.len()).expect("input buffers exceed 2^32 slots");
         slots.resize(slots.len() + size as usize, EMPTY_BUFFERED);
         for k in 0..f.len {
             slots[(base + k) as usize] = slots[(f.base + ((f.head + k) & f.mask)) as usize];
         }
-        let old = f.level_base as usize..f.level_base as usize + f.levels();
+        let old = f.level_base as usize..f.level_base as usize + e.levels(f);
         let level_base = u32::try_from(levels.len()).expect("occupancy counters exceed 2^32");
-        levels.resize(levels.len() + size as usize + 1, Level::default());
+        levels.resize(levels.len() + size as usize + 1, 0);
         levels.copy_within(old, level_base as usize);
         f.base = base;
         f.mask = size - 1;
@@ -185,22 +188,26 @@ impl InputBuffer {
             slots,
             levels,
             fifos,
+            records,
             ..
         } = self;
         let f = &mut fifos[vc];
         debug_assert!(
-            f.len < f.depth,
+            f.len < records[vc].depth,
             "input FIFO {vc} overflows (depth {}): a flit arrived without a credit",
-            f.depth
+            records[vc].depth
         );
         if f.len > f.mask {
-            Self::grow(f, slots, levels);
+            Self::grow(f, &records[vc], slots, levels);
         }
         let slot = (f.base + ((f.head + f.len) & f.mask)) as usize;
         f.len += 1;
+        if f.len > f.max {
+            f.max = f.len;
+        }
+        f.arrivals += 1;
         let level = &mut levels[(f.level_base + f.len) as usize];
-        level.cycles = level.cycles.wrapping_sub(now.0);
-        level.rises += 1;
+        *level = level.wrapping_sub(now.0);
         slots[slot] = BufferedFlit {
             flit: *flit,
             arrived: now,
@@ -226,7 +233,7 @@ impl InputBuffer {
         let f = &mut fifos[vc];
         debug_assert!(f.len > 0, "pop from an empty input FIFO {vc}");
         let level = &mut levels[(f.level_base + f.len) as usize];
-        level.cycles = level.cycles.wrapping_add(*now);
+        *level = level.wrapping_add(*now);
         let b = &slots[(f.base + f.head) as usize];
         f.head = (f.head + 1) & f.mask;
         f.len -= 1;
@@ -274,20 +281,18 @@ impl InputBuffer {
     pub fn reset_occupancy(&mut self, now: Cycle) {
         for vc in 0..self.fifos.len() {
             let f = self.fifos[vc];
-            let levels = &mut self.levels[f.level_base as usize..][..f.levels()];
-            levels.fill(Level::default());
+            let levels = &mut self.levels[f.level_base as usize..][..self.records[vc].levels(&f)];
+            levels.fill(0);
             // Holding `k <= len` flits counts from `now` on.
-            for level in &mut levels[..=f.len as usize] {
-                level.cycles = now.0.wrapping_neg();
-            }
+            levels[..=f.len as usize].fill(now.0.wrapping_neg());
             let resided = now
                 .0
                 .wrapping_mul(u64::from(f.len))
                 .wrapping_sub(self.arrivals_inside(vc));
-            self.epochs[vc] = Epoch {
-                len: f.len,
-                resided,
-            };
+            self.fifos[vc].max = f.len;
+            self.fifos[vc].arrivals = 0;
+            let e = &mut self.records[vc];
+            (e.len, e.resided) = (f.len, resided);
         }
     }
 
@@ -295,17 +300,15 @@ impl InputBuffer {
     /// push or pop). The histogram has one entry per occupancy up to the largest reached
     /// (`max + 1` entries).
     pub fn occupancy(&self, vc: usize, until: Cycle) -> crate::occupancy::BufferOccupancy {
-        let (f, epoch) = (&self.fifos[vc], self.epochs[vc]);
-        let levels = &self.levels[f.level_base as usize..][..f.levels()];
+        let (f, record) = (&self.fifos[vc], self.records[vc]);
+        let levels = &self.levels[f.level_base as usize..][..record.levels(f)];
         // Cycles spent holding at least `k` flits (still counting for `k <= len`).
         let at_least = |k: usize| {
             levels.get(k).map_or(0, |l| {
-                l.cycles
-                    .wrapping_add(if k <= f.len as usize { until.0 } else { 0 })
+                l.wrapping_add(if k <= f.len as usize { until.0 } else { 0 })
             })
         };
-        let arrivals: u64 = levels.iter().map(|l| l.rises).sum();
-        let max = Self::max_of(levels, epoch);
+        let (arrivals, max) = (f.arrivals, f.max);
         let histogram = (0..=max as usize)
             .map(|n| at_least(n).wrapping_sub(at_least(n + 1)))
             .collect();
@@ -314,12 +317,12 @@ impl InputBuffer {
         // inside are among the arrivals but have not departed.
         let residence_cycles = levels[1..]
             .iter()
-            .fold(epoch.resided, |sum, l| sum.wrapping_add(l.cycles))
+            .fold(record.resided, |sum, l| sum.wrapping_add(*l))
             .wrapping_add(self.arrivals_inside(vc));
         crate::occupancy::BufferOccupancy {
             histogram,
             arrivals,
-            departures: arrivals + u64::from(epoch.len) - u64::from(f.len),
+            departures: arrivals + u64::from(record.len) - u64::from(f.len),
             residence_cycles,
             max,
         }
@@ -328,21 +331,7 @@ impl InputBuffer {
     /// Largest occupancy FIFO `vc` reached since construction or the last
     /// [`InputBuffer::reset_occupancy`].
     pub fn max(&self, vc: usize) -> u32 {
-        let f = &self.fifos[vc];
-        Self::max_of(
-            &self.levels[f.level_base as usize..][..f.levels()],
-            self.epochs[vc],
-        )
-    }
-
-    /// The largest occupancy a FIFO with these `levels` reached since `epoch`: the
-    /// highest level a push rose to, or what it held then.
-    fn max_of(levels: &[Level], epoch: Epoch) -> u32 {
-        levels
-            .iter()
-            .rposition(|l| l.rises != 0)
-            .map_or(0, |k| k as u32)
-            .max(epoch.len)
+        self.fifos[vc].max
     }
 
     /// Flits in all FIFOs.
