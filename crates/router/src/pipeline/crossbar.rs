@@ -29,7 +29,7 @@ pub struct Crossbar {
     /// Slot `s` holds its flits (output port, flit) in `flits[s * ports..][..count[s]]`.
     flits: Vec<(u32, Flit)>,
     /// Flits in each slot.
-    count: Vec<u32>,
+    count: SlotCounts,
     /// Flits in all slots.
     len: usize,
     /// Where the flits of the last `emit` lie in `flits` (start, count): their slot takes
@@ -52,7 +52,7 @@ impl Crossbar {
             ports,
             mask: slots - 1,
             flits: vec![empty; slots as usize * ports],
-            count: vec![0; slots as usize],
+            count: SlotCounts::new(slots as usize),
             len: 0,
             emitted: (0, 0),
             entered: vec![[0; 2]; ports],
@@ -163,6 +163,62 @@ impl Crossbar {
     }
 }
 
+/// Slots whose counts [`SlotCounts`] keeps inside the struct.
+const NEAR_SLOTS: usize = 4;
+
+/// The item count of each slot of a ring (here and in the credit return): the first
+/// [`NEAR_SLOTS`] inside the struct, so that the rings of the default delays (`sd + xd`
+/// and `credit_delay` up to 3) touch no cache line of their own for them, the rest on
+/// the heap.
+#[derive(Clone, Debug)]
+pub(crate) struct SlotCounts {
+    /// Slots 0..NEAR_SLOTS (those beyond the ring stay 0).
+    near: [u32; NEAR_SLOTS],
+    /// Slots from NEAR_SLOTS on.
+    far: Vec<u32>,
+    /// Slots of the ring.
+    slots: usize,
+}
+
+impl SlotCounts {
+    /// Zero counts for a ring of `slots` slots.
+    pub(crate) fn new(slots: usize) -> SlotCounts {
+        SlotCounts {
+            near: [0; NEAR_SLOTS],
+            far: vec![0; slots.saturating_sub(NEAR_SLOTS)],
+            slots,
+        }
+    }
+
+    /// The counts of the ring's slots, in slot order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &u32> {
+        self.near.iter().chain(&self.far).take(self.slots)
+    }
+}
+
+impl std::ops::Index<usize> for SlotCounts {
+    type Output = u32;
+    #[inline(always)]
+    fn index(&self, s: usize) -> &u32 {
+        if s < NEAR_SLOTS {
+            &self.near[s]
+        } else {
+            &self.far[s - NEAR_SLOTS]
+        }
+    }
+}
+
+impl std::ops::IndexMut<usize> for SlotCounts {
+    #[inline(always)]
+    fn index_mut(&mut self, s: usize) -> &mut u32 {
+        if s < NEAR_SLOTS {
+            &mut self.near[s]
+        } else {
+            &mut self.far[s - NEAR_SLOTS]
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,5 +306,18 @@ mod tests {
             }
         }
         assert_eq!(x.len(), 3);
+    }
+
+    /// Counts of rings smaller and larger than the part kept inside the struct.
+    #[test]
+    fn slot_counts_cover_exactly_the_ring() {
+        for slots in [1, NEAR_SLOTS, 16] {
+            let mut c = SlotCounts::new(slots);
+            for s in 0..slots {
+                c[s] += s as u32 + 1;
+            }
+            let counts: Vec<u32> = c.iter().copied().collect();
+            assert_eq!(counts, (1..=slots as u32).collect::<Vec<_>>());
+        }
     }
 }

@@ -21,6 +21,7 @@
 //! credit falls beyond it. SA's credits look for a taken cycle only while a credit queued
 //! that way is still waiting, so they need no per-port state.
 
+use super::crossbar::SlotCounts;
 use crate::flit::Credit;
 use flitsim_netlist::{Cycle, VcId};
 
@@ -36,7 +37,7 @@ pub struct CreditReturn {
     /// Slot `s` holds its credits (input port, VC) in `credits[s * ports..][..count[s]]`.
     credits: Vec<(u32, VcId)>,
     /// Credits in each slot.
-    count: Vec<u32>,
+    count: SlotCounts,
     /// One cycle after the last credit queued behind another of its port, or pushed for
     /// a discarded flit (0: none yet): before it, a credit's cycle may be taken.
     queued_until: u64,
@@ -59,7 +60,7 @@ impl CreditReturn {
             delay,
             mask: 0,
             credits: Vec::new(),
-            count: Vec::new(),
+            count: SlotCounts::new(0),
             queued_until: 0,
             len: 0,
             emitted: (0, 0),
@@ -74,7 +75,7 @@ impl CreditReturn {
     fn resize(&mut self, slots: u64) {
         self.mask = slots - 1;
         self.credits = vec![(u32::MAX, VcId(0)); slots as usize * self.ports];
-        self.count = vec![0; slots as usize];
+        self.count = SlotCounts::new(slots as usize);
     }
 
     /// Doubles the ring until cycle `due` fits in it (the credits inside are due from `now`
