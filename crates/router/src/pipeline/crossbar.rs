@@ -87,7 +87,9 @@ impl Crossbar {
         self.len += 1;
         let entered = &mut self.entered[port];
         entered[0] += 1;
-        entered[1] += u64::from(flit.kind.is_head());
+        if flit.kind.is_head() {
+            entered[1] += 1;
+        }
         let slot = &mut self.flits[s * self.ports + n];
         *slot = (port as u32, *flit);
         &mut slot.1
