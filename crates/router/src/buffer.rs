@@ -8,8 +8,19 @@
 //! power-of-two run of slots (its depth rounded up), so positions wrap with a mask.
 //! An unbounded FIFO starts with [`UNBOUNDED_START`] slots and, when full, moves to a
 //! run twice as long at the end of the array (the old run is abandoned; the growth is
-//! amortized and never happens to a bounded FIFO). Occupancy histograms live the same
-//! way in one flat array, `depth + 1` counters per bounded FIFO.
+//! amortized and never happens to a bounded FIFO). Occupancy counters live the same
+//! way in one flat array, one per occupancy a FIFO can reach (`depth + 1` per bounded
+//! FIFO).
+//!
+//! The occupancy accounting costs one add per pop, and per push one add, one count and
+//! a test for a new maximum, with no per-FIFO clock: the cycles a FIFO spent holding at
+//! least `k` flits are the sum, over its drops below `k`, of the drop's cycle, minus the
+//! sum over its rises to `k` of the rise's cycle (plus the current cycle while it still
+//! holds `k` or more). So a push to occupancy `k` subtracts its cycle from the counter of
+//! level `k`, a pop from occupancy `k` adds its cycle, and the histogram and the residence
+//! sum follow at report time ([`InputBuffer::occupancy`]). All sums wrap (a level's
+//! running value is negative until the FIFO drops below it); the results are the exact
+//! counts.
 
 use crate::flit::Flit;
 use flitsim_netlist::{BufferDepth, Cycle};
@@ -37,21 +48,26 @@ pub struct BufferedFlit {
 pub struct InputBuffer {
     /// The rings of all FIFOs (see the module docs).
     slots: Vec<BufferedFlit>,
-    /// Occupancy histograms of all FIFOs: FIFO `i` counts the cycles at occupancy `n` in
-    /// `hist[fifos[i].hist_base + n]`, up to its `since`.
-    hist: Vec<u64>,
-    /// Position and accounting per FIFO.
+    /// Occupancy counters of all FIFOs: FIFO `i`'s level `k` is
+    /// `levels[fifos[i].level_base + k]`, the sum of the cycles of the pops from occupancy
+    /// `k`, minus the sum of the cycles of the pushes to `k`, minus the reset cycle if the
+    /// FIFO held `k` or more then (wrapping; level 0, never pushed to, holds minus the
+    /// reset cycle).
+    levels: Vec<u64>,
+    /// Position and counts of each FIFO (read at every push and pop).
     fifos: Vec<Fifo>,
+    /// Each FIFO's depth and what it held at the last reset (read only at growth, reset
+    /// and report time).
+    records: Vec<FifoRecord>,
     /// Flits in all FIFOs.
     count: u64,
     /// The router's current cycle (set at the start of each step; departures use it).
     now: u64,
 }
 
-/// One FIFO's ring and its lazily accumulated occupancy (issue 6), updated at each push
-/// and pop. One cache line.
+/// One FIFO's ring and the counts its pushes update. Half a cache line.
 #[derive(Copy, Clone, Debug)]
-#[repr(align(64))]
+#[repr(align(32))]
 struct Fifo {
     /// First slot of its ring in `slots`.
     base: u32,
@@ -61,27 +77,32 @@ struct Fifo {
     head: u32,
     /// Flits held.
     len: u32,
-    /// Depth in flits (`u32::MAX`: unbounded).
-    depth: u32,
-    /// First counter of its histogram in `hist` (`mask + 2` counters when unbounded,
-    /// `depth + 1` when bounded).
-    hist_base: u32,
+    /// Its level 0 in `levels` (`mask + 2` levels when unbounded, `depth + 1` when
+    /// bounded).
+    level_base: u32,
     /// Largest occupancy since construction or the last reset.
     max: u32,
-    /// Occupancy at the last reset (arrivals = departures + len - this).
-    len_at_reset: u32,
-    /// Cycle up to which the histogram is accumulated.
-    since: u64,
-    departures: u64,
-    /// Sum over departed flits of (departure cycle - arrival cycle).
-    residence: u64,
+    /// Flits pushed since construction or the last reset.
+    arrivals: u64,
 }
 
-impl Fifo {
-    /// Counters its histogram has: one per occupancy it can reach.
-    fn hist_len(&self) -> usize {
+/// What the push and pop of a FIFO do not read: its depth and its state at the last reset.
+#[derive(Copy, Clone, Debug, Default)]
+struct FifoRecord {
+    /// Depth in flits (`u32::MAX`: unbounded).
+    depth: u32,
+    /// Flits it held at the reset.
+    len: u32,
+    /// Cycles those flits had spent in it by then (their residence before the reset,
+    /// which their departures' sum of cycles includes).
+    resided: u64,
+}
+
+impl FifoRecord {
+    /// Levels FIFO `f` of this depth has: one per occupancy it can reach.
+    fn levels(&self, f: &Fifo) -> usize {
         if self.depth == u32::MAX {
-            self.mask as usize + 2
+            f.mask as usize + 2
         } else {
             self.depth as usize + 1
         }
@@ -94,8 +115,8 @@ impl InputBuffer {
     pub fn new(depths: impl IntoIterator<Item = BufferDepth>) -> InputBuffer {
         // The FIFOs' runs first, then both arrays at their exact size (growing them one
         // FIFO at a time would leave kilobytes per router unused).
-        let (mut slots, mut hist) = (0u32, 0u32);
-        let mut fifos: Vec<Fifo> = depths
+        let (mut slots, mut levels) = (0u32, 0u32);
+        let (mut fifos, mut records): (Vec<Fifo>, Vec<FifoRecord>) = depths
             .into_iter()
             .map(|d| {
                 let size = d
@@ -108,25 +129,27 @@ impl InputBuffer {
                     mask: size - 1,
                     head: 0,
                     len: 0,
-                    depth: d.flits().unwrap_or(u32::MAX),
-                    hist_base: hist,
+                    level_base: levels,
                     max: 0,
-                    len_at_reset: 0,
-                    since: 0,
-                    departures: 0,
-                    residence: 0,
+                    arrivals: 0,
+                };
+                let e = FifoRecord {
+                    depth: d.flits().unwrap_or(u32::MAX),
+                    ..FifoRecord::default()
                 };
                 slots = slots
                     .checked_add(size)
                     .expect("input buffers exceed 2^32 slots");
-                hist += f.hist_len() as u32;
-                f
+                levels += e.levels(&f) as u32;
+                (f, e)
             })
-            .collect();
+            .unzip();
         fifos.shrink_to_fit();
+        records.shrink_to_fit();
         InputBuffer {
             slots: vec![EMPTY_BUFFERED; slots as usize],
-            hist: vec![0; hist as usize],
+            levels: vec![0; levels as usize],
+            records,
             fifos,
             count: 0,
             now: 0,
@@ -134,35 +157,25 @@ impl InputBuffer {
     }
 
     /// Moves full unbounded FIFO `f` to a ring twice as large at the end of `slots` (and
-    /// its histogram along, to the end of `hist`).
+    /// its levels along, to the end of `levels`).
     #[cold]
     #[inline(never)]
-    fn grow(f: &mut Fifo, slots: &mut Vec<BufferedFlit>, hist: &mut Vec<u64>) {
-        debug_assert!(f.depth == u32::MAX && f.len == f.mask + 1);
+    fn grow(f: &mut Fifo, e: &FifoRecord, slots: &mut Vec<BufferedFlit>, levels: &mut Vec<u64>) {
+        debug_assert!(e.depth == u32::MAX && f.len == f.mask + 1);
         let size = (f.mask + 1) * 2;
         let base = u32::try_from(slots.len()).expect("input buffers exceed 2^32 slots");
         slots.resize(slots.len() + size as usize, EMPTY_BUFFERED);
         for k in 0..f.len {
             slots[(base + k) as usize] = slots[(f.base + ((f.head + k) & f.mask)) as usize];
         }
-        let old = f.hist_base as usize..f.hist_base as usize + f.hist_len();
-        let hist_base = u32::try_from(hist.len()).expect("occupancy counters exceed 2^32");
-        hist.resize(hist.len() + size as usize + 1, 0);
-        hist.copy_within(old, hist_base as usize);
+        let old = f.level_base as usize..f.level_base as usize + e.levels(f);
+        let level_base = u32::try_from(levels.len()).expect("occupancy counters exceed 2^32");
+        levels.resize(levels.len() + size as usize + 1, 0);
+        levels.copy_within(old, level_base as usize);
         f.base = base;
         f.mask = size - 1;
         f.head = 0;
-        f.hist_base = hist_base;
-    }
-
-    /// Adds the cycles since FIFO `f`'s last change, spent at its occupancy `f.len`, to
-    /// its histogram in `hist`.
-    #[inline(always)]
-    fn dwell(f: &mut Fifo, hist: &mut [u64], now: u64) {
-        // Saturating: a FIFO used without `set_now` (unit tests) never underflows.
-        let d = now.saturating_sub(f.since);
-        f.since = f.since.max(now);
-        hist[(f.hist_base + f.len) as usize] += d;
+        f.level_base = level_base;
     }
 
     /// Appends a copy of `flit` to FIFO `vc`.
@@ -172,21 +185,29 @@ impl InputBuffer {
     #[inline]
     pub fn push(&mut self, vc: usize, flit: &Flit, now: Cycle) {
         let InputBuffer {
-            slots, hist, fifos, ..
+            slots,
+            levels,
+            fifos,
+            records,
+            ..
         } = self;
         let f = &mut fifos[vc];
         debug_assert!(
-            f.len < f.depth,
+            f.len < records[vc].depth,
             "input FIFO {vc} overflows (depth {}): a flit arrived without a credit",
-            f.depth
+            records[vc].depth
         );
         if f.len > f.mask {
-            Self::grow(f, slots, hist);
+            Self::grow(f, &records[vc], slots, levels);
         }
-        Self::dwell(f, hist, now.0);
         let slot = (f.base + ((f.head + f.len) & f.mask)) as usize;
         f.len += 1;
-        f.max = f.max.max(f.len);
+        if f.len > f.max {
+            f.max = f.len;
+        }
+        f.arrivals += 1;
+        let level = &mut levels[(f.level_base + f.len) as usize];
+        *level = level.wrapping_sub(now.0);
         slots[slot] = BufferedFlit {
             flit: *flit,
             arrived: now,
@@ -204,22 +225,21 @@ impl InputBuffer {
     pub fn pop(&mut self, vc: usize) -> &BufferedFlit {
         let InputBuffer {
             slots,
-            hist,
+            levels,
             fifos,
             now,
             ..
         } = self;
         let f = &mut fifos[vc];
         debug_assert!(f.len > 0, "pop from an empty input FIFO {vc}");
-        Self::dwell(f, hist, *now);
+        let level = &mut levels[(f.level_base + f.len) as usize];
+        *level = level.wrapping_add(*now);
         let b = &slots[(f.base + f.head) as usize];
         f.head = (f.head + 1) & f.mask;
         f.len -= 1;
-        f.departures += 1;
         // A flit enters its FIFO in the step of its arrival cycle, so it never leaves
         // before it arrived (the router sets the clock before every step and reset).
         debug_assert!(b.arrived.0 <= *now, "FIFO {vc} pops a flit from the future");
-        f.residence += *now - b.arrived.0;
         self.count -= 1;
         b
     }
@@ -250,38 +270,66 @@ impl InputBuffer {
         self.now = now.0;
     }
 
+    /// Sum of the arrival cycles of the flits in FIFO `vc` (wrapping).
+    fn arrivals_inside(&self, vc: usize) -> u64 {
+        (0..self.len(vc))
+            .filter_map(|k| self.get(vc, k))
+            .fold(0, |sum, b| sum.wrapping_add(b.arrived.0))
+    }
+
     /// Restarts the occupancy accounting at `now` (end of warm-up).
     pub fn reset_occupancy(&mut self, now: Cycle) {
-        for f in &mut self.fifos {
-            let h = f.hist_base as usize;
-            self.hist[h..h + f.hist_len()].fill(0);
-            f.since = now.0;
-            f.max = f.len;
-            f.len_at_reset = f.len;
-            f.departures = 0;
-            f.residence = 0;
+        for vc in 0..self.fifos.len() {
+            let f = self.fifos[vc];
+            let levels = &mut self.levels[f.level_base as usize..][..self.records[vc].levels(&f)];
+            levels.fill(0);
+            // Holding `k <= len` flits counts from `now` on.
+            levels[..=f.len as usize].fill(now.0.wrapping_neg());
+            let resided = now
+                .0
+                .wrapping_mul(u64::from(f.len))
+                .wrapping_sub(self.arrivals_inside(vc));
+            self.fifos[vc].max = f.len;
+            self.fifos[vc].arrivals = 0;
+            let e = &mut self.records[vc];
+            (e.len, e.resided) = (f.len, resided);
         }
     }
 
-    /// Occupancy statistics of FIFO `vc` up to the start of `until`. The histogram has
-    /// one entry per occupancy up to the largest reached (`max + 1` entries).
+    /// Occupancy statistics of FIFO `vc` up to the start of `until` (not before its last
+    /// push or pop). The histogram has one entry per occupancy up to the largest reached
+    /// (`max + 1` entries).
     pub fn occupancy(&self, vc: usize, until: Cycle) -> crate::occupancy::BufferOccupancy {
-        let f = &self.fifos[vc];
-        let h = f.hist_base as usize;
-        let mut histogram = self.hist[h..=h + f.max as usize].to_vec();
-        histogram[f.len as usize] += until.0.saturating_sub(f.since);
+        let (f, record) = (&self.fifos[vc], self.records[vc]);
+        let levels = &self.levels[f.level_base as usize..][..record.levels(f)];
+        // Cycles spent holding at least `k` flits (still counting for `k <= len`).
+        let at_least = |k: usize| {
+            levels.get(k).map_or(0, |l| {
+                l.wrapping_add(if k <= f.len as usize { until.0 } else { 0 })
+            })
+        };
+        let (arrivals, max) = (f.arrivals, f.max);
+        let histogram = (0..=max as usize)
+            .map(|n| at_least(n).wrapping_sub(at_least(n + 1)))
+            .collect();
+        // The levels above 0 sum to the departures' cycles minus the arrivals' cycles
+        // since the reset, minus the reset cycle once per flit held then; the flits still
+        // inside are among the arrivals but have not departed.
+        let residence_cycles = levels[1..]
+            .iter()
+            .fold(record.resided, |sum, l| sum.wrapping_add(*l))
+            .wrapping_add(self.arrivals_inside(vc));
         crate::occupancy::BufferOccupancy {
             histogram,
-            arrivals: f.departures + u64::from(f.len) - u64::from(f.len_at_reset),
-            departures: f.departures,
-            residence_cycles: f.residence,
-            max: f.max,
+            arrivals,
+            departures: arrivals + u64::from(record.len) - u64::from(f.len),
+            residence_cycles,
+            max,
         }
     }
 
     /// Largest occupancy FIFO `vc` reached since construction or the last
     /// [`InputBuffer::reset_occupancy`].
-    #[inline]
     pub fn max(&self, vc: usize) -> u32 {
         self.fifos[vc].max
     }
@@ -431,6 +479,73 @@ pub(crate) mod tests {
                 (o.arrivals, o.departures, o.residence_cycles, o.max as usize),
                 (arrivals, departures, residence, max)
             );
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Any pattern of pushes and pops on a bounded and an unbounded FIFO (growing past
+        /// its first ring), a reset at any cycle and a report at any later cycle: the
+        /// occupancy statistics equal a cycle-by-cycle count.
+        #[test]
+        fn occupancy_of_any_pattern_matches_a_cycle_by_cycle_count(
+            moves in proptest::collection::vec((0u8..4, 0u8..4), 1..300),
+            reset_at in 0usize..300,
+            report_after in 0u64..5,
+        ) {
+            let depths = [BufferDepth::Flits(5), BufferDepth::Unbounded];
+            let mut b = InputBuffer::new(depths);
+            let n = depths.len();
+            let mut inside = vec![std::collections::VecDeque::new(); n];
+            let mut hist = vec![vec![0u64; 128]; n];
+            let (mut arrivals, mut departures) = (vec![0u64; n], vec![0u64; n]);
+            let (mut residence, mut max) = (vec![0u64; n], vec![0usize; n]);
+            for (t, &(pushes, pops)) in moves.iter().enumerate() {
+                let now = Cycle(t as u64);
+                if t == reset_at {
+                    b.reset_occupancy(now);
+                    for f in 0..n {
+                        hist[f].fill(0);
+                        (arrivals[f], departures[f], residence[f]) = (0, 0, 0);
+                        max[f] = inside[f].len();
+                    }
+                }
+                b.set_now(now);
+                for f in 0..n {
+                    // The bounded FIFO takes at most its depth; the unbounded one gets
+                    // twice the pushes so that it grows.
+                    let cap = if f == 0 { 5 } else { 100 };
+                    for _ in 0..u32::from(pushes) * (f as u32 + 1) {
+                        if inside[f].len() < cap {
+                            b.push(f, &flit(0, 1), now);
+                            inside[f].push_back(now.0);
+                            arrivals[f] += 1;
+                            max[f] = max[f].max(inside[f].len());
+                        }
+                    }
+                    for _ in 0..pops {
+                        if let Some(a) = inside[f].pop_front() {
+                            proptest::prop_assert_eq!(b.pop(f).arrived.0, a);
+                            departures[f] += 1;
+                            residence[f] += now.0 - a;
+                        }
+                    }
+                    hist[f][inside[f].len()] += 1;
+                }
+            }
+            let until = moves.len() as u64;
+            for f in 0..n {
+                // Reports later than the last step cover the cycles in between.
+                hist[f][inside[f].len()] += report_after;
+                let o = b.occupancy(f, Cycle(until + report_after));
+                proptest::prop_assert_eq!(&o.histogram[..], &hist[f][..=max[f]]);
+                proptest::prop_assert_eq!(
+                    (o.arrivals, o.departures, o.residence_cycles, o.max as usize),
+                    (arrivals[f], departures[f], residence[f], max[f])
+                );
+                proptest::prop_assert_eq!(b.max(f) as usize, max[f]);
+            }
         }
     }
 

@@ -161,7 +161,10 @@ pub struct Router {
     crossbar: Crossbar,
     credit_return: CreditReturn,
     resets: reset::ResetState,
-    stats: RouterStats,
+    /// Heads sent on network ports with a dimension-order reference port, and those of
+    /// them sent on another port (counted here only when the routing function is not
+    /// dimension-order; see [`Router::stats`]).
+    adaptive: AdaptiveHops,
     /// Last cycle `step` ran (for `waits`).
     last_step: Cycle,
     /// Trace events of the steps since the last `take_trace` (`None`: tracing off; boxed so
@@ -173,6 +176,14 @@ pub struct Router {
     /// The routing function is dimension-order ([`RoutingFunction::is_dimension_order`]):
     /// every head leaving on a network port takes the reference port, no need to ask.
     dimension_order: bool,
+}
+
+/// Heads sent on network ports for which the routing function knows the dimension-order
+/// port, and those of them sent on another port.
+#[derive(Copy, Clone, Debug, Default)]
+struct AdaptiveHops {
+    reference: u64,
+    adaptive: u64,
 }
 
 /// Ports per side that [`Router::step_masked`]'s 32-bit halves of a port mask cover.
@@ -249,7 +260,7 @@ impl Router {
             crossbar: Crossbar::new(n_out, delays.sd + delays.xd),
             credit_return: CreditReturn::new(in_vcs.len(), delays.cd),
             resets: reset::ResetState::new(spec.config.timeout, layout_total, in_vcs.len()),
-            stats: RouterStats::new(n_out),
+            adaptive: AdaptiveHops::default(),
             last_step: Cycle(0),
             trace: None,
             wide: n_out > PORT_MASK_PORTS || in_vcs.len() > PORT_MASK_PORTS,
@@ -438,14 +449,12 @@ impl Router {
     /// return.
     #[inline(always)]
     fn emit(&mut self, now: Cycle) {
-        let network_heads = self.crossbar.emit(now, &mut self.stats);
+        self.crossbar.emit(now);
         self.credit_return.emit(now);
-        if network_heads != 0 {
-            if self.dimension_order {
-                self.stats.reference_hops += u64::from(network_heads);
-            } else {
-                self.count_adaptive_hops();
-            }
+        // Dimension-order routers count their reference hops from the heads sent
+        // (`Router::stats`).
+        if !self.dimension_order && !self.crossbar.emitted().is_empty() {
+            self.count_adaptive_hops();
         }
     }
 
@@ -496,7 +505,8 @@ impl Router {
             && self.resets.discarding[i].is_some()
             && self.resets.discard_on_arrival(i, f)
         {
-            self.credit_return.push(p, now, Credit { vc: f.vc });
+            self.credit_return
+                .push_discarded(p, now, Credit { vc: f.vc });
             if let Some(t) = &mut self.trace {
                 t.push(probe::RouterEvent::Discard {
                     port: InPort(p as u8),
@@ -518,8 +528,8 @@ impl Router {
     }
 
     /// `adaptive_hops_fraction`: compares each head leaving on a network port with the
-    /// port dimension-order routing would have taken here (called only when one left and
-    /// the routing function is not itself dimension-order).
+    /// port dimension-order routing would have taken here (called only when a flit left
+    /// and the routing function is not itself dimension-order).
     fn count_adaptive_hops(&mut self) {
         for &(o, f) in self.crossbar.emitted() {
             if o == 0 || !f.kind.is_head() {
@@ -530,8 +540,8 @@ impl Router {
                 .routing()
                 .dimension_order_port(self.state.id, f.dest)
             {
-                self.stats.reference_hops += 1;
-                self.stats.adaptive_hops += u64::from(p.index() != o as usize);
+                self.adaptive.reference += 1;
+                self.adaptive.adaptive += u64::from(p.index() != o as usize);
             }
         }
     }
@@ -680,7 +690,8 @@ impl Router {
                     flit: probe::FlitTag::from(&f),
                 });
             }
-            self.credit_return.push(p, now, Credit { vc: VcId(v) });
+            self.credit_return
+                .push_discarded(p, now, Credit { vc: VcId(v) });
             self.resets.stats.flits_discarded += 1;
         }
         if !tail_seen {
@@ -744,21 +755,25 @@ impl Router {
     }
 
     /// Counters (flits and packets per output port, adaptive hops).
-    pub fn stats(&self) -> &RouterStats {
-        &self.stats
+    pub fn stats(&self) -> RouterStats {
+        let mut s = RouterStats::new(self.state.layout.out_ports());
+        s.reference_hops = self.adaptive.reference;
+        s.adaptive_hops = self.adaptive.adaptive;
+        for o in 0..s.flits_sent.len() {
+            (s.flits_sent[o], s.packets_sent[o]) = self.crossbar.sent(o);
+        }
+        if self.dimension_order {
+            // Every head sent on a network port took the dimension-order port.
+            s.reference_hops = s.packets_sent[1..].iter().sum();
+        }
+        s
     }
 
     /// Clears the counters (end of warm-up); maximum occupancies restart from the current
     /// FIFO lengths, busy-VC-cycles from `now`.
     pub fn reset_stats(&mut self, now: Cycle) {
-        for c in self.stats.flits_sent.iter_mut() {
-            *c = 0;
-        }
-        for c in self.stats.packets_sent.iter_mut() {
-            *c = 0;
-        }
-        self.stats.reference_hops = 0;
-        self.stats.adaptive_hops = 0;
+        self.crossbar.reset_sent();
+        self.adaptive = AdaptiveHops::default();
         let s = &mut self.state;
         for o in 0..s.layout.out_ports() {
             s.busy_integral[o] = 0;

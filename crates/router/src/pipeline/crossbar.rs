@@ -12,9 +12,11 @@
 //!   exit cycle, each slot holding the flits due in its cycle (at most one per output
 //!   port, since SA grants an output port at most once per cycle). `emit` looks only at
 //!   the slot due now instead of at every port.
+//! - Counts the flits and heads written onto each output port (`flits_sent`,
+//!   `packets_sent` of [`crate::RouterStats`]) when they enter, so that `emit` touches no
+//!   flit: the count of a port is what entered minus what is still inside.
 
 use crate::flit::Flit;
-use crate::stats::RouterStats;
 use flitsim_netlist::Cycle;
 
 /// Flits between SA and their output channel, by exit cycle.
@@ -27,12 +29,15 @@ pub struct Crossbar {
     /// Slot `s` holds its flits (output port, flit) in `flits[s * ports..][..count[s]]`.
     flits: Vec<(u32, Flit)>,
     /// Flits in each slot.
-    count: Vec<u32>,
+    count: SlotCounts,
     /// Flits in all slots.
     len: usize,
     /// Where the flits of the last `emit` lie in `flits` (start, count): their slot takes
     /// new flits only from the next step on, so they stay there until then.
     emitted: (usize, usize),
+    /// Per output port, [flits, heads] that entered since the last reset plus those
+    /// inside at the reset ([`Crossbar::sent`] subtracts those inside now).
+    entered: Vec<[u64; 2]>,
     /// Exit cycle of each slot's flits (debug builds check that no slot is reused early).
     #[cfg(debug_assertions)]
     exit: Vec<Cycle>,
@@ -47,9 +52,10 @@ impl Crossbar {
             ports,
             mask: slots - 1,
             flits: vec![empty; slots as usize * ports],
-            count: vec![0; slots as usize],
+            count: SlotCounts::new(slots as usize),
             len: 0,
             emitted: (0, 0),
+            entered: vec![[0; 2]; ports],
             #[cfg(debug_assertions)]
             exit: vec![Cycle(0); slots as usize],
         }
@@ -79,36 +85,29 @@ impl Crossbar {
         }
         self.count[s] = n as u32 + 1;
         self.len += 1;
+        let entered = &mut self.entered[port];
+        entered[0] += 1;
+        if flit.kind.is_head() {
+            entered[1] += 1;
+        }
         let slot = &mut self.flits[s * self.ports + n];
         *slot = (port as u32, *flit);
         &mut slot.1
     }
 
-    /// Takes the flits due at `now` out of the pipeline and counts them; they stay
-    /// readable through [`Crossbar::emitted`] until the next step. Returns how many heads
-    /// leave on router-to-router ports (not the ejection port 0).
+    /// Takes the flits due at `now` out of the pipeline; they stay readable through
+    /// [`Crossbar::emitted`] until the next step.
     #[inline(always)]
-    pub fn emit(&mut self, now: Cycle, stats: &mut RouterStats) -> u32 {
+    pub fn emit(&mut self, now: Cycle) {
         let s = (now.0 & self.mask) as usize;
-        let n = self.count[s] as usize;
-        self.emitted = (s * self.ports, n);
-        if n == 0 {
-            return 0;
-        }
+        let n = std::mem::take(&mut self.count[s]) as usize;
         #[cfg(debug_assertions)]
-        assert_eq!(self.exit[s], now, "crossbar flit missed its cycle");
-        self.count[s] = 0;
+        assert!(
+            n == 0 || self.exit[s] == now,
+            "crossbar flit missed its cycle"
+        );
+        self.emitted = (s * self.ports, n);
         self.len -= n;
-        let mut network_heads = 0;
-        for (port, flit) in &self.flits[s * self.ports..][..n] {
-            let port = *port as usize;
-            stats.flits_sent[port] += 1;
-            if flit.kind.is_head() {
-                stats.packets_sent[port] += 1;
-                network_heads += u32::from(port != 0);
-            }
-        }
-        network_heads
     }
 
     /// The flits the last [`Crossbar::emit`] took out, as (output port, flit), at most
@@ -128,14 +127,97 @@ impl Crossbar {
         self.len == 0
     }
 
-    /// Flits inside bound for downstream VC `vc` of output `port`.
-    pub fn in_flight_to(&self, port: usize, vc: u8) -> u32 {
+    /// The flits inside, as (output port, flit).
+    fn inside(&self) -> impl Iterator<Item = &(u32, Flit)> {
         self.count
             .iter()
             .enumerate()
             .flat_map(|(s, &n)| &self.flits[s * self.ports..][..n as usize])
+    }
+
+    /// Flits inside bound for downstream VC `vc` of output `port`.
+    pub fn in_flight_to(&self, port: usize, vc: u8) -> u32 {
+        self.inside()
             .filter(|(p, f)| *p as usize == port && f.vc.0 == vc)
             .count() as u32
+    }
+
+    /// Flits and heads written onto output `port` since construction or the last
+    /// [`Crossbar::reset_sent`].
+    pub fn sent(&self, port: usize) -> (u64, u64) {
+        let [flits, heads] = self
+            .inside()
+            .filter(|(p, _)| *p as usize == port)
+            .fold(self.entered[port], |[flits, heads], (_, f)| {
+                [flits - 1, heads - u64::from(f.kind.is_head())]
+            });
+        (flits, heads)
+    }
+
+    /// Restarts the counts of [`Crossbar::sent`] (end of warm-up).
+    pub fn reset_sent(&mut self) {
+        let mut entered = vec![[0; 2]; self.ports];
+        for &(p, f) in self.inside() {
+            entered[p as usize][0] += 1;
+            entered[p as usize][1] += u64::from(f.kind.is_head());
+        }
+        self.entered = entered;
+    }
+}
+
+/// Slots whose counts [`SlotCounts`] keeps inside the struct.
+const NEAR_SLOTS: usize = 4;
+
+/// The item count of each slot of a ring (here and in the credit return): the first
+/// [`NEAR_SLOTS`] inside the struct, so that the rings of the default delays (`sd + xd`
+/// and `credit_delay` up to 3) touch no cache line of their own for them, the rest on
+/// the heap.
+#[derive(Clone, Debug)]
+pub(crate) struct SlotCounts {
+    /// Slots 0..NEAR_SLOTS (those beyond the ring stay 0).
+    near: [u32; NEAR_SLOTS],
+    /// Slots from NEAR_SLOTS on.
+    far: Vec<u32>,
+    /// Slots of the ring.
+    slots: usize,
+}
+
+impl SlotCounts {
+    /// Zero counts for a ring of `slots` slots.
+    pub(crate) fn new(slots: usize) -> SlotCounts {
+        SlotCounts {
+            near: [0; NEAR_SLOTS],
+            far: vec![0; slots.saturating_sub(NEAR_SLOTS)],
+            slots,
+        }
+    }
+
+    /// The counts of the ring's slots, in slot order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &u32> {
+        self.near.iter().chain(&self.far).take(self.slots)
+    }
+}
+
+impl std::ops::Index<usize> for SlotCounts {
+    type Output = u32;
+    #[inline(always)]
+    fn index(&self, s: usize) -> &u32 {
+        if s < NEAR_SLOTS {
+            &self.near[s]
+        } else {
+            &self.far[s - NEAR_SLOTS]
+        }
+    }
+}
+
+impl std::ops::IndexMut<usize> for SlotCounts {
+    #[inline(always)]
+    fn index_mut(&mut self, s: usize) -> &mut u32 {
+        if s < NEAR_SLOTS {
+            &mut self.near[s]
+        } else {
+            &mut self.far[s - NEAR_SLOTS]
+        }
     }
 }
 
@@ -148,7 +230,6 @@ mod tests {
     fn flits_leave_after_the_delay_in_every_slot_of_the_ring() {
         // Delay 2: a ring of 4 slots, reused every 4 cycles.
         let mut x = Crossbar::new(3, 2);
-        let mut stats = RouterStats::new(3);
         for t in 0..20u64 {
             let port = (t % 3) as usize;
             x.push(port, Cycle(t + 2), &flit(t as u32, 100));
@@ -156,7 +237,7 @@ mod tests {
                 x.push((port + 1) % 3, Cycle(t + 2), &flit(1000 + t as u32, 100));
             }
             assert_eq!(x.len(), x.count.iter().sum::<u32>() as usize);
-            x.emit(Cycle(t), &mut stats);
+            x.emit(Cycle(t));
             let mut out = [None; 3];
             for &(p, f) in x.emitted() {
                 assert!(
@@ -189,8 +270,8 @@ mod tests {
         let mut x = Crossbar::new(2, 0);
         x.push(1, Cycle(5), &flit(0, 1));
         assert_eq!(x.in_flight_to(1, 0), 1);
-        let heads = x.emit(Cycle(5), &mut RouterStats::new(2));
-        assert_eq!((heads, x.is_empty()), (1, true));
+        x.emit(Cycle(5));
+        assert!(x.is_empty());
         assert_eq!(
             x.emitted()
                 .iter()
@@ -199,7 +280,46 @@ mod tests {
             [(1, 0)]
         );
         // Nothing due: nothing emitted.
-        assert_eq!(x.emit(Cycle(6), &mut RouterStats::new(2)), 0);
+        x.emit(Cycle(6));
         assert!(x.emitted().is_empty());
+    }
+
+    /// Flits and heads counted per port as they enter equal those counted as they
+    /// leave, across a reset with flits inside.
+    #[test]
+    fn sent_counts_the_flits_that_left_since_the_reset() {
+        let mut x = Crossbar::new(3, 3);
+        let mut left = [[0u64; 2]; 3];
+        for t in 0..40u64 {
+            if t == 17 {
+                x.reset_sent();
+                left = [[0; 2]; 3];
+            }
+            let port = (t * 7 % 3) as usize;
+            // Packets of 3 flits: every third flit is a head.
+            x.push(port, Cycle(t + 3), &flit((t % 3) as u32, 3));
+            x.emit(Cycle(t));
+            for &(p, f) in x.emitted() {
+                left[p as usize][0] += 1;
+                left[p as usize][1] += u64::from(f.kind.is_head());
+            }
+            for (p, l) in left.iter().enumerate() {
+                assert_eq!(x.sent(p), (l[0], l[1]), "port {p} at {t}");
+            }
+        }
+        assert_eq!(x.len(), 3);
+    }
+
+    /// Counts of rings smaller and larger than the part kept inside the struct.
+    #[test]
+    fn slot_counts_cover_exactly_the_ring() {
+        for slots in [1, NEAR_SLOTS, 16] {
+            let mut c = SlotCounts::new(slots);
+            for s in 0..slots {
+                c[s] += s as u32 + 1;
+            }
+            let counts: Vec<u32> = c.iter().copied().collect();
+            assert_eq!(counts, (1..=slots as u32).collect::<Vec<_>>());
+        }
     }
 }

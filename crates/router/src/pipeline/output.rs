@@ -14,10 +14,14 @@
 //! The credits wait in a ring of slots indexed by due cycle, each slot a list of the
 //! (input port, VC) credits due then, as the crossbar keeps its flits. A port has at most
 //! one credit due per cycle (so a slot holds at most one per port): a credit whose cycle
-//! is taken for its port moves to one cycle after the last one queued (only a timeout
-//! reset discards several flits of one port in one cycle); the ring doubles when such a
-//! credit falls beyond it.
+//! is taken for its port moves to the first later cycle free for it, which is one cycle
+//! after the last one queued for the port (only discards queue several credits of one
+//! port in one cycle: a timeout reset drops a whole packet, and a discarded flit's credit
+//! may share its cycle with the credit of a flit SA moves); the ring doubles when such a
+//! credit falls beyond it. SA's credits look for a taken cycle only while a credit queued
+//! that way is still waiting, so they need no per-port state.
 
+use super::crossbar::SlotCounts;
 use crate::flit::Credit;
 use flitsim_netlist::{Cycle, VcId};
 
@@ -33,9 +37,10 @@ pub struct CreditReturn {
     /// Slot `s` holds its credits (input port, VC) in `credits[s * ports..][..count[s]]`.
     credits: Vec<(u32, VcId)>,
     /// Credits in each slot.
-    count: Vec<u32>,
-    /// Per port, the first cycle its next credit may be due (one after its last one).
-    next_free: Vec<u64>,
+    count: SlotCounts,
+    /// One cycle after the last credit queued behind another of its port, or pushed for
+    /// a discarded flit (0: none yet): before it, a credit's cycle may be taken.
+    queued_until: u64,
     /// Credits in all slots.
     len: usize,
     /// Where the credits of the last `emit` lie in `credits` (start, count): their slot
@@ -55,8 +60,8 @@ impl CreditReturn {
             delay,
             mask: 0,
             credits: Vec::new(),
-            count: Vec::new(),
-            next_free: vec![0; ports],
+            count: SlotCounts::new(0),
+            queued_until: 0,
             len: 0,
             emitted: (0, 0),
             #[cfg(debug_assertions)]
@@ -70,7 +75,7 @@ impl CreditReturn {
     fn resize(&mut self, slots: u64) {
         self.mask = slots - 1;
         self.credits = vec![(u32::MAX, VcId(0)); slots as usize * self.ports];
-        self.count = vec![0; slots as usize];
+        self.count = SlotCounts::new(slots as usize);
     }
 
     /// Doubles the ring until cycle `due` fits in it (the credits inside are due from `now`
@@ -94,41 +99,65 @@ impl CreditReturn {
         }
     }
 
-    /// A credit queued at `due` behind the last one of its port (only after a discard):
-    /// grows the ring if `due` falls beyond it (the ring always covers `credit_delay`).
+    /// The first cycle from `due` on with no credit of `port` (growing the ring if it
+    /// falls beyond it); moves `queued_until` past it. Credits of a port due from
+    /// `now + credit_delay` on are due in consecutive cycles from there (each was queued
+    /// at that cycle or one after the port's last), so this is one cycle after the last
+    /// one queued for the port, or `due` with none.
     #[cold]
     #[inline(never)]
-    fn queue_behind(&mut self, now: Cycle, due: u64) -> u64 {
+    fn first_free(&mut self, port: usize, now: Cycle, mut due: u64) -> u64 {
+        while due - now.0 <= self.mask && self.holds(due, port) {
+            due += 1;
+        }
         if due - now.0 > self.mask {
             self.grow(now, due);
         }
+        self.queued_until = self.queued_until.max(due + 1);
         due
     }
 
-    /// The credit of a flit that left (or was discarded from) input `port` at `now`: due
-    /// on its channel at `now + credit_delay`, or one cycle after the last credit queued
-    /// for that port if that is later (only flits discarded by a timeout reset queue
-    /// several credits of one port in one cycle; otherwise SA moves at most one flit per
-    /// input port per cycle and the due cycle is always later).
+    /// True when the credits due at `due` (within the ring) include one of `port`.
+    fn holds(&self, due: u64, port: usize) -> bool {
+        let s = (due & self.mask) as usize;
+        self.credits[s * self.ports..][..self.count[s] as usize]
+            .iter()
+            .any(|&(p, _)| p as usize == port)
+    }
+
+    /// The credit of a flit that SA moved out of input `port` at `now`: due on its channel
+    /// at `now + credit_delay`, or at the first later cycle free for its port if a
+    /// discard took that one (SA moves at most one flit per input port per cycle).
     #[inline(always)]
     pub fn push(&mut self, port: usize, now: Cycle, credit: Credit) {
         debug_assert!(self.delay <= self.mask, "the ring covers credit_delay");
         let mut due = now.0 + self.delay;
-        let queued = self.next_free[port];
-        if queued > due {
-            due = self.queue_behind(now, queued);
+        if due < self.queued_until {
+            due = self.first_free(port, now, due);
         }
-        self.next_free[port] = due + 1;
+        self.push_at(port, due, credit);
+    }
+
+    /// The credit of a flit discarded from input `port` at `now` (by a timeout reset or
+    /// on arrival, as part of a reset packet): like [`CreditReturn::push`], and later
+    /// credits of the port look for a taken cycle until it has left.
+    pub fn push_discarded(&mut self, port: usize, now: Cycle, credit: Credit) {
+        let due = self.first_free(port, now, now.0 + self.delay);
+        self.push_at(port, due, credit);
+    }
+
+    /// Queues the credit of input `port` at `due` (within the ring, free for the port).
+    #[inline(always)]
+    fn push_at(&mut self, port: usize, due: u64, credit: Credit) {
         let s = (due & self.mask) as usize;
-        let n = self.count[s] as usize;
         debug_assert!(
-            !self.credits[s * self.ports..][..n]
-                .iter()
-                .any(|&(p, _)| p as usize == port),
+            !self.holds(due, port),
             "two credits of port {port} due at {due}"
         );
+        let count = &mut self.count[s];
+        let n = *count as usize;
+        *count += 1;
         self.credits[s * self.ports + n] = (port as u32, credit.vc);
-        self.count[s] = n as u32 + 1;
         self.len += 1;
     }
 
@@ -239,7 +268,7 @@ mod tests {
     fn a_taken_cycle_moves_the_credit_one_cycle_after_the_last() {
         let mut c = CreditReturn::new(2, 1);
         for v in 0..6 {
-            c.push(0, Cycle(10), credit(v));
+            c.push_discarded(0, Cycle(10), credit(v));
         }
         c.push(1, Cycle(10), credit(7));
         assert_eq!(drain(&mut c, 10, 12), vec![(11, 0, 0), (11, 1, 7)]);
@@ -268,5 +297,63 @@ mod tests {
         c.push(69, Cycle(3), credit(2));
         c.push(1, Cycle(3), credit(1));
         assert_eq!(drain(&mut c, 3, 4), vec![(3, 1, 1), (3, 69, 2)]);
+    }
+
+    /// A flit discarded on arrival and a flit SA moves from the same port in one cycle:
+    /// the second credit takes the next cycle.
+    #[test]
+    fn a_discard_and_a_move_of_one_port_leave_in_consecutive_cycles() {
+        let mut c = CreditReturn::new(2, 1);
+        c.push_discarded(1, Cycle(4), credit(3));
+        c.push(1, Cycle(4), credit(2));
+        c.push(0, Cycle(4), credit(1));
+        c.push(1, Cycle(5), credit(0));
+        assert_eq!(
+            drain(&mut c, 4, 8),
+            vec![(5, 0, 1), (5, 1, 3), (6, 1, 2), (7, 1, 0)]
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Any pattern of discards (any number per port and cycle, before SA) and moves
+        /// (at most one per port and cycle): every credit leaves at `now + credit_delay`
+        /// or one cycle after the last one queued for its port, whichever is later.
+        #[test]
+        fn credits_leave_as_a_per_port_queue_says(
+            delay in 0u64..4,
+            cycles in proptest::collection::vec(
+                proptest::collection::vec((0u8..3, proptest::bool::ANY), 3), 1..60),
+        ) {
+            let mut c = CreditReturn::new(3, delay);
+            let mut next_free = [0u64; 3];
+            let mut expected = Vec::new();
+            let mut queue = |p: usize, now: u64, v: u8, expected: &mut Vec<_>| {
+                let due = (now + delay).max(next_free[p]);
+                next_free[p] = due + 1;
+                expected.push((due, p, v));
+            };
+            let mut got = Vec::new();
+            let end = cycles.len() as u64 + 200;
+            for (t, ports) in cycles.iter().enumerate() {
+                let now = t as u64;
+                for (p, &(discards, moved)) in ports.iter().enumerate() {
+                    for k in 0..discards {
+                        c.push_discarded(p, Cycle(now), credit(k));
+                        queue(p, now, k, &mut expected);
+                    }
+                    if moved {
+                        c.push(p, Cycle(now), credit(9));
+                        queue(p, now, 9, &mut expected);
+                    }
+                }
+                got.extend(drain(&mut c, now, now + 1));
+            }
+            got.extend(drain(&mut c, cycles.len() as u64, end));
+            expected.sort_unstable();
+            proptest::prop_assert_eq!(got, expected);
+            proptest::prop_assert!(c.is_empty());
+        }
     }
 }
