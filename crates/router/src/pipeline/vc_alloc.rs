@@ -86,9 +86,11 @@ impl VcAlloc {
         let (switching, first) = (s.switching, base + usize::from(lo));
         s.outputs[first..base + usize::from(hi)]
             .iter()
-            .zip(lo..)
             .enumerate()
-            .filter(move |(_, (out, v))| out.is_free_for(switching, s.release_for(o, *v), len))
+            .filter(move |(k, out)| {
+                let v = lo + *k as u8;
+                out.is_free_for(switching, s.release_for(o, v), len)
+            })
             .map(move |(k, _)| first + k)
     }
 
