@@ -72,12 +72,14 @@ impl InputVcState {
         self.ready_at = ready;
     }
 
-    /// RC done: wait for an output VC from `ready` on.
-    pub fn routed(&mut self, route: &RouteSet, ready: Cycle) {
+    /// RC done: wait for an output VC from `ready` on. The candidates are moved in from
+    /// `route`, which gets the VC's previous (cleared) ones back: a swap of two sets, not
+    /// a copy (RC reuses its decision list every cycle).
+    pub fn routed(&mut self, route: &mut RouteSet, ready: Cycle) {
         debug_assert_eq!(self.phase, VcPhase::Routing);
         debug_assert!(!route.is_empty(), "routing function gave no candidate");
         self.phase = VcPhase::VcWait;
-        self.route.clone_from(route);
+        std::mem::swap(&mut self.route, route);
         self.ready_at = ready;
     }
 
@@ -182,7 +184,7 @@ impl InputVcs {
 
     /// See [`InputVcState::routed`].
     #[inline]
-    pub fn routed(&mut self, i: usize, route: &RouteSet, ready: Cycle) {
+    pub fn routed(&mut self, i: usize, route: &mut RouteSet, ready: Cycle) {
         self.states[i].routed(route, ready);
         mask::unset(&mut self.routing, i);
         mask::set(&mut self.waiting, i);
@@ -232,7 +234,7 @@ mod tests {
         }]
         .into_iter()
         .collect();
-        s.routed(&route, Cycle(6));
+        s.routed(&mut route.clone(), Cycle(6));
         assert_eq!((s.phase, s.ready_at), (VcPhase::VcWait, Cycle(6)));
         assert_eq!(s.route, route);
         s.allocated(OutPort(2), VcId(1), 9, Cycle(7));
@@ -257,10 +259,10 @@ mod tests {
         .collect();
         v.head_arrived(3, Cycle(0));
         v.head_arrived(66, Cycle(0));
-        v.routed(66, &route, Cycle(1));
+        v.routed(66, &mut route.clone(), Cycle(1));
         assert_eq!(masks(&v), [vec![3], vec![66], vec![]]);
         v.allocated(66, OutPort(1), VcId(0), 4, Cycle(2));
-        v.routed(3, &route, Cycle(1));
+        v.routed(3, &mut route.clone(), Cycle(1));
         assert_eq!(masks(&v), [vec![], vec![3], vec![66]]);
         v.abandon(3);
         v.tail_left(66);

@@ -49,7 +49,8 @@ impl RouteCompute {
         self.routing.as_ref()
     }
 
-    /// The (flat input VC, route) pairs decided by the last `evaluate` (for traces).
+    /// The (flat input VC, route) pairs decided by the last `evaluate` (for traces; the
+    /// routes are valid until `commit` moves them into the VC states).
     pub fn decisions(&self) -> &[(u32, RouteSet)] {
         &self.decisions
     }
@@ -111,8 +112,18 @@ impl RouteCompute {
     /// Stores the routes; the VCs wait for VA from `now + rd`.
     #[inline]
     pub fn commit(&mut self, now: Cycle, s: &mut RouterState) {
+        if !self.decisions.is_empty() {
+            self.store_routes(now, s);
+        }
+    }
+
+    /// [`RouteCompute::commit`] when some head was routed (out of line: the caller runs
+    /// every router-cycle). Each route is swapped into its VC's state, so `decisions`
+    /// holds stale sets until the next `evaluate` clears it.
+    #[inline(never)]
+    fn store_routes(&mut self, now: Cycle, s: &mut RouterState) {
         let ready = now.plus(s.delays.rd);
-        for (i, route) in &self.decisions {
+        for (i, route) in &mut self.decisions {
             s.vcs.routed(*i as usize, route, ready);
         }
     }

@@ -67,11 +67,31 @@ impl VcAlloc {
         self.escape_vcs = e.unwrap_or(0);
     }
 
-    /// Is downstream VC `v` of output port `o` free for a packet of `len` flits (under
-    /// [`RouterState::release_for`])?
-    #[inline]
-    fn free(s: &RouterState, o: usize, v: u8, len: u32) -> bool {
-        s.outputs[s.layout.ovc(o, v)].is_free_for(s.switching, s.release_for(o, v), len)
+    /// The flat output VCs of candidate `c` free for a packet of `len` flits (under
+    /// [`RouterState::release_for`]), ascending, read from one slice of the output VCs.
+    #[inline(always)]
+    fn free_vcs<'a>(
+        s: &'a RouterState,
+        c: &Candidate,
+        len: u32,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let o = c.port.index();
+        let (base, hi) = (s.layout.out_base[o] as usize, s.layout.out_vcs(o));
+        debug_assert_eq!(
+            c.vcs.hi.min(hi),
+            c.vcs.hi,
+            "candidate VC range beyond the port's VCs"
+        );
+        let (lo, hi) = (c.vcs.lo, c.vcs.hi.min(hi).max(c.vcs.lo));
+        let (switching, first) = (s.switching, base + usize::from(lo));
+        s.outputs[first..base + usize::from(hi)]
+            .iter()
+            .enumerate()
+            .filter(move |(k, out)| {
+                let v = lo + *k as u8;
+                out.is_free_for(switching, s.release_for(o, v), len)
+            })
+            .map(move |(k, _)| first + k)
     }
 
     /// Builds requests for every waiting VC and allocates.
@@ -125,25 +145,15 @@ impl VcAlloc {
                     None => continue,
                 },
             };
-            let o = c.port.index();
-            debug_assert_eq!(
-                c.vcs.hi.min(s.layout.out_vcs(o)),
-                c.vcs.hi,
-                "candidate VC range beyond the port's VCs"
-            );
-            let mut row = 0u64;
-            for v in c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o)) {
-                if Self::free(s, o, v, len) {
-                    let ovc = s.layout.ovc(o, v);
-                    if one_word {
-                        row |= 1 << (ovc % 64);
-                    } else {
-                        self.req.set(i, ovc);
-                    }
+            if one_word {
+                let row = Self::free_vcs(s, &c, len).fold(0u64, |row, ovc| row | 1 << (ovc % 64));
+                if row != 0 {
+                    self.req.set_row_word(i, row);
                 }
-            }
-            if row != 0 {
-                self.req.set_row_word(i, row);
+            } else {
+                for ovc in Self::free_vcs(s, &c, len) {
+                    self.req.set(i, ovc);
+                }
             }
         }
         if !self.req.is_empty() {
@@ -160,14 +170,13 @@ impl VcAlloc {
         for (k, c) in route.iter().enumerate() {
             let o = c.port.index();
             let hi = c.vcs.hi.min(s.layout.out_vcs(o));
-            debug_assert_eq!(hi, c.vcs.hi, "candidate VC range beyond the port's VCs");
-            let (mut free_vcs, mut credits) = (0u32, 0u32);
+            let free_vcs = Self::free_vcs(s, c, len).count() as u32;
+            let mut credits = 0u32;
             for v in c.vcs.lo..hi {
-                let ovc = s.layout.ovc(o, v);
-                if Self::free(s, o, v, len) {
-                    free_vcs += 1;
-                }
-                let a = s.outputs[ovc].credits.available().unwrap_or(u32::MAX);
+                let a = s.outputs[s.layout.ovc(o, v)]
+                    .credits
+                    .available()
+                    .unwrap_or(u32::MAX);
                 credits = credits.saturating_add(a);
             }
             self.views.push(CandidateView {
@@ -257,9 +266,9 @@ impl VcAlloc {
     /// Would input VC `i` find a free VC among its candidates now? (For `waits`.)
     pub fn has_free_candidate(s: &RouterState, i: usize) -> bool {
         let len = s.buffers.front(i).map_or(1, |b| b.flit.len);
-        s.vcs[i].route.iter().any(|c| {
-            let o = c.port.index();
-            (c.vcs.lo..c.vcs.hi.min(s.layout.out_vcs(o))).any(|v| Self::free(s, o, v, len))
-        })
+        s.vcs[i]
+            .route
+            .iter()
+            .any(|c| Self::free_vcs(s, c, len).next().is_some())
     }
 }
