@@ -11,7 +11,8 @@
 //! inlined) and reach an arbiter by one index, instead of matching on every arbiter. A
 //! round-robin bank of at most 64 arbiters of at most 64 requesters each (every bank of
 //! a router with at most 64 ports and 64 VCs per side) holds fixed arrays instead
-//! ([`RoundRobinWordBank`]): an update is one byte store, with no bounds check.
+//! ([`RoundRobinWordBank`], inside the enum): an update is one byte store, with no
+//! bounds check and no pointer to follow.
 
 pub mod matrix;
 pub mod round_robin;
@@ -27,7 +28,7 @@ pub use round_robin::{RoundRobinArbiter, RoundRobinWordBank};
 #[derive(Clone, Debug)]
 pub enum Arbiters {
     /// Round-robin, at most 64 arbiters of at most 64 requesters each.
-    RoundRobinWords(Box<RoundRobinWordBank>),
+    RoundRobinWords(RoundRobinWordBank),
     /// Round-robin, larger banks.
     RoundRobin(Vec<RoundRobinArbiter>),
     /// Matrix (least recently served).
@@ -40,7 +41,7 @@ impl Arbiters {
         let sizes: Vec<usize> = sizes.into_iter().collect();
         match kind {
             ArbiterKind::RoundRobin => match RoundRobinWordBank::new(&sizes) {
-                Some(bank) => Arbiters::RoundRobinWords(Box::new(bank)),
+                Some(bank) => Arbiters::RoundRobinWords(bank),
                 None => {
                     Arbiters::RoundRobin(sizes.into_iter().map(RoundRobinArbiter::new).collect())
                 }

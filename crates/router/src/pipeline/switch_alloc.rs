@@ -56,6 +56,8 @@ struct WordPath {
     by_out: [u64; 64],
     /// Input port of each flat input VC.
     port_of: [u8; 64],
+    /// The output port each VC of the last eligible mask requests.
+    out_of: [u8; 64],
     /// Flat input VCs of each input port (bit i = flat VC i).
     port_vcs: [u64; 64],
 }
@@ -68,6 +70,7 @@ impl WordPath {
             req: WordMatrix::new(),
             by_out: [0; 64],
             port_of: [0; 64],
+            out_of: [0; 64],
             port_vcs: [0; 64],
         };
         for (i, &p) in s.layout.in_port_of.iter().enumerate().take(64) {
@@ -178,13 +181,12 @@ impl SwitchAlloc {
         }
     }
 
-    /// Fills `w.by_out` with the eligible VCs among the active VCs `active` of a router on
-    /// the one-word path (at most 64 input VCs, port matrices of at most 64 rows and
-    /// columns), by the output port they request (so that the VC arbitration reads one
-    /// word per granted port). Returns the output ports requested (0: no VC is eligible).
+    /// The eligible VCs among the active VCs `active` of a router on the one-word path (at
+    /// most 64 input VCs, port matrices of at most 64 rows and columns); the output port
+    /// each requests is left in `w.out_of`.
     #[inline(always)]
     fn eligible_word(w: &mut WordPath, now: Cycle, s: &RouterState, active: u64) -> u64 {
-        let mut outs = 0u64;
+        let mut eligible = 0u64;
         let mut a = active;
         while a != 0 {
             let i = a.trailing_zeros() as usize;
@@ -192,41 +194,36 @@ impl SwitchAlloc {
             // The active mask is exact: no phase test.
             let vc = &s.vcs[i];
             if Self::can_send(s, vc, i, now) {
-                let o = vc.out_port.index() % 64;
-                w.by_out[o] |= 1 << i;
-                outs |= 1 << o;
+                w.out_of[i % 64] = vc.out_port.0;
+                eligible |= 1 << i;
             }
         }
-        outs
+        eligible
     }
 
-    /// Builds the one-word port requests into `w.req` from `w.by_out` (`outs`: the
-    /// outputs requested, not 0), output by output: each port with a VC in `by_out[o]`
-    /// requests `o`. Returns whether the requests form a matching (at most one per input
-    /// port and per output port).
+    /// Fills `w.by_out` with the `eligible` VCs (not 0) by the output port they request
+    /// (so that the VC arbitration reads one word per granted port) and `w.req` with the
+    /// port requests (input port p requests output o when one of its VCs is in
+    /// `by_out[o]`). Returns the output ports requested and whether the requests form a
+    /// matching (at most one per input port and per output port).
     #[inline(always)]
-    fn port_requests_word(w: &mut WordPath, outs: u64) -> bool {
-        // Not a matching: a port requests two outputs, or an output is requested by two
-        // ports.
-        let (mut ports, mut clash) = (0u64, false);
-        let mut left = outs;
-        while left != 0 {
-            let o = left.trailing_zeros() as usize;
-            left &= left - 1;
-            let mut vcs = w.by_out[o];
-            loop {
-                let p = usize::from(w.port_of[vcs.trailing_zeros() as usize % 64]) % 64;
-                vcs &= !w.port_vcs[p];
-                clash |= ports & (1 << p) != 0;
-                ports |= 1 << p;
-                w.req.set(p, o);
-                if vcs == 0 {
-                    break;
-                }
-                clash = true;
-            }
+    fn port_requests_word(w: &mut WordPath, eligible: u64) -> (u64, bool) {
+        let mut outs = 0u64;
+        // Not a matching where set: an eligible VC's port requests another output, or its
+        // output is requested by a VC of another port (whichever VC comes second sees it).
+        let mut clash = 0u64;
+        let mut e = eligible;
+        while e != 0 {
+            let i = e.trailing_zeros() as usize;
+            e &= e - 1;
+            let o = usize::from(w.out_of[i]) % 64;
+            let p = usize::from(w.port_of[i]) % 64;
+            clash |= (w.req.row(p) & !(1 << o)) | (w.by_out[o] & !w.port_vcs[p]);
+            w.by_out[o] |= 1 << i;
+            w.req.set(p, o);
+            outs |= 1 << o;
         }
-        !clash
+        (outs, clash == 0)
     }
 
     /// The flat VC of input port `p` that takes granted output `o`, and its index within
@@ -284,11 +281,11 @@ impl SwitchAlloc {
     #[inline(never)]
     fn evaluate_word(&mut self, now: Cycle, s: &RouterState, active: u64) {
         let w = &mut *self.word;
-        let outs = Self::eligible_word(w, now, s, active);
-        if outs == 0 {
+        let eligible = Self::eligible_word(w, now, s, active);
+        if eligible == 0 {
             return;
         }
-        let matching = Self::port_requests_word(w, outs);
+        let (outs, matching) = Self::port_requests_word(w, eligible);
         // Requests that form a matching are the grants (see `Allocator::allocate`).
         if !matching {
             self.allocator.allocate_word(&mut w.req);
@@ -344,18 +341,16 @@ impl SwitchAlloc {
         active: u64,
     ) {
         let w = &mut *self.word;
-        let outs = Self::eligible_word(w, now, s, active);
-        if outs == 0 {
+        let eligible = Self::eligible_word(w, now, s, active);
+        if eligible == 0 {
             return;
         }
         let exit = now.plus(s.delays.sd + s.delays.xd);
-        let o = outs.trailing_zeros() as usize;
-        let vcs = w.by_out[o % 64];
-        if outs & (outs - 1) == 0 && vcs & (vcs - 1) == 0 {
+        if eligible & (eligible - 1) == 0 {
             // One eligible VC: its lone request is granted under every allocator and
             // arbiter kind, with no requests to build.
-            let i = vcs.trailing_zeros() as usize;
-            w.by_out[o % 64] = 0;
+            let i = eligible.trailing_zeros() as usize;
+            let o = usize::from(w.out_of[i % 64]);
             let p = usize::from(w.port_of[i % 64]);
             let v = (i - w.port_vcs[p % 64].trailing_zeros() as usize) as u8;
             let (vc_arb, allocator) = (&mut self.vc_arb, &mut self.allocator);
@@ -371,7 +366,7 @@ impl SwitchAlloc {
             );
             return;
         }
-        let matching = Self::port_requests_word(w, outs);
+        let (outs, matching) = Self::port_requests_word(w, eligible);
         // Requests that form a matching are the grants (see `Allocator::allocate`).
         if !matching {
             self.allocator.allocate_word(&mut w.req);
