@@ -490,6 +490,23 @@ fn step_routers(
     pass: &mut impl Pass,
     resets: bool,
 ) {
+    // Without resets (every run without timeouts) the loop is compiled without their
+    // tests and the discard counts.
+    if resets {
+        step_routers_with::<true>(now, nodes, arrivals, pass);
+    } else {
+        step_routers_with::<false>(now, nodes, arrivals, pass);
+    }
+}
+
+/// [`step_routers`], with resets on or off (`RESETS`).
+#[inline(always)]
+fn step_routers_with<const RESETS: bool>(
+    now: Cycle,
+    nodes: &mut Nodes,
+    arrivals: Option<&mut [u64]>,
+    pass: &mut impl Pass,
+) {
     let Nodes {
         routers,
         pending,
@@ -513,16 +530,20 @@ fn step_routers(
             bits &= bits - 1;
             let node = &mut routers[i];
             let arrived = std::mem::take(&mut arrivals[k]);
-            let discarded_before = node.router.reset_counters().flits_discarded;
+            let discarded_before = if RESETS {
+                node.router.reset_counters().flits_discarded
+            } else {
+                0
+            };
             {
                 let read = pass.read();
                 if node.flits_in.len() > MASK_PORTS {
-                    step_wide(now, node, &read, resets);
+                    step_wide(now, node, &read, RESETS);
                 } else {
-                    step_arrived(now, node, arrived, &read, resets);
+                    step_arrived(now, node, arrived, &read, RESETS);
                 }
             }
-            if resets {
+            if RESETS {
                 node.router.emit_resets(&mut node.resets_out);
                 st.discarded += node.router.reset_counters().flits_discarded - discarded_before;
             }
