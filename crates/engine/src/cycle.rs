@@ -31,7 +31,7 @@
 
 use crate::assemble::{
     LineRef, Network, Nodes, Outbound, Outlet, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
-    PHASE_BUG,
+    PHASE_BUG, TERMINAL_CREDIT, TERMINAL_FLIT,
 };
 use crate::channel::{Arrival, Due, Land, Landing, Lines, Wakes};
 use crate::terminal::Tally;
@@ -387,14 +387,18 @@ impl<'a, D: Due, A, W> ReadLines<'a> for &'a Fused<'_, D, A, W> {
 /// for this partition the second. Terminals: see [`step_terminals`].
 pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bool) {
     let (t, part) = (now.0, nodes.part);
-    begin(nodes, |pending, arriving, arrivals| {
+    begin(nodes, |routers, terminals| {
         for l in lines {
-            l.wakes[part].deliver(t, pending, arrivals, arriving);
+            l.wakes[part].deliver(
+                t,
+                (&mut *routers.0, &mut *routers.1),
+                (&mut *terminals.0, &mut *terminals.1),
+            );
         }
     });
     let mut pass = Deferred(AllLines { lines, now: t });
     step_routers(now, nodes, None, &mut pass, resets);
-    step_terminals(now, nodes, &mut pass, resets);
+    step_terminals(now, nodes, None, &mut pass, resets);
 }
 
 /// Both phases at `now` for the only partition `nodes`, whose lines are `out` (see the
@@ -419,7 +423,7 @@ pub(crate) fn alone(now: Cycle, nodes: &mut Nodes, out: &mut Outbound, resets: b
         Some(l) => {
             let at = Landing::new(t, l);
             let (woken, mut bucket) = own.take_and_wake(t, at.due());
-            begin(nodes, |pending, arriving, _| {
+            begin(nodes, |(pending, _), (arriving, _)| {
                 for (to, w) in pending.iter_mut().zip(woken.routers.iter_mut()) {
                     *to |= std::mem::take(w);
                 }
@@ -441,11 +445,11 @@ pub(crate) fn alone(now: Cycle, nodes: &mut Nodes, out: &mut Outbound, resets: b
                 },
             };
             step_routers(now, nodes, Some(woken.arrivals), &mut pass, resets);
-            step_terminals(now, nodes, &mut pass, resets);
+            step_terminals(now, nodes, Some(woken.terminal_arrivals), &mut pass, resets);
         }
         None => {
-            begin(nodes, |pending, arriving, arrivals| {
-                own.deliver(t, pending, arrivals, arriving)
+            begin(nodes, |routers, terminals| {
+                own.deliver(t, routers, terminals)
             });
             own.prepare(t);
             let mut pass = Fused {
@@ -462,20 +466,26 @@ pub(crate) fn alone(now: Cycle, nodes: &mut Nodes, out: &mut Outbound, resets: b
                 },
             };
             step_routers(now, nodes, None, &mut pass, resets);
-            step_terminals(now, nodes, &mut pass, resets);
+            step_terminals(now, nodes, None, &mut pass, resets);
         }
     }
     publish(now, nodes, status);
 }
 
+/// Bit set of components and their arrival masks (padded to 64 per word).
+type Woken<'a> = (&'a mut [u64], &'a mut [u64]);
+
 /// The start of phase 1: the flit counters noted (did a flit move?), and through
-/// `deliver` the components woken now added to the ones to step (routers' bit set, the
-/// terminals', the routers' arrival masks).
+/// `deliver` the components woken now added to the ones to step (the routers' bit set
+/// and arrival masks, the terminals').
 #[inline(always)]
-fn begin(nodes: &mut Nodes, deliver: impl FnOnce(&mut [u64], &mut [u64], &mut [u64])) {
+fn begin(nodes: &mut Nodes, deliver: impl FnOnce(Woken<'_>, Woken<'_>)) {
     let st = &nodes.status;
     nodes.moved_before = st.router_flits + st.injected + st.consumed + st.discarded;
-    deliver(&mut nodes.pending, &mut nodes.arriving, &mut nodes.arrivals);
+    deliver(
+        (&mut nodes.pending, &mut nodes.arrivals),
+        (&mut nodes.arriving, &mut nodes.terminal_arrivals),
+    );
 }
 
 /// Phase 1: steps the routers of `nodes` that are pending or woken, taking each one's
@@ -559,19 +569,27 @@ fn step_routers_with<const RESETS: bool>(
 /// bounds the draws past the end of a run.
 const LOOK_AHEAD: u64 = 1024;
 
-/// Phase 1 for the terminals of a partition: the ones something arrives for (they peek
-/// their lines), the ones not idle, and the idle ones whose calendar entry is due (their
-/// trial succeeds now, or their drawn trials end); the other idle terminals' steps would
-/// change nothing (their trials for now are drawn already and failed), so they are skipped.
-/// Each is handed to `pass` after its step.
+/// Phase 1 for the terminals of a partition: the ones something arrives for (they read
+/// the lines their arrival masks name, taken from `arrivals`, one per terminal padded to
+/// 64 per word; `None`: the partition's, where the wake-ups were delivered), the ones not
+/// idle, and the idle ones whose calendar entry is due (their trial succeeds now, or
+/// their drawn trials end); the other idle terminals' steps would change nothing (their
+/// trials for now are drawn already and failed), so they are skipped. Each is handed to
+/// `pass` after its step.
 #[inline(always)]
-fn step_terminals(now: Cycle, nodes: &mut Nodes, pass: &mut impl Pass, resets: bool) {
+fn step_terminals(
+    now: Cycle,
+    nodes: &mut Nodes,
+    arrivals: Option<&mut [u64]>,
+    pass: &mut impl Pass,
+    resets: bool,
+) {
     // Without resets and tracing (every measuring run without timeouts) the loop is
     // compiled without their tests.
     if resets || nodes.trace.is_some() {
-        step_terminals_with::<true>(now, nodes, pass, resets);
+        step_terminals_with::<true>(now, nodes, arrivals, pass, resets);
     } else {
-        step_terminals_with::<false>(now, nodes, pass, false);
+        step_terminals_with::<false>(now, nodes, arrivals, pass, false);
     }
 }
 
@@ -580,6 +598,7 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, pass: &mut impl Pass, resets: b
 fn step_terminals_with<const FEATURES: bool>(
     now: Cycle,
     nodes: &mut Nodes,
+    arrivals: Option<&mut [u64]>,
     pass: &mut impl Pass,
     resets: bool,
 ) {
@@ -587,6 +606,7 @@ fn step_terminals_with<const FEATURES: bool>(
     let Nodes {
         terminals,
         arriving,
+        terminal_arrivals: delivered,
         busy,
         calendar,
         stepped_terminals,
@@ -594,50 +614,61 @@ fn step_terminals_with<const FEATURES: bool>(
         trace,
         ..
     } = nodes;
+    let arrivals = arrivals.unwrap_or(delivered);
     #[cfg(debug_assertions)]
     {
+        // The wake-ups missed nothing and named nothing extra (a credit bit may stand
+        // for a reset alone).
         let read = pass.read();
         for (i, node) in terminals.iter().enumerate() {
-            if arriving[i / 64] & (1 << (i % 64)) == 0 {
-                assert!(
-                    read.peek_flit(node.flit_src).is_none()
-                        && read.peek_credit(node.credit_src).is_none()
-                        && (!resets || read.peek_reset(node.credit_src).is_none()),
-                    "terminal {i} at cycle {t}: wake-ups and lines disagree"
-                );
-            }
+            let m = arrivals[i];
+            assert_eq!(arriving[i / 64] >> (i % 64) & 1, u64::from(m != 0));
+            let reset = resets && read.peek_reset(node.credit_src).is_some();
+            assert!(
+                (m & TERMINAL_FLIT != 0) == read.peek_flit(node.flit_src).is_some()
+                    && (m & TERMINAL_CREDIT != 0)
+                        == (read.peek_credit(node.credit_src).is_some() || reset),
+                "terminal {i} at cycle {t}: wake-ups and lines disagree"
+            );
         }
     }
     calendar.take(t, |i| busy[i / 64] |= 1 << (i % 64));
     let (resets, tracing) = (FEATURES && resets, FEATURES && trace.is_some());
-    for (w, (word, keep)) in arriving.iter_mut().zip(busy.iter_mut()).enumerate() {
-        let woken = std::mem::take(word);
-        let mut bits = woken | *keep;
+    let per_word = arriving
+        .iter_mut()
+        .zip(busy.iter_mut())
+        .zip(arrivals.chunks_exact_mut(64));
+    for (w, ((word, keep), arrivals)) in per_word.enumerate() {
+        let mut bits = std::mem::take(word) | *keep;
         stepped_terminals[w] = bits;
         while bits != 0 {
-            let k = bits.trailing_zeros();
+            let k = bits.trailing_zeros() as usize & 63;
             bits &= bits - 1;
-            let i = w * 64 + k as usize;
+            let i = w * 64 + k;
             let node = &mut terminals[i];
+            // 0 for a terminal not woken.
+            let arrived = std::mem::take(&mut arrivals[k]);
             {
                 let read = pass.read();
-                let (flit_in, credit_in) = if woken & (1 << k) != 0 {
-                    if resets {
-                        if let Some(r) = read.peek_reset(node.credit_src) {
-                            node.terminal.receive_reset(now, r, &mut st.tally);
-                            if let Some(tr) = &mut node.trace {
-                                tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
-                            }
+                if resets && arrived & TERMINAL_CREDIT != 0 {
+                    if let Some(r) = read.peek_reset(node.credit_src) {
+                        node.terminal.receive_reset(now, r, &mut st.tally);
+                        if let Some(tr) = &mut node.trace {
+                            tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
                         }
                     }
-                    (
-                        read.peek_flit(node.flit_src),
-                        read.peek_credit(node.credit_src),
-                    )
+                }
+                let flit_in = (arrived & TERMINAL_FLIT != 0).then(|| read.flit(node.flit_src));
+                // With resets a credit bit may stand for a reset alone: the credit's tag
+                // decides.
+                let credit_in = if arrived & TERMINAL_CREDIT == 0 {
+                    None
+                } else if resets {
+                    read.peek_credit(node.credit_src)
                 } else {
-                    (None, None)
+                    Some(read.credit(node.credit_src))
                 };
-                st.consumed += u64::from(flit_in.is_some());
+                st.consumed += u64::from(arrived & TERMINAL_FLIT != 0);
                 node.terminal.step_into(
                     now,
                     flit_in,
