@@ -302,8 +302,8 @@ trait Pass {
     /// left in it for phase 2. Returns the flits sent.
     fn router_stepped(&mut self, node: &mut RouterNode) -> u64;
     /// After the step of terminal `node`: what it wrote is sent, or left in its outbox
-    /// for phase 2.
-    fn terminal_stepped(&mut self, node: &mut TerminalNode);
+    /// for phase 2. Returns the flits sent.
+    fn terminal_stepped(&mut self, node: &mut TerminalNode) -> u64;
 }
 
 /// A cycle in two phases: phase 1 reads every partition's lines; the outputs wait for
@@ -320,7 +320,9 @@ impl Pass for Deferred<'_, '_> {
         0
     }
     #[inline(always)]
-    fn terminal_stepped(&mut self, _: &mut TerminalNode) {}
+    fn terminal_stepped(&mut self, _: &mut TerminalNode) -> u64 {
+        0
+    }
 }
 
 /// The only partition: reads its own lines at `at` (an [`Arrival`] when every line has
@@ -341,7 +343,7 @@ impl<D: Due, A: Land, W: FnMut(WakeRef, u64)> Pass for Fused<'_, D, A, W> {
         self.send.router(node)
     }
     #[inline(always)]
-    fn terminal_stepped(&mut self, node: &mut TerminalNode) {
+    fn terminal_stepped(&mut self, node: &mut TerminalNode) -> u64 {
         self.send.terminal(node)
     }
 }
@@ -690,8 +692,7 @@ fn step_terminals_with<const FEATURES: bool>(
                     }
                 }
             }
-            st.injected += u64::from(node.flit_out.is_some());
-            pass.terminal_stepped(node);
+            st.injected += pass.terminal_stepped(node);
             if tracing || !node.terminal.is_idle() {
                 *keep |= 1 << k;
                 continue;
@@ -743,15 +744,22 @@ impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
         out.len() as u64
     }
 
-    /// Sends what terminal `node` wrote in its last step (its outbox is emptied).
+    /// Sends what terminal `node` wrote in its last step (its outbox is emptied);
+    /// returns the number of flits.
     #[inline(always)]
-    fn terminal(&mut self, node: &mut TerminalNode) {
-        if let Some(f) = node.flit_out.take() {
-            self.item(node.flit_to, |s, to, at| s.flits.send(to, at, &f));
-        }
+    fn terminal(&mut self, node: &mut TerminalNode) -> u64 {
+        // The flit is sent from the outbox (not moved out of it first: one copy).
+        let sent = if let Some(f) = &node.flit_out {
+            self.item(node.flit_to, |s, to, at| s.flits.send(to, at, f));
+            1
+        } else {
+            0
+        };
+        node.flit_out = None;
         if let Some(c) = node.credit_out.take() {
             self.item(node.credit_to, |s, to, at| s.credits.send(to, at, &c));
         }
+        sent
     }
 
     /// One item sent (by `send`) on `to`'s line, and its reader woken.
@@ -826,7 +834,7 @@ fn send_stepped<A: Land, W: FnMut(WakeRef, u64)>(nodes: &mut Nodes, mut send: Se
         while bits != 0 {
             let i = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            send.terminal(&mut nodes.terminals[i]);
+            nodes.status.injected += send.terminal(&mut nodes.terminals[i]);
         }
     }
 }
