@@ -268,10 +268,11 @@ fn read_all<'a>(
     any
 }
 
-/// Before the first cycle of a run (serially, from the simulation): the routers to step are exactly the non-quiescent
-/// ones (router state may have been read or changed between runs), and the terminals'
-/// counts are taken afresh.
-pub(crate) fn start(nodes: &mut Nodes) {
+/// Before the first cycle of a run (serially, from the simulation): the routers to step
+/// are exactly the non-quiescent ones (router state may have been read or changed between
+/// runs), the terminals' counts are taken afresh, and they draw no generation trial ahead
+/// for a cycle from `end` on ([`crate::terminal::Terminal::draw_until`]).
+pub(crate) fn start(nodes: &mut Nodes, end: Cycle) {
     nodes.pending.fill(0);
     debug_assert!(nodes.arriving.iter().all(|&w| w == 0));
     for (i, node) in nodes.routers.iter().enumerate() {
@@ -280,8 +281,9 @@ pub(crate) fn start(nodes: &mut Nodes) {
         }
     }
     let mut tally = Tally::default();
-    for t in &nodes.terminals {
+    for t in &mut nodes.terminals {
         tally.merge(&Tally::of(&t.terminal));
+        t.terminal.draw_until(end);
     }
     nodes.status.tally = tally;
     // Every terminal steps in the first cycle (it may have been given a packet).
