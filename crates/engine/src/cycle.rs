@@ -300,9 +300,9 @@ pub(crate) fn start(nodes: &mut Nodes, end: Cycle) {
 trait Pass {
     /// The lines as a component's step reads them.
     fn read(&self) -> impl ReadLines<'_>;
-    /// After the step of router `node` (its resets emitted): what it wrote is sent, or
-    /// left in it for phase 2. Returns the flits sent.
-    fn router_stepped(&mut self, node: &mut RouterNode) -> u64;
+    /// After the step of router `node` (its resets emitted, if `resets`): what it wrote is
+    /// sent, or left in it for phase 2. Returns the flits sent.
+    fn router_stepped(&mut self, node: &mut RouterNode, resets: bool) -> u64;
     /// After the step of terminal `node`: what it wrote is sent, or left in its outbox
     /// for phase 2. Returns the flits sent.
     fn terminal_stepped(&mut self, node: &mut TerminalNode) -> u64;
@@ -318,7 +318,7 @@ impl Pass for Deferred<'_, '_> {
         &self.0
     }
     #[inline(always)]
-    fn router_stepped(&mut self, _: &mut RouterNode) -> u64 {
+    fn router_stepped(&mut self, _: &mut RouterNode, _: bool) -> u64 {
         0
     }
     #[inline(always)]
@@ -341,8 +341,8 @@ impl<D: Due, A: Land, W: FnMut(WakeRef, u64)> Pass for Fused<'_, D, A, W> {
         self
     }
     #[inline(always)]
-    fn router_stepped(&mut self, node: &mut RouterNode) -> u64 {
-        self.send.router(node)
+    fn router_stepped(&mut self, node: &mut RouterNode, resets: bool) -> u64 {
+        self.send.router(node, resets)
     }
     #[inline(always)]
     fn terminal_stepped(&mut self, node: &mut TerminalNode) -> u64 {
@@ -561,7 +561,7 @@ fn step_routers_with<const RESETS: bool>(
                 node.router.emit_resets(&mut node.resets_out);
                 st.discarded += node.router.reset_counters().flits_discarded - discarded_before;
             }
-            st.router_flits += pass.router_stepped(node);
+            st.router_flits += pass.router_stepped(node, RESETS);
             if !node.router.is_quiescent() {
                 *word |= 1 << (i % 64);
             }
@@ -720,10 +720,10 @@ struct Sender<'o, A, W> {
 }
 
 impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
-    /// Sends what router `node` wrote in its last step, read where its step left it;
-    /// returns the number of flits.
+    /// Sends what router `node` wrote in its last step, read where its step left it (its
+    /// resets too if `resets`: some router has a timeout); returns the number of flits.
     #[inline(always)]
-    fn router(&mut self, node: &mut RouterNode) -> u64 {
+    fn router(&mut self, node: &mut RouterNode, resets: bool) -> u64 {
         let out = node.router.flits_out();
         for (o, f) in out {
             let to = node.flit_to[*o as usize];
@@ -735,7 +735,7 @@ impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
             let due = self.credits.send(to.line, self.at, &Credit { vc });
             (self.wake)(to.wake, due);
         }
-        if !self.resets.is_empty() {
+        if resets {
             for (slot, to) in node.resets_out.iter_mut().zip(node.credit_to.iter()) {
                 if let Some(r) = slot.take() {
                     let due = self.resets.send(to.line, self.at, &r);
@@ -823,12 +823,13 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
 /// Phase 2: sends through `send` what the components of `nodes` stepped this cycle wrote.
 #[inline(always)]
 fn send_stepped<A: Land, W: FnMut(WakeRef, u64)>(nodes: &mut Nodes, mut send: Sender<'_, A, W>) {
+    let resets = !send.resets.is_empty();
     for (w, &word) in nodes.stepped.iter().enumerate() {
         let mut bits = word;
         while bits != 0 {
             let i = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            nodes.status.router_flits += send.router(&mut nodes.routers[i]);
+            nodes.status.router_flits += send.router(&mut nodes.routers[i], resets);
         }
     }
     for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
