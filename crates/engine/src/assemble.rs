@@ -174,6 +174,9 @@ pub(crate) struct Nodes {
     /// The latency of every line when all have the same (every channel's and every
     /// router's `terminal_latency`): what is sent in one cycle is all due in one.
     pub latency: Option<u32>,
+    /// Some router of the partition has more ports than the arrival masks cover
+    /// ([`MASK_PORTS`]).
+    pub wide: bool,
 }
 
 /// The channel sides a partition writes (phase 2) and everyone reads (phase 1), and the
@@ -413,6 +416,7 @@ pub(crate) fn assemble(
             status: Status::default(),
             trace: None,
             latency,
+            wide: false,
         })
         .collect();
     let mut names = Names::default();
@@ -487,6 +491,7 @@ pub(crate) fn assemble(
             router.enable_resets();
         }
         let part = &mut nodes[part_of(i)];
+        part.wide |= ports > MASK_PORTS;
         part.routers.push(RouterNode {
             router,
             flit_src: flit_src.into_boxed_slice(),

@@ -527,8 +527,10 @@ fn step_routers_with<const RESETS: bool>(
         arrivals: delivered,
         stepped,
         status: st,
+        wide,
         ..
     } = nodes;
+    let wide = *wide;
     let arrivals = arrivals.unwrap_or(delivered);
     let per_word = pending
         .iter_mut()
@@ -551,7 +553,7 @@ fn step_routers_with<const RESETS: bool>(
             };
             {
                 let read = pass.read();
-                if node.flits_in.len() > MASK_PORTS {
+                if wide && node.flits_in.len() > MASK_PORTS {
                     step_wide(now, node, &read, RESETS);
                 } else {
                     step_arrived(now, node, arrived, &read, RESETS);
