@@ -37,7 +37,8 @@ pub(crate) const NO_LINE: LineRef = LineRef {
 
 /// Whom an item sent on a line wakes: the reader partition and the component's spot in
 /// its wake-ups (a router's local index, or [`Wakes::terminal_base`] + a terminal's, and
-/// what arrives: the router's [`arrival_bit`], as a mask; nothing for a terminal).
+/// what arrives, as a mask: the router's [`arrival_bit`], or [`TERMINAL_FLIT`] or
+/// [`TERMINAL_CREDIT`] for a terminal).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct WakeRef {
     pub part: u32,
@@ -54,6 +55,13 @@ pub(crate) const MASK_PORTS: usize = 32;
 pub(crate) fn arrival_bit(p: usize, credit: bool) -> u32 {
     p.min(MASK_PORTS - 1) as u32 + if credit { 32 } else { 0 }
 }
+
+/// A terminal's arrival mask bit for a flit on its ejection channel.
+pub(crate) const TERMINAL_FLIT: u64 = 1;
+
+/// A terminal's arrival mask bit for a credit or a reset on its injection channel's
+/// reverse side.
+pub(crate) const TERMINAL_CREDIT: u64 = 2;
 
 /// A port without a channel: nobody to wake.
 pub(crate) const NO_WAKE: WakeRef = WakeRef {
@@ -135,6 +143,10 @@ pub(crate) struct Nodes {
     /// Bit set of the local terminals something arrives for this cycle (the others find
     /// nothing on their lines).
     pub arriving: Vec<u64>,
+    /// Per local terminal, what arrives this cycle ([`TERMINAL_FLIT`],
+    /// [`TERMINAL_CREDIT`]), padded as `arrivals`; unused by a partition alone on lines of
+    /// one latency, as `arrivals`.
+    pub terminal_arrivals: Vec<u64>,
     /// Bit set of the local terminals to step next cycle even if nothing arrives: the
     /// ones not idle after their last step (all of them while tracing), and the ones the
     /// calendar names for the cycle.
@@ -162,6 +174,9 @@ pub(crate) struct Nodes {
     /// The latency of every line when all have the same (every channel's and every
     /// router's `terminal_latency`): what is sent in one cycle is all due in one.
     pub latency: Option<u32>,
+    /// Some router of the partition has more ports than the arrival masks cover
+    /// ([`MASK_PORTS`]).
+    pub wide: bool,
 }
 
 /// The channel sides a partition writes (phase 2) and everyone reads (phase 1), and the
@@ -365,15 +380,21 @@ pub(crate) fn assemble(
 
     // Every writer's wake-ups for reader partition `p` are laid out alike.
     let readers = &outbound[0].wakes;
-    let wake_of = |r: RouterId, what: Option<u32>| {
+    // Whom an item for router `r`'s place wakes: the router, for an arrival bit, or its
+    // terminal, for a mask.
+    enum Reader {
+        Router(u32),
+        Terminal(u64),
+    }
+    let wake_of = |r: RouterId, what: Reader| {
         let p = part_of(r.index());
         let local = (r.index() - bounds[p]) as u32;
         let w = &readers[p];
         WakeRef {
             part: p as u32,
             spot: match what {
-                Some(bit) => w.spot(local, 1 << bit),
-                None => w.spot(w.terminal_base() + local, 0),
+                Reader::Router(bit) => w.spot(local, 1 << bit),
+                Reader::Terminal(mask) => w.spot(w.terminal_base() + local, mask),
             },
         }
     };
@@ -389,11 +410,13 @@ pub(crate) fn assemble(
             calendar: Calendar::new(bounds[p + 1] - bounds[p]),
             stepped_terminals: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             arrivals: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64) * 64],
+            terminal_arrivals: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64) * 64],
             stepped: vec![0; (bounds[p + 1] - bounds[p]).div_ceil(64)],
             moved_before: 0,
             status: Status::default(),
             trace: None,
             latency,
+            wide: false,
         })
         .collect();
     let mut names = Names::default();
@@ -404,15 +427,14 @@ pub(crate) fn assemble(
         let mut credit_src = vec![NO_LINE; ports];
         let mut flit_to = vec![NO_OUTLET; ports];
         let mut credit_to = vec![NO_OUTLET; ports];
-        let own_terminal = wake_of(spec.id, None);
         flit_src[0] = injection(i).0;
         credit_to[0] = Outlet {
             line: injection(i).1.line,
-            wake: own_terminal,
+            wake: wake_of(spec.id, Reader::Terminal(TERMINAL_CREDIT)),
         };
         flit_to[0] = Outlet {
             line: ejection(i).0.line,
-            wake: own_terminal,
+            wake: wake_of(spec.id, Reader::Terminal(TERMINAL_FLIT)),
         };
         credit_src[0] = ejection(i).1;
         let mut outputs = Vec::with_capacity(ports);
@@ -427,7 +449,10 @@ pub(crate) fn assemble(
                 let ch = netlist.channel(ch);
                 credit_to[p] = Outlet {
                     line: r.line,
-                    wake: wake_of(ch.from, Some(arrival_bit(ch.from_port.index(), true))),
+                    wake: wake_of(
+                        ch.from,
+                        Reader::Router(arrival_bit(ch.from_port.index(), true)),
+                    ),
                 };
             }
             match netlist.out_channel(spec.id, OutPort(p as u8)) {
@@ -437,7 +462,10 @@ pub(crate) fn assemble(
                     let ch = netlist.channel(ch);
                     flit_to[p] = Outlet {
                         line: f.line,
-                        wake: wake_of(ch.to, Some(arrival_bit(ch.to_port.index(), false))),
+                        wake: wake_of(
+                            ch.to,
+                            Reader::Router(arrival_bit(ch.to_port.index(), false)),
+                        ),
                     };
                     let down = &netlist.router(ch.to).ports[ch.to_port.index()];
                     outputs.push(OutputPortSpec {
@@ -463,6 +491,7 @@ pub(crate) fn assemble(
             router.enable_resets();
         }
         let part = &mut nodes[part_of(i)];
+        part.wide |= ports > MASK_PORTS;
         part.routers.push(RouterNode {
             router,
             flit_src: flit_src.into_boxed_slice(),
@@ -491,11 +520,17 @@ pub(crate) fn assemble(
             credit_src: injection(i).1,
             flit_to: Outlet {
                 line: injection(i).0.line,
-                wake: wake_of(spec.id, Some(arrival_bit(TERMINAL_PORT.into(), false))),
+                wake: wake_of(
+                    spec.id,
+                    Reader::Router(arrival_bit(TERMINAL_PORT.into(), false)),
+                ),
             },
             credit_to: Outlet {
                 line: ejection(i).1.line,
-                wake: wake_of(spec.id, Some(arrival_bit(TERMINAL_PORT.into(), true))),
+                wake: wake_of(
+                    spec.id,
+                    Reader::Router(arrival_bit(TERMINAL_PORT.into(), true)),
+                ),
             },
             flit_out: None,
             credit_out: None,

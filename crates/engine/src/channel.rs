@@ -330,8 +330,9 @@ impl WakeSpot {
 ///
 /// A bucket holds a bit set of the woken components (the reader's routers in the first
 /// [`Wakes::terminal_base`] / 64 words, then its terminals) and, per component, the mask of
-/// what arrives (a router's [`crate::assemble::arrival_bit`]s): a router receiving several
-/// items in one cycle is one bit and one mask, decoded once.
+/// what arrives (a router's [`crate::assemble::arrival_bit`]s, a terminal's
+/// [`crate::assemble::TERMINAL_FLIT`] and [`crate::assemble::TERMINAL_CREDIT`]): a
+/// component receiving several items in one cycle is one bit and one mask, decoded once.
 ///
 /// Same discipline as the lines: buckets are a ring (a power of two > the largest latency,
 /// indexed by `due & mask`) tagged with their due cycle; in phase 2 the writer first makes
@@ -350,7 +351,7 @@ pub struct Wakes {
     due: Vec<u64>,
     /// The buckets, `stride` words each: the bit set of the components woken (routers,
     /// then terminals from bit [`Wakes::terminal_base`]), then per component (same index)
-    /// what arrives (a terminal's stays 0).
+    /// what arrives.
     words: Vec<u64>,
     stride: usize,
 }
@@ -407,17 +408,13 @@ impl Wakes {
         *tag = due;
         let base = self.bucket(due);
         let (set, masks) = self.words[base..base + self.stride].split_at_mut(2 * self.router_words);
-        for (word, masks) in set[..self.router_words]
-            .iter_mut()
-            .zip(masks.chunks_exact_mut(64))
-        {
+        for (word, masks) in set.iter_mut().zip(masks.chunks_exact_mut(64)) {
             let mut bits = std::mem::take(word);
             while bits != 0 {
                 masks[bits.trailing_zeros() as usize & 63] = 0;
                 bits &= bits - 1;
             }
         }
-        set[self.router_words..].fill(0);
     }
 
     /// For a reader that is the only writer (one partition) on lines of one latency, at
@@ -449,11 +446,13 @@ impl Wakes {
         let rw = self.router_words;
         let (set, masks) = now_words.split_at_mut(2 * rw);
         let (routers, terminals) = set.split_at_mut(rw);
+        let (arrivals, terminal_arrivals) = masks.split_at_mut(64 * rw);
         (
             Woken {
                 routers,
                 terminals,
-                arrivals: &mut masks[..64 * rw],
+                arrivals,
+                terminal_arrivals,
             },
             WakeBucket {
                 due,
@@ -464,8 +463,8 @@ impl Wakes {
     }
 
     /// Phase 2 (after [`Wakes::prepare`]): component `id` of the reader partition (a
-    /// router's index, or [`Wakes::terminal_base`] + a terminal's) receives `what` (a
-    /// router's arrival bits; 0 for a terminal) at `due`.
+    /// router's index, or [`Wakes::terminal_base`] + a terminal's) receives `what` (its
+    /// arrival mask bits) at `due`.
     #[inline]
     pub fn wake(&mut self, due: u64, id: u32, what: u64) {
         self.wake_spot(due, self.spot(id, what));
@@ -509,36 +508,38 @@ impl Wakes {
 
     /// Phase 1 at `now`: adds the routers woken now to `routers` (a bit set) and what
     /// arrives for each to `arrivals` (one per router, padded to 64 per word of
-    /// `routers`), the terminals woken now to `terminals` (a bit set).
+    /// `routers`), the terminals woken now to `terminals` and `terminal_arrivals` alike.
     #[inline(always)]
     pub fn deliver(
         &self,
         now: u64,
-        routers: &mut [u64],
-        arrivals: &mut [u64],
-        terminals: &mut [u64],
+        (routers, arrivals): (&mut [u64], &mut [u64]),
+        (terminals, terminal_arrivals): (&mut [u64], &mut [u64]),
     ) {
         if self.due[(now as u32 & self.mask) as usize] != now {
             return;
         }
         let base = self.bucket(now);
-        let (set, masks) = self.words[base..base + self.stride].split_at(2 * self.router_words);
-        let (woken_routers, woken_terminals) = set.split_at(self.router_words);
-        debug_assert_eq!(arrivals.len(), 64 * routers.len(), "arrivals not padded");
-        let per_word = masks.chunks_exact(64).zip(arrivals.chunks_exact_mut(64));
-        for ((&bits, to), (masks, arrivals)) in
-            woken_routers.iter().zip(routers.iter_mut()).zip(per_word)
-        {
-            *to |= bits;
-            let mut bits = bits;
-            while bits != 0 {
-                let k = bits.trailing_zeros() as usize & 63;
-                bits &= bits - 1;
-                arrivals[k] |= masks[k];
-            }
-        }
-        for (to, &bits) in terminals.iter_mut().zip(woken_terminals) {
-            *to |= bits;
+        let rw = self.router_words;
+        let (set, masks) = self.words[base..base + self.stride].split_at(2 * rw);
+        merge(&set[..rw], &masks[..64 * rw], routers, arrivals);
+        merge(&set[rw..], &masks[64 * rw..], terminals, terminal_arrivals);
+    }
+}
+
+/// Adds the components named by the bit set `from_bits` and their masks `from_masks` to
+/// `bits` and `masks` (masks padded to 64 per word of the sets).
+#[inline(always)]
+fn merge(from_bits: &[u64], from_masks: &[u64], bits: &mut [u64], masks: &mut [u64]) {
+    debug_assert_eq!(masks.len(), 64 * bits.len(), "arrivals not padded");
+    let per_word = from_masks.chunks_exact(64).zip(masks.chunks_exact_mut(64));
+    for ((&from, to), (from_masks, masks)) in from_bits.iter().zip(bits.iter_mut()).zip(per_word) {
+        *to |= from;
+        let mut from = from;
+        while from != 0 {
+            let k = from.trailing_zeros() as usize & 63;
+            from &= from - 1;
+            masks[k] |= from_masks[k];
         }
     }
 }
@@ -564,6 +565,8 @@ pub struct Woken<'a> {
     pub terminals: &'a mut [u64],
     /// Per router (64 per word of `routers`), what arrives.
     pub arrivals: &'a mut [u64],
+    /// Per terminal (64 per word of `terminals`), what arrives.
+    pub terminal_arrivals: &'a mut [u64],
 }
 
 /// One bucket of a [`Wakes`] ([`Wakes::bucket_mut`]).
@@ -673,26 +676,29 @@ mod tests {
         assert_eq!(l.count_in_flight(i, 9), 0);
     }
 
-    /// Routers woken, their arrival masks, terminals woken.
-    type Delivered = (Vec<u64>, Vec<u64>, Vec<u64>);
+    /// Routers woken, their arrival masks, terminals woken, theirs.
+    type Delivered = (Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>);
 
     /// What `Wakes::deliver` adds at `t` from an empty state.
     fn delivered(w: &Wakes, t: u64, n: usize) -> Delivered {
         let words = n.div_ceil(64);
-        let (mut r, mut a, mut term) = (vec![0; words], vec![0; words * 64], vec![0; words]);
-        w.deliver(t, &mut r, &mut a, &mut term);
+        let (mut r, mut a) = (vec![0; words], vec![0; words * 64]);
+        let (mut term, mut ta) = (vec![0; words], vec![0; words * 64]);
+        w.deliver(t, (&mut r, &mut a), (&mut term, &mut ta));
         a.truncate(n);
-        (r, a, term)
+        ta.truncate(n);
+        (r, a, term, ta)
     }
 
     /// What `Wakes::take_and_wake` at `t` names, taken as a reader takes it.
     fn taken(w: &mut Wakes, t: u64, n: usize) -> Delivered {
         let (woken, _) = w.take_and_wake(t, t + 1);
-        let r = woken.routers.iter_mut().map(std::mem::take).collect();
-        let mut a: Vec<u64> = woken.arrivals.iter_mut().map(std::mem::take).collect();
+        let take = |v: &mut [u64]| -> Vec<u64> { v.iter_mut().map(std::mem::take).collect() };
+        let (r, term) = (take(woken.routers), take(woken.terminals));
+        let (mut a, mut ta) = (take(woken.arrivals), take(woken.terminal_arrivals));
         a.truncate(n);
-        let term = woken.terminals.iter_mut().map(std::mem::take).collect();
-        (r, a, term)
+        ta.truncate(n);
+        (r, a, term, ta)
     }
 
     #[test]
@@ -709,8 +715,8 @@ mod tests {
                 a.wake(t + 1, id as u32, what);
                 bucket.wake(t + 1, id as u32, what);
             }
-            a.wake(t + 1, tb + (t * 3 % 70) as u32, 0);
-            bucket.wake(t + 1, tb + (t * 3 % 70) as u32, 0);
+            a.wake(t + 1, tb + (t * 3 % 70) as u32, 1 + t % 2);
+            bucket.wake(t + 1, tb + (t * 3 % 70) as u32, 1 + t % 2);
         }
         // Taken at cycle 12, nothing is left in any bucket.
         taken(&mut b, 12, n);
@@ -725,18 +731,17 @@ mod tests {
         // Latencies 1..=3 from several cycles; each bucket is read once, at its cycle.
         let mut expected: std::collections::BTreeMap<u64, Delivered> = Default::default();
         for t in 0..40u64 {
-            let (r, a, term) = delivered(&w, t, n);
             let want = expected
                 .remove(&t)
-                .unwrap_or_else(|| (vec![0; 2], vec![0; n], vec![0; 2]));
-            assert_eq!((r, a, term), want, "cycle {t}");
+                .unwrap_or_else(|| (vec![0; 2], vec![0; n], vec![0; 2], vec![0; n]));
+            assert_eq!(delivered(&w, t, n), want, "cycle {t}");
             w.prepare(t);
             for lat in 1..=3u64 {
                 if (t + lat) % 2 == 0 {
                     let due = t + lat;
                     let e = expected
                         .entry(due)
-                        .or_insert_with(|| (vec![0; 2], vec![0; n], vec![0; 2]));
+                        .or_insert_with(|| (vec![0; 2], vec![0; n], vec![0; 2], vec![0; n]));
                     // A router twice (two bits, one wake-up) and a terminal.
                     let id = ((t * 7 + lat * 13) % n as u64) as usize;
                     for what in [1u64 << lat, 1 << (32 + lat)] {
@@ -745,8 +750,9 @@ mod tests {
                         e.1[id] |= what;
                     }
                     let term = ((t * 5 + lat) % n as u64) as usize;
-                    w.wake(due, tb + term as u32, 0);
+                    w.wake(due, tb + term as u32, 1 << (lat % 2));
                     e.2[term / 64] |= 1 << (term % 64);
+                    e.3[term] |= 1 << (lat % 2);
                 }
             }
         }
@@ -765,7 +771,7 @@ mod tests {
             let spots = [
                 a.spot((t * 11 % n as u64) as u32, 1 << (t % 64)),
                 a.spot(69, 1 << 40),
-                a.spot(tb + (t * 3 % n as u64) as u32, 0),
+                a.spot(tb + (t * 3 % n as u64) as u32, 2),
             ];
             let mut bucket = b.bucket_mut(due);
             for s in spots {
@@ -775,8 +781,8 @@ mod tests {
             let id = (t * 13 % n as u64) as u32;
             a.wake(due, id, 1 << 33);
             bucket.wake(due, id, 1 << 33);
-            a.wake(due, tb + id, 0);
-            bucket.wake(due, tb + id, 0);
+            a.wake(due, tb + id, 1);
+            bucket.wake(due, tb + id, 1);
         }
     }
 
@@ -785,21 +791,24 @@ mod tests {
         let mut w = Wakes::new(1, 3);
         w.prepare(0);
         w.wake(1, 2, 0b101);
-        w.wake(1, w.terminal_base() + 1, 0);
+        w.wake(1, w.terminal_base() + 1, 0b10);
         assert_eq!(
             delivered(&w, 1, 3),
-            (vec![0b100], vec![0, 0, 0b101], vec![0b10])
+            (vec![0b100], vec![0, 0, 0b101], vec![0b10], vec![0, 0b10, 0])
         );
         // Nothing written for a while; the ring wraps many times.
         for t in 1..9 {
             w.prepare(t);
         }
         w.wake(9, 0, 0b10);
-        assert_eq!(delivered(&w, 9, 3), (vec![0b1], vec![0b10, 0, 0], vec![0]));
+        assert_eq!(
+            delivered(&w, 9, 3),
+            (vec![0b1], vec![0b10, 0, 0], vec![0], vec![0; 3])
+        );
         for t in 2..9 {
             assert_eq!(
                 delivered(&w, t, 3),
-                (vec![0], vec![0; 3], vec![0]),
+                (vec![0], vec![0; 3], vec![0], vec![0; 3]),
                 "cycle {t}"
             );
         }

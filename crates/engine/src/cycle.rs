@@ -31,7 +31,7 @@
 
 use crate::assemble::{
     LineRef, Network, Nodes, Outbound, Outlet, RouterNode, TerminalNode, WakeRef, MASK_PORTS,
-    PHASE_BUG,
+    PHASE_BUG, TERMINAL_CREDIT, TERMINAL_FLIT,
 };
 use crate::channel::{Arrival, Due, Land, Landing, Lines, Wakes};
 use crate::terminal::Tally;
@@ -268,10 +268,11 @@ fn read_all<'a>(
     any
 }
 
-/// Before the first cycle of a run (serially, from the simulation): the routers to step are exactly the non-quiescent
-/// ones (router state may have been read or changed between runs), and the terminals'
-/// counts are taken afresh.
-pub(crate) fn start(nodes: &mut Nodes) {
+/// Before the first cycle of a run (serially, from the simulation): the routers to step
+/// are exactly the non-quiescent ones (router state may have been read or changed between
+/// runs), the terminals' counts are taken afresh, and they draw no generation trial ahead
+/// for a cycle from `end` on ([`crate::terminal::Terminal::draw_until`]).
+pub(crate) fn start(nodes: &mut Nodes, end: Cycle) {
     nodes.pending.fill(0);
     debug_assert!(nodes.arriving.iter().all(|&w| w == 0));
     for (i, node) in nodes.routers.iter().enumerate() {
@@ -280,8 +281,9 @@ pub(crate) fn start(nodes: &mut Nodes) {
         }
     }
     let mut tally = Tally::default();
-    for t in &nodes.terminals {
+    for t in &mut nodes.terminals {
         tally.merge(&Tally::of(&t.terminal));
+        t.terminal.draw_until(end);
     }
     nodes.status.tally = tally;
     // Every terminal steps in the first cycle (it may have been given a packet).
@@ -298,12 +300,12 @@ pub(crate) fn start(nodes: &mut Nodes) {
 trait Pass {
     /// The lines as a component's step reads them.
     fn read(&self) -> impl ReadLines<'_>;
-    /// After the step of router `node` (its resets emitted): what it wrote is sent, or
-    /// left in it for phase 2. Returns the flits sent.
-    fn router_stepped(&mut self, node: &mut RouterNode) -> u64;
+    /// After the step of router `node` (its resets emitted, if `resets`): what it wrote is
+    /// sent, or left in it for phase 2. Returns the flits sent.
+    fn router_stepped(&mut self, node: &mut RouterNode, resets: bool) -> u64;
     /// After the step of terminal `node`: what it wrote is sent, or left in its outbox
-    /// for phase 2.
-    fn terminal_stepped(&mut self, node: &mut TerminalNode);
+    /// for phase 2. Returns the flits sent.
+    fn terminal_stepped(&mut self, node: &mut TerminalNode) -> u64;
 }
 
 /// A cycle in two phases: phase 1 reads every partition's lines; the outputs wait for
@@ -316,11 +318,13 @@ impl Pass for Deferred<'_, '_> {
         &self.0
     }
     #[inline(always)]
-    fn router_stepped(&mut self, _: &mut RouterNode) -> u64 {
+    fn router_stepped(&mut self, _: &mut RouterNode, _: bool) -> u64 {
         0
     }
     #[inline(always)]
-    fn terminal_stepped(&mut self, _: &mut TerminalNode) {}
+    fn terminal_stepped(&mut self, _: &mut TerminalNode) -> u64 {
+        0
+    }
 }
 
 /// The only partition: reads its own lines at `at` (an [`Arrival`] when every line has
@@ -337,11 +341,11 @@ impl<D: Due, A: Land, W: FnMut(WakeRef, u64)> Pass for Fused<'_, D, A, W> {
         self
     }
     #[inline(always)]
-    fn router_stepped(&mut self, node: &mut RouterNode) -> u64 {
-        self.send.router(node)
+    fn router_stepped(&mut self, node: &mut RouterNode, resets: bool) -> u64 {
+        self.send.router(node, resets)
     }
     #[inline(always)]
-    fn terminal_stepped(&mut self, node: &mut TerminalNode) {
+    fn terminal_stepped(&mut self, node: &mut TerminalNode) -> u64 {
         self.send.terminal(node)
     }
 }
@@ -387,14 +391,18 @@ impl<'a, D: Due, A, W> ReadLines<'a> for &'a Fused<'_, D, A, W> {
 /// for this partition the second. Terminals: see [`step_terminals`].
 pub(crate) fn compute(now: Cycle, nodes: &mut Nodes, lines: &[&Outbound], resets: bool) {
     let (t, part) = (now.0, nodes.part);
-    begin(nodes, |pending, arriving, arrivals| {
+    begin(nodes, |routers, terminals| {
         for l in lines {
-            l.wakes[part].deliver(t, pending, arrivals, arriving);
+            l.wakes[part].deliver(
+                t,
+                (&mut *routers.0, &mut *routers.1),
+                (&mut *terminals.0, &mut *terminals.1),
+            );
         }
     });
     let mut pass = Deferred(AllLines { lines, now: t });
     step_routers(now, nodes, None, &mut pass, resets);
-    step_terminals(now, nodes, &mut pass, resets);
+    step_terminals(now, nodes, None, &mut pass, resets);
 }
 
 /// Both phases at `now` for the only partition `nodes`, whose lines are `out` (see the
@@ -419,7 +427,7 @@ pub(crate) fn alone(now: Cycle, nodes: &mut Nodes, out: &mut Outbound, resets: b
         Some(l) => {
             let at = Landing::new(t, l);
             let (woken, mut bucket) = own.take_and_wake(t, at.due());
-            begin(nodes, |pending, arriving, _| {
+            begin(nodes, |(pending, _), (arriving, _)| {
                 for (to, w) in pending.iter_mut().zip(woken.routers.iter_mut()) {
                     *to |= std::mem::take(w);
                 }
@@ -441,11 +449,11 @@ pub(crate) fn alone(now: Cycle, nodes: &mut Nodes, out: &mut Outbound, resets: b
                 },
             };
             step_routers(now, nodes, Some(woken.arrivals), &mut pass, resets);
-            step_terminals(now, nodes, &mut pass, resets);
+            step_terminals(now, nodes, Some(woken.terminal_arrivals), &mut pass, resets);
         }
         None => {
-            begin(nodes, |pending, arriving, arrivals| {
-                own.deliver(t, pending, arrivals, arriving)
+            begin(nodes, |routers, terminals| {
+                own.deliver(t, routers, terminals)
             });
             own.prepare(t);
             let mut pass = Fused {
@@ -462,20 +470,26 @@ pub(crate) fn alone(now: Cycle, nodes: &mut Nodes, out: &mut Outbound, resets: b
                 },
             };
             step_routers(now, nodes, None, &mut pass, resets);
-            step_terminals(now, nodes, &mut pass, resets);
+            step_terminals(now, nodes, None, &mut pass, resets);
         }
     }
     publish(now, nodes, status);
 }
 
+/// Bit set of components and their arrival masks (padded to 64 per word).
+type Woken<'a> = (&'a mut [u64], &'a mut [u64]);
+
 /// The start of phase 1: the flit counters noted (did a flit move?), and through
-/// `deliver` the components woken now added to the ones to step (routers' bit set, the
-/// terminals', the routers' arrival masks).
+/// `deliver` the components woken now added to the ones to step (the routers' bit set
+/// and arrival masks, the terminals').
 #[inline(always)]
-fn begin(nodes: &mut Nodes, deliver: impl FnOnce(&mut [u64], &mut [u64], &mut [u64])) {
+fn begin(nodes: &mut Nodes, deliver: impl FnOnce(Woken<'_>, Woken<'_>)) {
     let st = &nodes.status;
     nodes.moved_before = st.router_flits + st.injected + st.consumed + st.discarded;
-    deliver(&mut nodes.pending, &mut nodes.arriving, &mut nodes.arrivals);
+    deliver(
+        (&mut nodes.pending, &mut nodes.arrivals),
+        (&mut nodes.arriving, &mut nodes.terminal_arrivals),
+    );
 }
 
 /// Phase 1: steps the routers of `nodes` that are pending or woken, taking each one's
@@ -490,14 +504,33 @@ fn step_routers(
     pass: &mut impl Pass,
     resets: bool,
 ) {
+    // Without resets (every run without timeouts) the loop is compiled without their
+    // tests and the discard counts.
+    if resets {
+        step_routers_with::<true>(now, nodes, arrivals, pass);
+    } else {
+        step_routers_with::<false>(now, nodes, arrivals, pass);
+    }
+}
+
+/// [`step_routers`], with resets on or off (`RESETS`).
+#[inline(always)]
+fn step_routers_with<const RESETS: bool>(
+    now: Cycle,
+    nodes: &mut Nodes,
+    arrivals: Option<&mut [u64]>,
+    pass: &mut impl Pass,
+) {
     let Nodes {
         routers,
         pending,
         arrivals: delivered,
         stepped,
         status: st,
+        wide,
         ..
     } = nodes;
+    let wide = *wide;
     let arrivals = arrivals.unwrap_or(delivered);
     let per_word = pending
         .iter_mut()
@@ -513,20 +546,24 @@ fn step_routers(
             bits &= bits - 1;
             let node = &mut routers[i];
             let arrived = std::mem::take(&mut arrivals[k]);
-            let discarded_before = node.router.reset_counters().flits_discarded;
+            let discarded_before = if RESETS {
+                node.router.reset_counters().flits_discarded
+            } else {
+                0
+            };
             {
                 let read = pass.read();
-                if node.flits_in.len() > MASK_PORTS {
-                    step_wide(now, node, &read, resets);
+                if wide && node.flits_in.len() > MASK_PORTS {
+                    step_wide(now, node, &read, RESETS);
                 } else {
-                    step_arrived(now, node, arrived, &read, resets);
+                    step_arrived(now, node, arrived, &read, RESETS);
                 }
             }
-            if resets {
+            if RESETS {
                 node.router.emit_resets(&mut node.resets_out);
                 st.discarded += node.router.reset_counters().flits_discarded - discarded_before;
             }
-            st.router_flits += pass.router_stepped(node);
+            st.router_flits += pass.router_stepped(node, RESETS);
             if !node.router.is_quiescent() {
                 *word |= 1 << (i % 64);
             }
@@ -538,19 +575,27 @@ fn step_routers(
 /// bounds the draws past the end of a run.
 const LOOK_AHEAD: u64 = 1024;
 
-/// Phase 1 for the terminals of a partition: the ones something arrives for (they peek
-/// their lines), the ones not idle, and the idle ones whose calendar entry is due (their
-/// trial succeeds now, or their drawn trials end); the other idle terminals' steps would
-/// change nothing (their trials for now are drawn already and failed), so they are skipped.
-/// Each is handed to `pass` after its step.
+/// Phase 1 for the terminals of a partition: the ones something arrives for (they read
+/// the lines their arrival masks name, taken from `arrivals`, one per terminal padded to
+/// 64 per word; `None`: the partition's, where the wake-ups were delivered), the ones not
+/// idle, and the idle ones whose calendar entry is due (their trial succeeds now, or
+/// their drawn trials end); the other idle terminals' steps would change nothing (their
+/// trials for now are drawn already and failed), so they are skipped. Each is handed to
+/// `pass` after its step.
 #[inline(always)]
-fn step_terminals(now: Cycle, nodes: &mut Nodes, pass: &mut impl Pass, resets: bool) {
+fn step_terminals(
+    now: Cycle,
+    nodes: &mut Nodes,
+    arrivals: Option<&mut [u64]>,
+    pass: &mut impl Pass,
+    resets: bool,
+) {
     // Without resets and tracing (every measuring run without timeouts) the loop is
     // compiled without their tests.
     if resets || nodes.trace.is_some() {
-        step_terminals_with::<true>(now, nodes, pass, resets);
+        step_terminals_with::<true>(now, nodes, arrivals, pass, resets);
     } else {
-        step_terminals_with::<false>(now, nodes, pass, false);
+        step_terminals_with::<false>(now, nodes, arrivals, pass, false);
     }
 }
 
@@ -559,6 +604,7 @@ fn step_terminals(now: Cycle, nodes: &mut Nodes, pass: &mut impl Pass, resets: b
 fn step_terminals_with<const FEATURES: bool>(
     now: Cycle,
     nodes: &mut Nodes,
+    arrivals: Option<&mut [u64]>,
     pass: &mut impl Pass,
     resets: bool,
 ) {
@@ -566,6 +612,7 @@ fn step_terminals_with<const FEATURES: bool>(
     let Nodes {
         terminals,
         arriving,
+        terminal_arrivals: delivered,
         busy,
         calendar,
         stepped_terminals,
@@ -573,50 +620,61 @@ fn step_terminals_with<const FEATURES: bool>(
         trace,
         ..
     } = nodes;
+    let arrivals = arrivals.unwrap_or(delivered);
     #[cfg(debug_assertions)]
     {
+        // The wake-ups missed nothing and named nothing extra (a credit bit may stand
+        // for a reset alone).
         let read = pass.read();
         for (i, node) in terminals.iter().enumerate() {
-            if arriving[i / 64] & (1 << (i % 64)) == 0 {
-                assert!(
-                    read.peek_flit(node.flit_src).is_none()
-                        && read.peek_credit(node.credit_src).is_none()
-                        && (!resets || read.peek_reset(node.credit_src).is_none()),
-                    "terminal {i} at cycle {t}: wake-ups and lines disagree"
-                );
-            }
+            let m = arrivals[i];
+            assert_eq!(arriving[i / 64] >> (i % 64) & 1, u64::from(m != 0));
+            let reset = resets && read.peek_reset(node.credit_src).is_some();
+            assert!(
+                (m & TERMINAL_FLIT != 0) == read.peek_flit(node.flit_src).is_some()
+                    && (m & TERMINAL_CREDIT != 0)
+                        == (read.peek_credit(node.credit_src).is_some() || reset),
+                "terminal {i} at cycle {t}: wake-ups and lines disagree"
+            );
         }
     }
     calendar.take(t, |i| busy[i / 64] |= 1 << (i % 64));
     let (resets, tracing) = (FEATURES && resets, FEATURES && trace.is_some());
-    for (w, (word, keep)) in arriving.iter_mut().zip(busy.iter_mut()).enumerate() {
-        let woken = std::mem::take(word);
-        let mut bits = woken | *keep;
+    let per_word = arriving
+        .iter_mut()
+        .zip(busy.iter_mut())
+        .zip(arrivals.chunks_exact_mut(64));
+    for (w, ((word, keep), arrivals)) in per_word.enumerate() {
+        let mut bits = std::mem::take(word) | *keep;
         stepped_terminals[w] = bits;
         while bits != 0 {
-            let k = bits.trailing_zeros();
+            let k = bits.trailing_zeros() as usize & 63;
             bits &= bits - 1;
-            let i = w * 64 + k as usize;
+            let i = w * 64 + k;
             let node = &mut terminals[i];
+            // 0 for a terminal not woken.
+            let arrived = std::mem::take(&mut arrivals[k]);
             {
                 let read = pass.read();
-                let (flit_in, credit_in) = if woken & (1 << k) != 0 {
-                    if resets {
-                        if let Some(r) = read.peek_reset(node.credit_src) {
-                            node.terminal.receive_reset(now, r, &mut st.tally);
-                            if let Some(tr) = &mut node.trace {
-                                tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
-                            }
+                if resets && arrived & TERMINAL_CREDIT != 0 {
+                    if let Some(r) = read.peek_reset(node.credit_src) {
+                        node.terminal.receive_reset(now, r, &mut st.tally);
+                        if let Some(tr) = &mut node.trace {
+                            tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
                         }
                     }
-                    (
-                        read.peek_flit(node.flit_src),
-                        read.peek_credit(node.credit_src),
-                    )
+                }
+                let flit_in = (arrived & TERMINAL_FLIT != 0).then(|| read.flit(node.flit_src));
+                // With resets a credit bit may stand for a reset alone: the credit's tag
+                // decides.
+                let credit_in = if arrived & TERMINAL_CREDIT == 0 {
+                    None
+                } else if resets {
+                    read.peek_credit(node.credit_src)
                 } else {
-                    (None, None)
+                    Some(read.credit(node.credit_src))
                 };
-                st.consumed += u64::from(flit_in.is_some());
+                st.consumed += u64::from(arrived & TERMINAL_FLIT != 0);
                 node.terminal.step_into(
                     now,
                     flit_in,
@@ -638,8 +696,7 @@ fn step_terminals_with<const FEATURES: bool>(
                     }
                 }
             }
-            st.injected += u64::from(node.flit_out.is_some());
-            pass.terminal_stepped(node);
+            st.injected += pass.terminal_stepped(node);
             if tracing || !node.terminal.is_idle() {
                 *keep |= 1 << k;
                 continue;
@@ -665,10 +722,10 @@ struct Sender<'o, A, W> {
 }
 
 impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
-    /// Sends what router `node` wrote in its last step, read where its step left it;
-    /// returns the number of flits.
+    /// Sends what router `node` wrote in its last step, read where its step left it (its
+    /// resets too if `resets`: some router has a timeout); returns the number of flits.
     #[inline(always)]
-    fn router(&mut self, node: &mut RouterNode) -> u64 {
+    fn router(&mut self, node: &mut RouterNode, resets: bool) -> u64 {
         let out = node.router.flits_out();
         for (o, f) in out {
             let to = node.flit_to[*o as usize];
@@ -680,7 +737,7 @@ impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
             let due = self.credits.send(to.line, self.at, &Credit { vc });
             (self.wake)(to.wake, due);
         }
-        if !self.resets.is_empty() {
+        if resets {
             for (slot, to) in node.resets_out.iter_mut().zip(node.credit_to.iter()) {
                 if let Some(r) = slot.take() {
                     let due = self.resets.send(to.line, self.at, &r);
@@ -691,15 +748,22 @@ impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
         out.len() as u64
     }
 
-    /// Sends what terminal `node` wrote in its last step (its outbox is emptied).
+    /// Sends what terminal `node` wrote in its last step (its outbox is emptied);
+    /// returns the number of flits.
     #[inline(always)]
-    fn terminal(&mut self, node: &mut TerminalNode) {
-        if let Some(f) = node.flit_out.take() {
-            self.item(node.flit_to, |s, to, at| s.flits.send(to, at, &f));
-        }
+    fn terminal(&mut self, node: &mut TerminalNode) -> u64 {
+        // The flit is sent from the outbox (not moved out of it first: one copy).
+        let sent = if let Some(f) = &node.flit_out {
+            self.item(node.flit_to, |s, to, at| s.flits.send(to, at, f));
+            1
+        } else {
+            0
+        };
+        node.flit_out = None;
         if let Some(c) = node.credit_out.take() {
             self.item(node.credit_to, |s, to, at| s.credits.send(to, at, &c));
         }
+        sent
     }
 
     /// One item sent (by `send`) on `to`'s line, and its reader woken.
@@ -761,12 +825,13 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
 /// Phase 2: sends through `send` what the components of `nodes` stepped this cycle wrote.
 #[inline(always)]
 fn send_stepped<A: Land, W: FnMut(WakeRef, u64)>(nodes: &mut Nodes, mut send: Sender<'_, A, W>) {
+    let resets = !send.resets.is_empty();
     for (w, &word) in nodes.stepped.iter().enumerate() {
         let mut bits = word;
         while bits != 0 {
             let i = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            nodes.status.router_flits += send.router(&mut nodes.routers[i]);
+            nodes.status.router_flits += send.router(&mut nodes.routers[i], resets);
         }
     }
     for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
@@ -774,7 +839,7 @@ fn send_stepped<A: Land, W: FnMut(WakeRef, u64)>(nodes: &mut Nodes, mut send: Se
         while bits != 0 {
             let i = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            send.terminal(&mut nodes.terminals[i]);
+            nodes.status.injected += send.terminal(&mut nodes.terminals[i]);
         }
     }
 }

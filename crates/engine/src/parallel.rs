@@ -60,6 +60,13 @@ pub(crate) enum Stop {
 }
 
 impl Stop {
+    /// The cycle the run stops at at the latest (none from it on is simulated).
+    pub fn end(self) -> Cycle {
+        match self {
+            Stop::At(end) | Stop::Drained(end) | Stop::Idle(end) => end,
+        }
+    }
+
     fn reached(self, now: Cycle, s: &Status) -> bool {
         match self {
             Stop::At(end) => now >= end,

@@ -331,7 +331,9 @@ impl Simulation {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
-        self.publish();
+        // Trials drawn ahead past this run are used by the next one: only those past the
+        // drain of the measurement window are likely never to be.
+        self.publish(stop.end().max(self.window.end.plus(self.config.drain)));
         let t0 = std::time::Instant::now();
         let start = self.now;
         let out = parallel::run(
@@ -371,12 +373,13 @@ impl Simulation {
         self.drain_limit_hit
     }
 
-    /// Prepares every partition for a run and republishes its terminal-derived counters (a
-    /// packet may have been enqueued, or a router looked at, since the last cycle).
-    fn publish(&mut self) {
+    /// Prepares every partition for a run ending before `end` at the latest and
+    /// republishes its terminal-derived counters (a packet may have been enqueued, or a
+    /// router looked at, since the last cycle).
+    fn publish(&mut self, end: Cycle) {
         for part in &mut self.net.parts {
             let nodes = part.nodes.get_mut().expect(PHASE_BUG);
-            crate::cycle::start(nodes);
+            crate::cycle::start(nodes, end);
             let status = nodes.status;
             part.lines.get_mut().expect(PHASE_BUG).status = status;
         }

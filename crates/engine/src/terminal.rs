@@ -162,6 +162,8 @@ pub struct Terminal {
     drawn: Cycle,
     /// A drawn trial that succeeded, for a cycle not stepped yet (the last one drawn).
     next_generation: Option<Cycle>,
+    /// Trials are drawn ahead for cycles before this one only ([`Terminal::draw_until`]).
+    draw_until: Cycle,
     current: Option<Injecting>,
     queue: VecDeque<QueuedPacket>,
     /// Trace-driven generation (`trace:FILE`): this terminal's packets, by cycle.
@@ -223,6 +225,7 @@ impl Terminal {
             retransmissions: 0,
             drawn: Cycle(0),
             next_generation: None,
+            draw_until: ALL_DRAWN,
             area_from: Cycle(0),
         }
     }
@@ -391,14 +394,15 @@ impl Terminal {
 
     /// For an idle terminal stepped at `now`: draws the generation trials of the next
     /// cycles, in order (the same draws the steps would make), at most `horizon` of them,
-    /// stopping at the first success (unless one is drawn already). Returns the next cycle
+    /// none for a cycle the run does not reach ([`Terminal::draw_until`]), stopping at the
+    /// first success (unless one is drawn already). Returns the next cycle
     /// the terminal must be stepped in even if nothing arrives: that success, or the first
     /// cycle not drawn; `None` if it never generates again. Steps of the cycles in between
     /// may be skipped.
     #[inline]
     pub fn look_ahead(&mut self, now: Cycle, horizon: u64) -> Option<Cycle> {
         debug_assert!(self.drawn > now, "look-ahead before the step");
-        if self.next_generation.is_none() {
+        if self.next_generation.is_none() && self.drawn < self.draw_until {
             self.draw_ahead(horizon);
         }
         match self.next_generation {
@@ -407,15 +411,27 @@ impl Terminal {
         }
     }
 
+    /// Before a run (the engine, with every terminal stepped in the run's first cycle):
+    /// trials are drawn ahead for cycles before `end` only (the one of the cycle stepped
+    /// always), so none is drawn for a cycle the simulation is not expected to reach (the
+    /// engine passes the end of the run, or that of the measurement's drain if later:
+    /// trials drawn past one run serve the next). A later run draws on from there: the
+    /// same draws in the same order.
+    pub fn draw_until(&mut self, end: Cycle) {
+        self.draw_until = end;
+    }
+
     /// Draws the trials from `drawn` on, in cycle order, up to the first success (then
-    /// `next_generation`), at most `horizon` of them; once `stop_generating` is reached
-    /// every trial is drawn (they all fail without a draw): `drawn` is [`ALL_DRAWN`].
+    /// `next_generation`), at most `horizon` of them and at least one, none for a cycle
+    /// from `draw_until` on but the first; once `stop_generating` is reached every trial
+    /// is drawn (they all fail without a draw): `drawn` is [`ALL_DRAWN`].
     #[inline(never)]
     fn draw_ahead(&mut self, horizon: u64) {
         debug_assert!(self.next_generation.is_none(), "a success not stepped yet");
         let from = self.drawn.0;
         let stop = self.stop_generating.map_or(u64::MAX, |s| s.0);
-        let trials = stop.saturating_sub(from).min(horizon);
+        let until = self.draw_until.0.max(from + 1);
+        let trials = stop.min(until).saturating_sub(from).min(horizon);
         self.drawn = match self.generate.first_success(&mut self.rng, trials) {
             Some(k) => {
                 self.next_generation = Some(Cycle(from + k));
@@ -758,26 +774,44 @@ mod tests {
             .collect();
         every.settle(Cycle(200));
         // Stepped only when something arrives, when not idle, or when the look-ahead says
-        // so (a short horizon, so the drawn trials run out too).
-        let mut skipping = make();
-        let (mut b, mut next, mut steps) = (Vec::new(), Some(Cycle(0)), 0);
-        for c in 0..200 {
-            if next != Some(Cycle(c)) && skipping.is_idle() && credit.is_none() {
-                continue;
+        // so (a short horizon, so the drawn trials run out too), in runs of `run` cycles
+        // that draw no trial past their end (`bounded`) and step the terminal in their
+        // first cycle, as the engine does.
+        let run_skipping = |run: u64, bounded: bool| {
+            let mut t = make();
+            let mut credit = None;
+            let (mut b, mut next, mut steps) = (Vec::new(), None, 0);
+            for c in 0..200 {
+                if c % run == 0 {
+                    if bounded {
+                        t.draw_until(Cycle(c + run));
+                    }
+                    next = Some(Cycle(c));
+                }
+                if next != Some(Cycle(c)) && t.is_idle() && credit.is_none() {
+                    continue;
+                }
+                steps += 1;
+                b.extend(step(&mut t, c, &mut credit));
+                next = if t.is_idle() {
+                    t.look_ahead(Cycle(c), 5)
+                } else {
+                    None
+                };
             }
-            steps += 1;
-            b.extend(step(&mut skipping, c, &mut credit));
-            next = if skipping.is_idle() {
-                skipping.look_ahead(Cycle(c), 5)
-            } else {
-                None
-            };
-        }
-        skipping.settle(Cycle(200));
+            t.settle(Cycle(200));
+            (b, steps, t)
+        };
+        let (b, steps, skipping) = run_skipping(200, false);
         assert!(steps < 150, "{steps} steps: nothing skipped");
         assert!(a.len() > 20, "too little traffic to compare: {}", a.len());
         assert_eq!(a, b);
         assert_eq!(every.stats(), skipping.stats());
+        for run in [1, 3, 37] {
+            let (b, _, bounded) = run_skipping(run, true);
+            assert_eq!(a, b, "runs of {run} cycles");
+            assert_eq!(every.stats(), bounded.stats(), "runs of {run} cycles");
+        }
         assert!(every.stats().generated_area > 0);
     }
 }
