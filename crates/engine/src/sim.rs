@@ -332,8 +332,10 @@ impl Simulation {
             return Err(e.clone());
         }
         // Trials drawn ahead past this run are used by the next one: only those past the
-        // drain of the measurement window are likely never to be.
-        self.publish(stop.end().max(self.window.end.plus(self.config.drain)));
+        // drain of the measurement window are likely never to be. Saturating: before an
+        // automatic measurement has placed its window, the window ends at `u64::MAX`.
+        let drained = Cycle(self.window.end.0.saturating_add(self.config.drain));
+        self.publish(stop.end().max(drained));
         let t0 = std::time::Instant::now();
         let start = self.now;
         let out = parallel::run(
