@@ -19,7 +19,7 @@
 //! second write in one cycle is a phase-discipline bug and panics.
 
 use flitsim_netlist::{Cycle, TerminalId, VcId};
-use flitsim_router::{Credit, Flit, FlitKind, PacketId, Reset};
+use flitsim_router::{Credit, Flit, PacketId, Reset};
 
 /// Tag of a slot that never held anything.
 const NEVER: u64 = u64::MAX;
@@ -40,20 +40,7 @@ pub trait Blank: Copy {
 }
 
 impl Blank for Flit {
-    const BLANK: Flit = Flit {
-        packet: PacketId {
-            source: TerminalId(u32::MAX),
-            seq: u32::MAX,
-        },
-        index: 0,
-        len: 0,
-        kind: FlitKind::HeadTail,
-        vc: VcId(0),
-        dest: TerminalId(u32::MAX),
-        created: Cycle(0),
-        injected: Cycle(0),
-        hops: 0,
-    };
+    const BLANK: Flit = Flit::PLACEHOLDER;
 }
 
 impl Blank for Credit {

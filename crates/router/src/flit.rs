@@ -86,9 +86,10 @@ pub struct Flit {
 }
 
 impl Flit {
-    /// What fills a storage slot no flit has used yet (the FIFO and crossbar rings); it is
-    /// never read as a flit, since only slots holding one are.
-    pub(crate) const PLACEHOLDER: Flit = Flit {
+    /// What fills a storage slot no flit has used yet (the FIFO and crossbar rings, the
+    /// engine's channel delay lines); it is never read as a flit, since only slots holding
+    /// one are.
+    pub const PLACEHOLDER: Flit = Flit {
         packet: PacketId {
             source: TerminalId(u32::MAX),
             seq: u32::MAX,
