@@ -409,8 +409,7 @@ impl Router {
                 self.expire_timers(now);
             }
             let s = &mut self.state;
-            self.rc.evaluate(now, s);
-            self.rc.commit(now, s);
+            self.rc.step(now, s);
             self.va.evaluate(now, s);
             self.va.commit(now, s);
             self.sa

@@ -25,6 +25,9 @@ pub struct RouteCompute {
     routing: Arc<dyn RoutingFunction>,
     /// (flat input VC, route) decided this cycle; reused.
     decisions: Vec<(u32, RouteSet)>,
+    /// [`RouteCompute::step`]'s route, swapped into the VC's state (which hands back its
+    /// previous, cleared set).
+    route: RouteSet,
 }
 
 impl std::fmt::Debug for RouteCompute {
@@ -41,6 +44,7 @@ impl RouteCompute {
         RouteCompute {
             routing,
             decisions: Vec::new(),
+            route: RouteSet::new(),
         }
     }
 
@@ -76,27 +80,66 @@ impl RouteCompute {
     #[inline(never)]
     fn route_heads(&mut self, now: Cycle, s: &RouterState) {
         for i in crate::mask::ones(s.vcs.routing()) {
-            if !s.vcs[i].ready(now) {
+            let Some((ctx, head)) = Self::eligible(s, i, now) else {
                 continue;
-            }
-            let Some(head) = s.front_arrived(i, now) else {
-                continue;
-            };
-            debug_assert!(head.kind.is_head(), "a non-head flit at a Routing VC");
-            if s.switching == Switching::Saf && !Self::whole_packet_arrived(s, i, now) {
-                continue;
-            }
-            let (p, v) = s.layout.in_split(i);
-            let ctx = RouteCtx {
-                router: s.id,
-                in_port: InPort(p as u8),
-                in_vc: VcId(v),
             };
             // The route is written in place (a `RouteSet` is 32 bytes).
             self.decisions.push((i as u32, RouteSet::new()));
             let (_, route) = self.decisions.last_mut().expect("pushed above");
             self.routing.route_packet(&ctx, head, route);
         }
+    }
+
+    /// RC in one pass, for a router that records no trace: each eligible head is routed
+    /// and its route stored at once, the routes `evaluate` then `commit` store (routing a
+    /// head changes nothing another head's routing reads).
+    #[inline]
+    pub fn step(&mut self, now: Cycle, s: &mut RouterState) {
+        match *s.vcs.routing() {
+            [0] => {}
+            [w] => self.route_word(now, s, w),
+            _ => {
+                self.evaluate(now, s);
+                self.commit(now, s);
+            }
+        }
+    }
+
+    /// [`RouteCompute::step`] for the VCs of `routing` (at most 64 input VCs): each route
+    /// is computed into `self.route` and swapped into its VC's state.
+    #[inline(never)]
+    fn route_word(&mut self, now: Cycle, s: &mut RouterState, mut routing: u64) {
+        let ready = now.plus(s.delays.rd);
+        while routing != 0 {
+            let i = routing.trailing_zeros() as usize;
+            routing &= routing - 1;
+            let Some((ctx, head)) = Self::eligible(s, i, now) else {
+                continue;
+            };
+            debug_assert!(self.route.is_empty(), "a VC handed back a route");
+            self.routing.route_packet(&ctx, head, &mut self.route);
+            s.vcs.routed(i, &mut self.route, ready);
+        }
+    }
+
+    /// Where input VC `i` is and the head at its front, when RC may route it at `now`.
+    #[inline(always)]
+    fn eligible(s: &RouterState, i: usize, now: Cycle) -> Option<(RouteCtx, &crate::Flit)> {
+        if !s.vcs[i].ready(now) {
+            return None;
+        }
+        let head = s.front_arrived(i, now)?;
+        debug_assert!(head.kind.is_head(), "a non-head flit at a Routing VC");
+        if s.switching == Switching::Saf && !Self::whole_packet_arrived(s, i, now) {
+            return None;
+        }
+        let (p, v) = s.layout.in_split(i);
+        let ctx = RouteCtx {
+            router: s.id,
+            in_port: InPort(p as u8),
+            in_vc: VcId(v),
+        };
+        Some((ctx, head))
     }
 
     /// Has the packet at the front of input VC `i` arrived whole (its tail is in the FIFO

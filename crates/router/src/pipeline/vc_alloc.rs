@@ -94,6 +94,13 @@ impl VcAlloc {
             .map(move |(k, _)| first + k)
     }
 
+    /// Candidate `c`'s free output VCs (see [`VcAlloc::free_vcs`]) as one word (at most
+    /// 64 output VCs).
+    #[inline(always)]
+    fn free_row(s: &RouterState, c: &Candidate, len: u32) -> u64 {
+        Self::free_vcs(s, c, len).fold(0u64, |row, ovc| row | 1 << (ovc % 64))
+    }
+
     /// Builds requests for every waiting VC and allocates.
     #[inline]
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
@@ -103,29 +110,43 @@ impl VcAlloc {
             // Nothing waits (the common case): no request, no grant.
             return;
         }
-        self.allocate_waiting(now, s);
+        self.request_and_allocate(now, s);
     }
 
     /// [`VcAlloc::evaluate`] when some VC waits for an output VC.
     #[inline(never)]
-    fn allocate_waiting(&mut self, now: Cycle, s: &RouterState) {
-        // A head routed in this cycle's RC waits in `VcWait` until `now + rd` (about half
-        // the calls see only such VCs): settle those without building requests.
-        if !mask::ones(s.vcs.waiting()).any(|i| s.vcs[i].ready(now)) {
-            return;
-        }
-        self.request_and_allocate(now, s);
-    }
-
-    /// [`VcAlloc::allocate_waiting`] when some waiting VC is ready.
-    #[inline(never)]
     fn request_and_allocate(&mut self, now: Cycle, s: &RouterState) {
-        self.req.clear();
         // At most 64 output VCs (and input VCs): a VC's requests are gathered in one word
         // and written once.
         let one_word = self.req.is_one_word();
+        self.requests(now, s, |req, i, c, len| {
+            if one_word {
+                let row = Self::free_row(s, c, len);
+                if row != 0 {
+                    req.set_row_word(i, row);
+                }
+            } else {
+                for ovc in Self::free_vcs(s, c, len) {
+                    req.set(i, ovc);
+                }
+            }
+        });
+        self.allocate_requests();
+    }
+
+    /// Calls `request(req, i, c, len)` for every waiting VC `i` that is ready at `now`
+    /// and has a candidate `c` the selection function picks for its packet of `len`
+    /// flits (VCs in ascending order, so the selection's random draws come in one order).
+    #[inline(always)]
+    fn requests(
+        &mut self,
+        now: Cycle,
+        s: &RouterState,
+        mut request: impl FnMut(&mut BitMatrix, usize, &Candidate, u32),
+    ) {
         for i in mask::ones(s.vcs.waiting()) {
             let vc = &s.vcs[i];
+            // A head routed in this cycle's RC waits in `VcWait` until `now + rd`.
             if !vc.ready(now) {
                 continue;
             }
@@ -145,20 +166,72 @@ impl VcAlloc {
                     None => continue,
                 },
             };
-            if one_word {
-                let row = Self::free_vcs(s, &c, len).fold(0u64, |row, ovc| row | 1 << (ovc % 64));
-                if row != 0 {
-                    self.req.set_row_word(i, row);
-                }
-            } else {
-                for ovc in Self::free_vcs(s, &c, len) {
-                    self.req.set(i, ovc);
-                }
-            }
+            request(&mut self.req, i, &c, len);
         }
+    }
+
+    /// Allocates the requests in `req` (then clears them; empty between calls).
+    #[inline]
+    fn allocate_requests(&mut self) {
         if !self.req.is_empty() {
             self.allocator.allocate(&self.req, &mut self.grant);
             self.granted = !self.grant.is_empty();
+            self.req.clear();
+        }
+    }
+
+    /// VA in one pass, for a router that records no trace: the grants `evaluate` then
+    /// `commit` hand out, with the same arbiter moves.
+    #[inline]
+    pub fn step(&mut self, now: Cycle, s: &mut RouterState) {
+        if !mask::is_empty(s.vcs.waiting()) {
+            self.step_waiting(now, s);
+        }
+    }
+
+    /// [`VcAlloc::step`] when some VC waits for an output VC. With one-word requests, a
+    /// lone requesting VC (the usual case) is granted what its row arbiter picks
+    /// ([`Allocator::lone_row`], what the allocator grants a lone row) without the
+    /// request and grant matrices.
+    #[inline(never)]
+    fn step_waiting(&mut self, now: Cycle, s: &mut RouterState) {
+        debug_assert!(self.req.is_empty() && self.grant.is_empty());
+        if !self.req.is_one_word() {
+            self.request_and_allocate(now, s);
+            self.commit(now, s);
+            return;
+        }
+        // The first requesting VC and its requests; the matrix only from the second on.
+        let (mut first, mut rows) = ((0, 0u64), 0u32);
+        let r: &RouterState = s;
+        self.requests(now, r, |req, i, c, len| {
+            let row = Self::free_row(r, c, len);
+            if row == 0 {
+                return;
+            }
+            match rows {
+                0 => first = (i, row),
+                1 => {
+                    req.set_row_word(first.0, first.1);
+                    req.set_row_word(i, row);
+                }
+                _ => req.set_row_word(i, row),
+            }
+            rows += 1;
+        });
+        match rows {
+            0 => {}
+            1 => {
+                let (i, row) = first;
+                if let Some(ovc) = self.allocator.lone_row(i, row) {
+                    Self::grant_vc(now, now.plus(s.delays.vd), s, i, ovc);
+                    self.allocator.update_grant(i, ovc);
+                }
+            }
+            _ => {
+                self.allocate_requests();
+                self.commit(now, s);
+            }
         }
     }
 
