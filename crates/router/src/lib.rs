@@ -410,8 +410,7 @@ impl Router {
             }
             let s = &mut self.state;
             self.rc.step(now, s);
-            self.va.evaluate(now, s);
-            self.va.commit(now, s);
+            self.va.step(now, s);
             self.sa
                 .step(now, s, &mut self.crossbar, &mut self.credit_return);
         }
