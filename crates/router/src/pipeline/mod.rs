@@ -187,7 +187,7 @@ pub struct RouterState {
 
 impl RouterState {
     /// Records that output port `o` gained (`+1`) or lost (`-1`) a busy VC at `now`.
-    #[inline]
+    #[inline(always)]
     pub fn busy_change(&mut self, o: usize, delta: i32, now: flitsim_netlist::Cycle) {
         self.busy_integral[o] += u64::from(self.busy[o]) * (now.0 - self.busy_since[o].0);
         self.occupancy

@@ -15,6 +15,7 @@
 
 use super::RouterState;
 use crate::alloc::{Allocator, BitMatrix};
+use crate::credit::OutputVcState;
 use crate::mask;
 use crate::routing::selection::{CandidateView, Selection};
 use crate::routing::Candidate;
@@ -67,14 +68,13 @@ impl VcAlloc {
         self.escape_vcs = e.unwrap_or(0);
     }
 
-    /// The flat output VCs of candidate `c` free for a packet of `len` flits (under
-    /// [`RouterState::release_for`]), ascending, read from one slice of the output VCs.
+    /// Candidate `c`'s output VCs: its port `o`, its first VC `lo`, the flat index of that
+    /// VC, and the states of the candidate's VCs (one slice of the output VCs).
     #[inline(always)]
-    fn free_vcs<'a>(
+    fn candidate_vcs<'a>(
         s: &'a RouterState,
         c: &Candidate,
-        len: u32,
-    ) -> impl Iterator<Item = usize> + 'a {
+    ) -> (usize, u8, usize, &'a [OutputVcState]) {
         let o = c.port.index();
         let (base, hi) = (s.layout.out_base[o] as usize, s.layout.out_vcs(o));
         debug_assert_eq!(
@@ -83,22 +83,41 @@ impl VcAlloc {
             "candidate VC range beyond the port's VCs"
         );
         let (lo, hi) = (c.vcs.lo, c.vcs.hi.min(hi).max(c.vcs.lo));
-        let (switching, first) = (s.switching, base + usize::from(lo));
-        s.outputs[first..base + usize::from(hi)]
-            .iter()
+        let first = base + usize::from(lo);
+        (o, lo, first, &s.outputs[first..base + usize::from(hi)])
+    }
+
+    /// Is output VC `v` of port `o`, in state `out`, free for a packet of `len` flits
+    /// (under [`RouterState::release_for`])?
+    #[inline(always)]
+    fn is_free(s: &RouterState, o: usize, v: u8, out: &OutputVcState, len: u32) -> bool {
+        out.is_free_for(s.switching, s.release_for(o, v), len)
+    }
+
+    /// The flat output VCs of candidate `c` free for a packet of `len` flits, ascending.
+    #[inline(always)]
+    fn free_vcs<'a>(
+        s: &'a RouterState,
+        c: &Candidate,
+        len: u32,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let (o, lo, first, outs) = Self::candidate_vcs(s, c);
+        outs.iter()
             .enumerate()
-            .filter(move |(k, out)| {
-                let v = lo + *k as u8;
-                out.is_free_for(switching, s.release_for(o, v), len)
-            })
+            .filter(move |&(k, out)| Self::is_free(s, o, lo + k as u8, out, len))
             .map(move |(k, _)| first + k)
     }
 
-    /// Candidate `c`'s free output VCs (see [`VcAlloc::free_vcs`]) as one word (at most
-    /// 64 output VCs).
+    /// [`VcAlloc::free_vcs`] as one word (at most 64 output VCs), in a loop the compiler
+    /// keeps inline (a `fold` over `free_vcs` became a call).
     #[inline(always)]
     fn free_row(s: &RouterState, c: &Candidate, len: u32) -> u64 {
-        Self::free_vcs(s, c, len).fold(0u64, |row, ovc| row | 1 << (ovc % 64))
+        let (o, lo, first, outs) = Self::candidate_vcs(s, c);
+        let mut row = 0u64;
+        for (k, out) in outs.iter().enumerate() {
+            row |= u64::from(Self::is_free(s, o, lo + k as u8, out, len)) << ((first + k) % 64);
+        }
+        row
     }
 
     /// Builds requests for every waiting VC and allocates.
@@ -184,8 +203,16 @@ impl VcAlloc {
     /// `commit` hand out, with the same arbiter moves.
     #[inline]
     pub fn step(&mut self, now: Cycle, s: &mut RouterState) {
-        if !mask::is_empty(s.vcs.waiting()) {
-            self.step_waiting(now, s);
+        match *s.vcs.waiting() {
+            [0] => {}
+            // One waiting VC, a head routed in this cycle's RC and ready only at `now + rd`
+            // (about a third of the calls): nothing to allocate, no call.
+            [w] if w & (w - 1) == 0 && !s.vcs[w.trailing_zeros() as usize].ready(now) => {}
+            ref m => {
+                if !mask::is_empty(m) {
+                    self.step_waiting(now, s);
+                }
+            }
         }
     }
 
@@ -316,12 +343,15 @@ impl VcAlloc {
         );
         // Under tail release the VC may still have credits out (busy already).
         let was_busy = s.outputs[ovc].is_busy();
-        let packet = s.buffers.front(i).map(|b| b.flit.packet);
         s.outputs[ovc].owner = Some(i as u32);
-        s.outputs[ovc].packet = packet;
-        if let (Some(trail), Some(p)) = (&mut s.trail, packet) {
-            let (ip, iv) = s.layout.in_split(i);
-            trail.insert(p, (ip as u8, iv));
+        // Only timeout resets (which keep the trail) ask which packet holds the VC.
+        if let Some(trail) = &mut s.trail {
+            let packet = s.buffers.front(i).map(|b| b.flit.packet);
+            s.outputs[ovc].packet = packet;
+            if let Some(p) = packet {
+                let (ip, iv) = s.layout.in_split(i);
+                trail.insert(p, (ip as u8, iv));
+            }
         }
         if !was_busy {
             s.busy_change(o, 1, now);
