@@ -97,7 +97,14 @@ impl RouteCompute {
     pub fn step(&mut self, now: Cycle, s: &mut RouterState) {
         match *s.vcs.routing() {
             [0] => {}
-            [w] => self.route_word(now, s, w),
+            [mut routing] => {
+                // At most 64 input VCs; usually one head (no loop set up around it).
+                while routing != 0 {
+                    let i = routing.trailing_zeros() as usize;
+                    routing &= routing - 1;
+                    self.route_vc(now, s, i);
+                }
+            }
             _ => {
                 self.evaluate(now, s);
                 self.commit(now, s);
@@ -105,21 +112,16 @@ impl RouteCompute {
         }
     }
 
-    /// [`RouteCompute::step`] for the VCs of `routing` (at most 64 input VCs): each route
-    /// is computed into `self.route` and swapped into its VC's state.
+    /// [`RouteCompute::step`] for input VC `i` (in `Routing`): its route is computed into
+    /// `self.route` and swapped into the VC's state.
     #[inline(never)]
-    fn route_word(&mut self, now: Cycle, s: &mut RouterState, mut routing: u64) {
-        let ready = now.plus(s.delays.rd);
-        while routing != 0 {
-            let i = routing.trailing_zeros() as usize;
-            routing &= routing - 1;
-            let Some((ctx, head)) = Self::eligible(s, i, now) else {
-                continue;
-            };
-            debug_assert!(self.route.is_empty(), "a VC handed back a route");
-            self.routing.route_packet(&ctx, head, &mut self.route);
-            s.vcs.routed(i, &mut self.route, ready);
-        }
+    fn route_vc(&mut self, now: Cycle, s: &mut RouterState, i: usize) {
+        let Some((ctx, head)) = Self::eligible(s, i, now) else {
+            return;
+        };
+        debug_assert!(self.route.is_empty(), "a VC handed back a route");
+        self.routing.route_packet(&ctx, head, &mut self.route);
+        s.vcs.routed(i, &mut self.route, now.plus(s.delays.rd));
     }
 
     /// Where input VC `i` is and the head at its front, when RC may route it at `now`.
