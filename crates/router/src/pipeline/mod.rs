@@ -73,7 +73,16 @@ pub struct Layout {
     pub out_base: Vec<u32>,
     /// Output port of each flat output VC.
     pub out_port_of: Vec<u8>,
+    /// `in_base` of ports `0..NARROW_PORTS` (zero past the last port) in a fixed array,
+    /// and `out_base`'s: [`Layout::ivc`] and [`Layout::ovc`] of a port a step's arrival
+    /// mask names (below 32) read them without a bounds check.
+    in_base_narrow: [u32; NARROW_PORTS],
+    out_base_narrow: [u32; NARROW_PORTS],
 }
+
+/// Ports whose VC bases [`Layout`] also keeps in fixed arrays: every port an arrival mask
+/// names (bits `0..32`), and one more.
+const NARROW_PORTS: usize = 33;
 
 impl Layout {
     /// From the VC counts of the input ports and of the output ports' downstream sides.
@@ -94,10 +103,20 @@ impl Layout {
                 .flat_map(|(p, &v)| std::iter::repeat_n(p as u8, usize::from(v)))
                 .collect()
         };
+        let narrow = |base: &[u32]| {
+            let mut n = [0; NARROW_PORTS];
+            for (n, &b) in n.iter_mut().zip(base) {
+                *n = b;
+            }
+            n
+        };
+        let (in_base, out_base) = (bases(in_vcs), bases(out_vcs));
         Layout {
-            in_base: bases(in_vcs),
+            in_base_narrow: narrow(&in_base),
+            out_base_narrow: narrow(&out_base),
+            in_base,
             in_port_of: owners(in_vcs),
-            out_base: bases(out_vcs),
+            out_base,
             out_port_of: owners(out_vcs),
         }
     }
@@ -125,12 +144,22 @@ impl Layout {
     /// Flat index of input VC `vc` of port `p`.
     #[inline]
     pub fn ivc(&self, p: usize, vc: u8) -> usize {
-        self.in_base[p] as usize + usize::from(vc)
+        debug_assert!(p < self.in_ports());
+        let base = match self.in_base_narrow.get(p) {
+            Some(&b) => b,
+            None => self.in_base[p],
+        };
+        base as usize + usize::from(vc)
     }
     /// Flat index of output VC `vc` of port `o`.
     #[inline]
     pub fn ovc(&self, o: usize, vc: u8) -> usize {
-        self.out_base[o] as usize + usize::from(vc)
+        debug_assert!(o < self.out_ports());
+        let base = match self.out_base_narrow.get(o) {
+            Some(&b) => b,
+            None => self.out_base[o],
+        };
+        base as usize + usize::from(vc)
     }
     /// VCs of input port `p`.
     #[inline]
@@ -237,5 +266,36 @@ impl RouterState {
             );
             &b.flit
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flat_vc_indices_count_the_vcs_of_the_ports_before() {
+        // Narrow (at most 33 ports) and wide layouts, uneven VC counts.
+        for ports in [1, 5, 32, 33, 34, 70] {
+            let in_vcs: Vec<u8> = (0..ports).map(|p| 1 + (p * 7 % 5) as u8).collect();
+            let out_vcs: Vec<u8> = (0..ports).map(|p| 2 + (p * 3 % 4) as u8).collect();
+            let l = Layout::new(&in_vcs, &out_vcs);
+            let (mut i, mut o) = (0, 0);
+            for p in 0..ports {
+                for v in 0..in_vcs[p] {
+                    assert_eq!(l.ivc(p, v), i);
+                    assert_eq!(l.in_split(i), (p, v));
+                    i += 1;
+                }
+                for v in 0..out_vcs[p] {
+                    assert_eq!(l.ovc(p, v), o);
+                    assert_eq!(usize::from(l.out_port_of[o]), p);
+                    o += 1;
+                }
+                assert_eq!(l.in_vcs(p), in_vcs[p]);
+                assert_eq!(l.out_vcs(p), out_vcs[p]);
+            }
+            assert_eq!((l.total_in_vcs(), l.total_out_vcs()), (i, o));
+        }
     }
 }
