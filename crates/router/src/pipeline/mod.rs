@@ -145,37 +145,47 @@ impl Layout {
     #[inline]
     pub fn ivc(&self, p: usize, vc: u8) -> usize {
         debug_assert!(p < self.in_ports());
-        let base = match self.in_base_narrow.get(p) {
-            Some(&b) => b,
-            None => self.in_base[p],
-        };
-        base as usize + usize::from(vc)
+        self.in_base_of(p) as usize + usize::from(vc)
     }
     /// Flat index of output VC `vc` of port `o`.
     #[inline]
     pub fn ovc(&self, o: usize, vc: u8) -> usize {
         debug_assert!(o < self.out_ports());
-        let base = match self.out_base_narrow.get(o) {
+        self.out_base_of(o) as usize + usize::from(vc)
+    }
+    /// `in_base[p]`, from the fixed array for the first ports.
+    #[inline(always)]
+    pub fn in_base_of(&self, p: usize) -> u32 {
+        match self.in_base_narrow.get(p) {
+            Some(&b) => b,
+            None => self.in_base[p],
+        }
+    }
+    /// `out_base[o]`, from the fixed array for the first ports.
+    #[inline(always)]
+    pub fn out_base_of(&self, o: usize) -> u32 {
+        match self.out_base_narrow.get(o) {
             Some(&b) => b,
             None => self.out_base[o],
-        };
-        base as usize + usize::from(vc)
+        }
     }
     /// VCs of input port `p`.
     #[inline]
     pub fn in_vcs(&self, p: usize) -> u8 {
-        (self.in_base[p + 1] - self.in_base[p]) as u8
+        debug_assert!(p < self.in_ports());
+        (self.in_base_of(p + 1) - self.in_base_of(p)) as u8
     }
     /// VCs of output port `o`.
     #[inline]
     pub fn out_vcs(&self, o: usize) -> u8 {
-        (self.out_base[o + 1] - self.out_base[o]) as u8
+        debug_assert!(o < self.out_ports());
+        (self.out_base_of(o + 1) - self.out_base_of(o)) as u8
     }
     /// (port, VC) of flat input VC `i`.
     #[inline]
     pub fn in_split(&self, i: usize) -> (usize, u8) {
         let p = usize::from(self.in_port_of[i]);
-        (p, (i - self.in_base[p] as usize) as u8)
+        (p, (i - self.in_base_of(p) as usize) as u8)
     }
 }
 

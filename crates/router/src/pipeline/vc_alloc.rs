@@ -76,7 +76,7 @@ impl VcAlloc {
         c: &Candidate,
     ) -> (usize, u8, usize, &'a [OutputVcState]) {
         let o = c.port.index();
-        let (base, hi) = (s.layout.out_base[o] as usize, s.layout.out_vcs(o));
+        let (base, hi) = (s.layout.out_base_of(o) as usize, s.layout.out_vcs(o));
         debug_assert_eq!(
             c.vcs.hi.min(hi),
             c.vcs.hi,
@@ -336,7 +336,7 @@ impl VcAlloc {
     #[inline(always)]
     fn grant_vc(now: Cycle, ready: Cycle, s: &mut RouterState, i: usize, ovc: usize) {
         let o = usize::from(s.layout.out_port_of[ovc]);
-        let v = (ovc - s.layout.out_base[o] as usize) as u8;
+        let v = (ovc - s.layout.out_base_of(o) as usize) as u8;
         debug_assert!(
             s.outputs[ovc].owner.is_none(),
             "VA granted an owned output VC"
