@@ -401,7 +401,8 @@ impl Allocator {
     }
 
     /// The column [`Allocator::allocate`] grants row `r` when it is the only requesting
-    /// row, with requests `w` (columns below 64; see [`Allocator::allocate_lone_row`]).
+    /// row, with requests `w` (columns below 64): the pick of its row arbiter, or its one
+    /// request.
     /// Priorities stay.
     #[inline]
     pub fn lone_row(&self, r: usize, w: u64) -> Option<usize> {

@@ -16,9 +16,13 @@
 //!    VC eligible for the next stage at `c + d` (`ready_at`); because the stages run in
 //!    pipeline order, a delay of 0 chains the next stage in the same cycle, exactly as the
 //!    timing contract requires. Within a stage no VC sees another VC's decision of the
-//!    same cycle (evaluate-then-commit), so the order of VCs carries no meaning. SA on a
-//!    router that records no trace does both in one pass
-//!    ([`switch_alloc::SwitchAlloc::step`]): it builds every request and allocates the
+//!    same cycle (evaluate-then-commit), so the order of VCs carries no meaning. On a
+//!    router that records no trace each stage does both in one pass, with the same
+//!    decisions: RC ([`route_compute::RouteCompute::step`]) stores each route as it
+//!    computes it (routing a head reads nothing another head's routing writes); VA
+//!    ([`vc_alloc::VcAlloc::step`]) builds every request first and hands a lone requesting
+//!    VC the output VC its row arbiter picks at once (several go through the allocator);
+//!    SA ([`switch_alloc::SwitchAlloc::step`]) builds every request and allocates the
 //!    ports first, then picks each granted port's VC and moves its flit, which changes
 //!    nothing a later pick reads;
 //! 5. [`crossbar`]: flits granted at `c` are written onto their output channel at
