@@ -409,10 +409,8 @@ impl Router {
                 self.expire_timers(now);
             }
             let s = &mut self.state;
-            self.rc.evaluate(now, s);
-            self.rc.commit(now, s);
-            self.va.evaluate(now, s);
-            self.va.commit(now, s);
+            self.rc.step(now, s);
+            self.va.step(now, s);
             self.sa
                 .step(now, s, &mut self.crossbar, &mut self.credit_return);
         }

@@ -395,8 +395,18 @@ impl Allocator {
     #[inline]
     fn allocate_lone_row(&mut self, r: usize, req: &RequestMatrix, grant: &mut GrantMatrix) {
         grant.clear();
-        let w = req.row_word(r);
-        let c = if w & w.wrapping_sub(1) == 0 {
+        if let Some(c) = self.lone_row(r, req.row_word(r)) {
+            grant.set_word(r, c);
+        }
+    }
+
+    /// The column [`Allocator::allocate`] grants row `r` when it is the only requesting
+    /// row, with requests `w` (columns below 64): the pick of its row arbiter, or its one
+    /// request.
+    /// Priorities stay.
+    #[inline]
+    pub fn lone_row(&self, r: usize, w: u64) -> Option<usize> {
+        if w & w.wrapping_sub(1) == 0 {
             (w != 0).then(|| w.trailing_zeros() as usize)
         } else {
             let s = match self {
@@ -404,9 +414,6 @@ impl Allocator {
                 Allocator::OutputFirst(a) => &a.s,
             };
             s.row_arb.arbitrate_word(r, w)
-        };
-        if let Some(c) = c {
-            grant.set_word(r, c);
         }
     }
 

@@ -16,9 +16,13 @@
 //!    VC eligible for the next stage at `c + d` (`ready_at`); because the stages run in
 //!    pipeline order, a delay of 0 chains the next stage in the same cycle, exactly as the
 //!    timing contract requires. Within a stage no VC sees another VC's decision of the
-//!    same cycle (evaluate-then-commit), so the order of VCs carries no meaning. SA on a
-//!    router that records no trace does both in one pass
-//!    ([`switch_alloc::SwitchAlloc::step`]): it builds every request and allocates the
+//!    same cycle (evaluate-then-commit), so the order of VCs carries no meaning. On a
+//!    router that records no trace each stage does both in one pass, with the same
+//!    decisions: RC ([`route_compute::RouteCompute::step`]) stores each route as it
+//!    computes it (routing a head reads nothing another head's routing writes); VA
+//!    ([`vc_alloc::VcAlloc::step`]) builds every request first and hands a lone requesting
+//!    VC the output VC its row arbiter picks at once (several go through the allocator);
+//!    SA ([`switch_alloc::SwitchAlloc::step`]) builds every request and allocates the
 //!    ports first, then picks each granted port's VC and moves its flit, which changes
 //!    nothing a later pick reads;
 //! 5. [`crossbar`]: flits granted at `c` are written onto their output channel at
@@ -73,7 +77,16 @@ pub struct Layout {
     pub out_base: Vec<u32>,
     /// Output port of each flat output VC.
     pub out_port_of: Vec<u8>,
+    /// `in_base` of ports `0..NARROW_PORTS` (zero past the last port) in a fixed array,
+    /// and `out_base`'s: [`Layout::ivc`] and [`Layout::ovc`] of a port a step's arrival
+    /// mask names (below 32) read them without a bounds check.
+    in_base_narrow: [u32; NARROW_PORTS],
+    out_base_narrow: [u32; NARROW_PORTS],
 }
+
+/// Ports whose VC bases [`Layout`] also keeps in fixed arrays: every port an arrival mask
+/// names (bits `0..32`), and one more.
+const NARROW_PORTS: usize = 33;
 
 impl Layout {
     /// From the VC counts of the input ports and of the output ports' downstream sides.
@@ -94,10 +107,20 @@ impl Layout {
                 .flat_map(|(p, &v)| std::iter::repeat_n(p as u8, usize::from(v)))
                 .collect()
         };
+        let narrow = |base: &[u32]| {
+            let mut n = [0; NARROW_PORTS];
+            for (n, &b) in n.iter_mut().zip(base) {
+                *n = b;
+            }
+            n
+        };
+        let (in_base, out_base) = (bases(in_vcs), bases(out_vcs));
         Layout {
-            in_base: bases(in_vcs),
+            in_base_narrow: narrow(&in_base),
+            out_base_narrow: narrow(&out_base),
+            in_base,
             in_port_of: owners(in_vcs),
-            out_base: bases(out_vcs),
+            out_base,
             out_port_of: owners(out_vcs),
         }
     }
@@ -125,28 +148,48 @@ impl Layout {
     /// Flat index of input VC `vc` of port `p`.
     #[inline]
     pub fn ivc(&self, p: usize, vc: u8) -> usize {
-        self.in_base[p] as usize + usize::from(vc)
+        debug_assert!(p < self.in_ports());
+        self.in_base_of(p) as usize + usize::from(vc)
     }
     /// Flat index of output VC `vc` of port `o`.
     #[inline]
     pub fn ovc(&self, o: usize, vc: u8) -> usize {
-        self.out_base[o] as usize + usize::from(vc)
+        debug_assert!(o < self.out_ports());
+        self.out_base_of(o) as usize + usize::from(vc)
+    }
+    /// `in_base[p]`, from the fixed array for the first ports.
+    #[inline(always)]
+    pub fn in_base_of(&self, p: usize) -> u32 {
+        match self.in_base_narrow.get(p) {
+            Some(&b) => b,
+            None => self.in_base[p],
+        }
+    }
+    /// `out_base[o]`, from the fixed array for the first ports.
+    #[inline(always)]
+    pub fn out_base_of(&self, o: usize) -> u32 {
+        match self.out_base_narrow.get(o) {
+            Some(&b) => b,
+            None => self.out_base[o],
+        }
     }
     /// VCs of input port `p`.
     #[inline]
     pub fn in_vcs(&self, p: usize) -> u8 {
-        (self.in_base[p + 1] - self.in_base[p]) as u8
+        debug_assert!(p < self.in_ports());
+        (self.in_base_of(p + 1) - self.in_base_of(p)) as u8
     }
     /// VCs of output port `o`.
     #[inline]
     pub fn out_vcs(&self, o: usize) -> u8 {
-        (self.out_base[o + 1] - self.out_base[o]) as u8
+        debug_assert!(o < self.out_ports());
+        (self.out_base_of(o + 1) - self.out_base_of(o)) as u8
     }
     /// (port, VC) of flat input VC `i`.
     #[inline]
     pub fn in_split(&self, i: usize) -> (usize, u8) {
         let p = usize::from(self.in_port_of[i]);
-        (p, (i - self.in_base[p] as usize) as u8)
+        (p, (i - self.in_base_of(p) as usize) as u8)
     }
 }
 
@@ -187,7 +230,7 @@ pub struct RouterState {
 
 impl RouterState {
     /// Records that output port `o` gained (`+1`) or lost (`-1`) a busy VC at `now`.
-    #[inline]
+    #[inline(always)]
     pub fn busy_change(&mut self, o: usize, delta: i32, now: flitsim_netlist::Cycle) {
         self.busy_integral[o] += u64::from(self.busy[o]) * (now.0 - self.busy_since[o].0);
         self.occupancy
@@ -237,5 +280,36 @@ impl RouterState {
             );
             &b.flit
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flat_vc_indices_count_the_vcs_of_the_ports_before() {
+        // Narrow (at most 33 ports) and wide layouts, uneven VC counts.
+        for ports in [1, 5, 32, 33, 34, 70] {
+            let in_vcs: Vec<u8> = (0..ports).map(|p| 1 + (p * 7 % 5) as u8).collect();
+            let out_vcs: Vec<u8> = (0..ports).map(|p| 2 + (p * 3 % 4) as u8).collect();
+            let l = Layout::new(&in_vcs, &out_vcs);
+            let (mut i, mut o) = (0, 0);
+            for p in 0..ports {
+                for v in 0..in_vcs[p] {
+                    assert_eq!(l.ivc(p, v), i);
+                    assert_eq!(l.in_split(i), (p, v));
+                    i += 1;
+                }
+                for v in 0..out_vcs[p] {
+                    assert_eq!(l.ovc(p, v), o);
+                    assert_eq!(usize::from(l.out_port_of[o]), p);
+                    o += 1;
+                }
+                assert_eq!(l.in_vcs(p), in_vcs[p]);
+                assert_eq!(l.out_vcs(p), out_vcs[p]);
+            }
+            assert_eq!((l.total_in_vcs(), l.total_out_vcs()), (i, o));
+        }
     }
 }

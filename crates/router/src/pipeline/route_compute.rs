@@ -25,6 +25,9 @@ pub struct RouteCompute {
     routing: Arc<dyn RoutingFunction>,
     /// (flat input VC, route) decided this cycle; reused.
     decisions: Vec<(u32, RouteSet)>,
+    /// [`RouteCompute::step`]'s route, swapped into the VC's state (which hands back its
+    /// previous, cleared set).
+    route: RouteSet,
 }
 
 impl std::fmt::Debug for RouteCompute {
@@ -41,6 +44,7 @@ impl RouteCompute {
         RouteCompute {
             routing,
             decisions: Vec::new(),
+            route: RouteSet::new(),
         }
     }
 
@@ -76,27 +80,68 @@ impl RouteCompute {
     #[inline(never)]
     fn route_heads(&mut self, now: Cycle, s: &RouterState) {
         for i in crate::mask::ones(s.vcs.routing()) {
-            if !s.vcs[i].ready(now) {
+            let Some((ctx, head)) = Self::eligible(s, i, now) else {
                 continue;
-            }
-            let Some(head) = s.front_arrived(i, now) else {
-                continue;
-            };
-            debug_assert!(head.kind.is_head(), "a non-head flit at a Routing VC");
-            if s.switching == Switching::Saf && !Self::whole_packet_arrived(s, i, now) {
-                continue;
-            }
-            let (p, v) = s.layout.in_split(i);
-            let ctx = RouteCtx {
-                router: s.id,
-                in_port: InPort(p as u8),
-                in_vc: VcId(v),
             };
             // The route is written in place (a `RouteSet` is 32 bytes).
             self.decisions.push((i as u32, RouteSet::new()));
             let (_, route) = self.decisions.last_mut().expect("pushed above");
             self.routing.route_packet(&ctx, head, route);
         }
+    }
+
+    /// RC in one pass, for a router that records no trace: each eligible head is routed
+    /// and its route stored at once, the routes `evaluate` then `commit` store (routing a
+    /// head changes nothing another head's routing reads).
+    #[inline]
+    pub fn step(&mut self, now: Cycle, s: &mut RouterState) {
+        match *s.vcs.routing() {
+            [0] => {}
+            [mut routing] => {
+                // At most 64 input VCs; usually one head (no loop set up around it).
+                while routing != 0 {
+                    let i = routing.trailing_zeros() as usize;
+                    routing &= routing - 1;
+                    self.route_vc(now, s, i);
+                }
+            }
+            _ => {
+                self.evaluate(now, s);
+                self.commit(now, s);
+            }
+        }
+    }
+
+    /// [`RouteCompute::step`] for input VC `i` (in `Routing`): its route is computed into
+    /// `self.route` and swapped into the VC's state.
+    #[inline(never)]
+    fn route_vc(&mut self, now: Cycle, s: &mut RouterState, i: usize) {
+        let Some((ctx, head)) = Self::eligible(s, i, now) else {
+            return;
+        };
+        debug_assert!(self.route.is_empty(), "a VC handed back a route");
+        self.routing.route_packet(&ctx, head, &mut self.route);
+        s.vcs.routed(i, &mut self.route, now.plus(s.delays.rd));
+    }
+
+    /// Where input VC `i` is and the head at its front, when RC may route it at `now`.
+    #[inline(always)]
+    fn eligible(s: &RouterState, i: usize, now: Cycle) -> Option<(RouteCtx, &crate::Flit)> {
+        if !s.vcs[i].ready(now) {
+            return None;
+        }
+        let head = s.front_arrived(i, now)?;
+        debug_assert!(head.kind.is_head(), "a non-head flit at a Routing VC");
+        if s.switching == Switching::Saf && !Self::whole_packet_arrived(s, i, now) {
+            return None;
+        }
+        let (p, v) = s.layout.in_split(i);
+        let ctx = RouteCtx {
+            router: s.id,
+            in_port: InPort(p as u8),
+            in_vc: VcId(v),
+        };
+        Some((ctx, head))
     }
 
     /// Has the packet at the front of input VC `i` arrived whole (its tail is in the FIFO

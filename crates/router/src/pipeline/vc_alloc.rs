@@ -15,6 +15,7 @@
 
 use super::RouterState;
 use crate::alloc::{Allocator, BitMatrix};
+use crate::credit::OutputVcState;
 use crate::mask;
 use crate::routing::selection::{CandidateView, Selection};
 use crate::routing::Candidate;
@@ -67,31 +68,56 @@ impl VcAlloc {
         self.escape_vcs = e.unwrap_or(0);
     }
 
-    /// The flat output VCs of candidate `c` free for a packet of `len` flits (under
-    /// [`RouterState::release_for`]), ascending, read from one slice of the output VCs.
+    /// Candidate `c`'s output VCs: its port `o`, its first VC `lo`, the flat index of that
+    /// VC, and the states of the candidate's VCs (one slice of the output VCs).
     #[inline(always)]
-    fn free_vcs<'a>(
+    fn candidate_vcs<'a>(
         s: &'a RouterState,
         c: &Candidate,
-        len: u32,
-    ) -> impl Iterator<Item = usize> + 'a {
+    ) -> (usize, u8, usize, &'a [OutputVcState]) {
         let o = c.port.index();
-        let (base, hi) = (s.layout.out_base[o] as usize, s.layout.out_vcs(o));
+        let (base, hi) = (s.layout.out_base_of(o) as usize, s.layout.out_vcs(o));
         debug_assert_eq!(
             c.vcs.hi.min(hi),
             c.vcs.hi,
             "candidate VC range beyond the port's VCs"
         );
         let (lo, hi) = (c.vcs.lo, c.vcs.hi.min(hi).max(c.vcs.lo));
-        let (switching, first) = (s.switching, base + usize::from(lo));
-        s.outputs[first..base + usize::from(hi)]
-            .iter()
+        let first = base + usize::from(lo);
+        (o, lo, first, &s.outputs[first..base + usize::from(hi)])
+    }
+
+    /// Is output VC `v` of port `o`, in state `out`, free for a packet of `len` flits
+    /// (under [`RouterState::release_for`])?
+    #[inline(always)]
+    fn is_free(s: &RouterState, o: usize, v: u8, out: &OutputVcState, len: u32) -> bool {
+        out.is_free_for(s.switching, s.release_for(o, v), len)
+    }
+
+    /// The flat output VCs of candidate `c` free for a packet of `len` flits, ascending.
+    #[inline(always)]
+    fn free_vcs<'a>(
+        s: &'a RouterState,
+        c: &Candidate,
+        len: u32,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let (o, lo, first, outs) = Self::candidate_vcs(s, c);
+        outs.iter()
             .enumerate()
-            .filter(move |(k, out)| {
-                let v = lo + *k as u8;
-                out.is_free_for(switching, s.release_for(o, v), len)
-            })
+            .filter(move |&(k, out)| Self::is_free(s, o, lo + k as u8, out, len))
             .map(move |(k, _)| first + k)
+    }
+
+    /// [`VcAlloc::free_vcs`] as one word (at most 64 output VCs), in a loop the compiler
+    /// keeps inline (a `fold` over `free_vcs` became a call).
+    #[inline(always)]
+    fn free_row(s: &RouterState, c: &Candidate, len: u32) -> u64 {
+        let (o, lo, first, outs) = Self::candidate_vcs(s, c);
+        let mut row = 0u64;
+        for (k, out) in outs.iter().enumerate() {
+            row |= u64::from(Self::is_free(s, o, lo + k as u8, out, len)) << ((first + k) % 64);
+        }
+        row
     }
 
     /// Builds requests for every waiting VC and allocates.
@@ -103,29 +129,43 @@ impl VcAlloc {
             // Nothing waits (the common case): no request, no grant.
             return;
         }
-        self.allocate_waiting(now, s);
+        self.request_and_allocate(now, s);
     }
 
     /// [`VcAlloc::evaluate`] when some VC waits for an output VC.
     #[inline(never)]
-    fn allocate_waiting(&mut self, now: Cycle, s: &RouterState) {
-        // A head routed in this cycle's RC waits in `VcWait` until `now + rd` (about half
-        // the calls see only such VCs): settle those without building requests.
-        if !mask::ones(s.vcs.waiting()).any(|i| s.vcs[i].ready(now)) {
-            return;
-        }
-        self.request_and_allocate(now, s);
-    }
-
-    /// [`VcAlloc::allocate_waiting`] when some waiting VC is ready.
-    #[inline(never)]
     fn request_and_allocate(&mut self, now: Cycle, s: &RouterState) {
-        self.req.clear();
         // At most 64 output VCs (and input VCs): a VC's requests are gathered in one word
         // and written once.
         let one_word = self.req.is_one_word();
+        self.requests(now, s, |req, i, c, len| {
+            if one_word {
+                let row = Self::free_row(s, c, len);
+                if row != 0 {
+                    req.set_row_word(i, row);
+                }
+            } else {
+                for ovc in Self::free_vcs(s, c, len) {
+                    req.set(i, ovc);
+                }
+            }
+        });
+        self.allocate_requests();
+    }
+
+    /// Calls `request(req, i, c, len)` for every waiting VC `i` that is ready at `now`
+    /// and has a candidate `c` the selection function picks for its packet of `len`
+    /// flits (VCs in ascending order, so the selection's random draws come in one order).
+    #[inline(always)]
+    fn requests(
+        &mut self,
+        now: Cycle,
+        s: &RouterState,
+        mut request: impl FnMut(&mut BitMatrix, usize, &Candidate, u32),
+    ) {
         for i in mask::ones(s.vcs.waiting()) {
             let vc = &s.vcs[i];
+            // A head routed in this cycle's RC waits in `VcWait` until `now + rd`.
             if !vc.ready(now) {
                 continue;
             }
@@ -145,20 +185,80 @@ impl VcAlloc {
                     None => continue,
                 },
             };
-            if one_word {
-                let row = Self::free_vcs(s, &c, len).fold(0u64, |row, ovc| row | 1 << (ovc % 64));
-                if row != 0 {
-                    self.req.set_row_word(i, row);
-                }
-            } else {
-                for ovc in Self::free_vcs(s, &c, len) {
-                    self.req.set(i, ovc);
-                }
-            }
+            request(&mut self.req, i, &c, len);
         }
+    }
+
+    /// Allocates the requests in `req` (then clears them; empty between calls).
+    #[inline]
+    fn allocate_requests(&mut self) {
         if !self.req.is_empty() {
             self.allocator.allocate(&self.req, &mut self.grant);
             self.granted = !self.grant.is_empty();
+            self.req.clear();
+        }
+    }
+
+    /// VA in one pass, for a router that records no trace: the grants `evaluate` then
+    /// `commit` hand out, with the same arbiter moves.
+    #[inline]
+    pub fn step(&mut self, now: Cycle, s: &mut RouterState) {
+        match *s.vcs.waiting() {
+            [0] => {}
+            // One waiting VC, a head routed in this cycle's RC and ready only at `now + rd`
+            // (about a third of the calls): nothing to allocate, no call.
+            [w] if w & (w - 1) == 0 && !s.vcs[w.trailing_zeros() as usize].ready(now) => {}
+            ref m => {
+                if !mask::is_empty(m) {
+                    self.step_waiting(now, s);
+                }
+            }
+        }
+    }
+
+    /// [`VcAlloc::step`] when some VC waits for an output VC. With one-word requests, a
+    /// lone requesting VC (the usual case) is granted what its row arbiter picks
+    /// ([`Allocator::lone_row`], what the allocator grants a lone row) without the
+    /// request and grant matrices.
+    #[inline(never)]
+    fn step_waiting(&mut self, now: Cycle, s: &mut RouterState) {
+        debug_assert!(self.req.is_empty() && self.grant.is_empty());
+        if !self.req.is_one_word() {
+            self.request_and_allocate(now, s);
+            self.commit(now, s);
+            return;
+        }
+        // The first requesting VC and its requests; the matrix only from the second on.
+        let (mut first, mut rows) = ((0, 0u64), 0u32);
+        let r: &RouterState = s;
+        self.requests(now, r, |req, i, c, len| {
+            let row = Self::free_row(r, c, len);
+            if row == 0 {
+                return;
+            }
+            match rows {
+                0 => first = (i, row),
+                1 => {
+                    req.set_row_word(first.0, first.1);
+                    req.set_row_word(i, row);
+                }
+                _ => req.set_row_word(i, row),
+            }
+            rows += 1;
+        });
+        match rows {
+            0 => {}
+            1 => {
+                let (i, row) = first;
+                if let Some(ovc) = self.allocator.lone_row(i, row) {
+                    Self::grant_vc(now, now.plus(s.delays.vd), s, i, ovc);
+                    self.allocator.update_grant(i, ovc);
+                }
+            }
+            _ => {
+                self.allocate_requests();
+                self.commit(now, s);
+            }
         }
     }
 
@@ -236,19 +336,22 @@ impl VcAlloc {
     #[inline(always)]
     fn grant_vc(now: Cycle, ready: Cycle, s: &mut RouterState, i: usize, ovc: usize) {
         let o = usize::from(s.layout.out_port_of[ovc]);
-        let v = (ovc - s.layout.out_base[o] as usize) as u8;
+        let v = (ovc - s.layout.out_base_of(o) as usize) as u8;
         debug_assert!(
             s.outputs[ovc].owner.is_none(),
             "VA granted an owned output VC"
         );
         // Under tail release the VC may still have credits out (busy already).
         let was_busy = s.outputs[ovc].is_busy();
-        let packet = s.buffers.front(i).map(|b| b.flit.packet);
         s.outputs[ovc].owner = Some(i as u32);
-        s.outputs[ovc].packet = packet;
-        if let (Some(trail), Some(p)) = (&mut s.trail, packet) {
-            let (ip, iv) = s.layout.in_split(i);
-            trail.insert(p, (ip as u8, iv));
+        // Only timeout resets (which keep the trail) ask which packet holds the VC.
+        if let Some(trail) = &mut s.trail {
+            let packet = s.buffers.front(i).map(|b| b.flit.packet);
+            s.outputs[ovc].packet = packet;
+            if let Some(p) = packet {
+                let (ip, iv) = s.layout.in_split(i);
+                trail.insert(p, (ip as u8, iv));
+            }
         }
         if !was_busy {
             s.busy_change(o, 1, now);

@@ -18,6 +18,9 @@ pub struct Geometry {
     pub hypercube: bool,
     /// `coord[r * dims + d]`.
     coord: Vec<u32>,
+    /// Each router's coordinates in one word, 16 bits per dimension, dimension 0 lowest;
+    /// empty when they do not fit (more than 4 dimensions or a radix above 2^16).
+    packed: Vec<u64>,
     /// `port[(r * dims + d) * 2 + dir]` (dir 0 = Plus, 1 = Minus); `u8::MAX` = none.
     port: Vec<u8>,
     /// `travel[r][in_port]`: the (dimension, direction) a packet arriving on that input
@@ -33,6 +36,11 @@ pub struct Geometry {
 }
 
 const NO_PORT: u8 = u8::MAX;
+
+/// Bits per coordinate in [`Geometry`]'s packed coordinates.
+const PACKED_BITS: u32 = 16;
+/// Dimensions that fit in one packed word.
+const PACKED_DIMS: usize = (u64::BITS / PACKED_BITS) as usize;
 
 /// The panic of [`Geometry::port`], out of line (its formatting would otherwise make the
 /// callers set up a stack frame on every call).
@@ -144,12 +152,25 @@ impl Geometry {
                 *slot = dir;
             }
         }
+        let packed = if dims <= PACKED_DIMS && radix.iter().all(|&k| k <= 1 << PACKED_BITS) {
+            coord
+                .chunks(dims.max(1))
+                .map(|c| {
+                    c.iter()
+                        .rev()
+                        .fold(0u64, |w, &x| w << PACKED_BITS | u64::from(x))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Ok(Geometry {
             dims,
             radix,
             wraps,
             hypercube,
             coord,
+            packed,
             port,
             travel,
             terminal_vcs,
@@ -178,6 +199,16 @@ impl Geometry {
     /// there; `None` when `a == b`.
     #[inline]
     pub fn first_difference(&self, a: RouterId, b: RouterId) -> Option<(usize, u32, u32)> {
+        // Packed coordinates: the lowest set bit of the difference names the dimension.
+        if let (Some(&pa), Some(&pb)) = (self.packed.get(a.index()), self.packed.get(b.index())) {
+            let diff = pa ^ pb;
+            if diff == 0 {
+                return None;
+            }
+            let d = diff.trailing_zeros() / PACKED_BITS;
+            let coord = |p: u64| (p >> (d * PACKED_BITS)) as u32 & ((1 << PACKED_BITS) - 1);
+            return Some((d as usize, coord(pa), coord(pb)));
+        }
         self.coords(a)
             .iter()
             .zip(self.coords(b))
@@ -313,5 +344,48 @@ impl Geometry {
             self.step(d, x, y)?
         };
         Some(self.port(here, d, dir))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::{hypercube, mesh, torus};
+    use super::*;
+
+    /// The first differing dimension read from the coordinate slices (the definition).
+    fn first_difference_of_slices(
+        g: &Geometry,
+        a: RouterId,
+        b: RouterId,
+    ) -> Option<(usize, u32, u32)> {
+        (0..g.dims)
+            .map(|d| (d, g.coord(a, d), g.coord(b, d)))
+            .find(|&(_, x, y)| x != y)
+    }
+
+    #[test]
+    fn first_difference_packed_or_not_matches_the_coordinates() {
+        // Packed (up to 4 dimensions) and unpacked (hypercube-6) geometries.
+        let nets = [
+            (torus(&[8, 8], 2), RoutingKind::Dor, true),
+            (torus(&[3, 4, 5], 2), RoutingKind::Dor, true),
+            (mesh(&[5, 3], 1), RoutingKind::Dor, true),
+            (torus(&[7], 2), RoutingKind::Dor, true),
+            (hypercube(6, 1), RoutingKind::Dor, false),
+        ];
+        for (n, kind, packs) in nets {
+            let g = Geometry::new(&n, kind).unwrap();
+            assert_eq!(!g.packed.is_empty(), packs);
+            for a in 0..g.routers() {
+                for b in 0..g.routers() {
+                    let (a, b) = (RouterId(a as u32), RouterId(b as u32));
+                    assert_eq!(
+                        g.first_difference(a, b),
+                        first_difference_of_slices(&g, a, b),
+                        "{a} -> {b}"
+                    );
+                }
+            }
+        }
     }
 }
