@@ -451,6 +451,18 @@ impl Allocator {
         }
     }
 
+    /// The row arbiters (one per row, over the columns) and the column arbiters (one per
+    /// column, over the rows), for a caller that moves their priorities itself, as
+    /// [`Allocator::update_grant`] does (one update each per used grant).
+    #[inline(always)]
+    pub fn arbiters_mut(&mut self) -> (&mut Arbiters, &mut Arbiters) {
+        let s = match self {
+            Allocator::InputFirst(a) => &mut a.s,
+            Allocator::OutputFirst(a) => &mut a.s,
+        };
+        (&mut s.row_arb, &mut s.col_arb)
+    }
+
     /// Moves arbiter priorities for one used grant `(r, c)`: [`Allocator::update`] of a
     /// grant matrix is this for each grant, row-major (each arbiter moves at most once,
     /// so the order does not matter).
