@@ -336,6 +336,10 @@ impl SwitchAlloc {
     /// [`SwitchAlloc::evaluate`] then [`SwitchAlloc::commit`] in one pass, for a router
     /// that records no trace (nothing looks at the winners in between): the same
     /// allocation, flit moves and arbiter updates in the same order.
+    ///
+    /// `#[inline]` with the one-word path inlined into it: the compiler keeps the whole
+    /// step out of the engine's cycle (whose loop then holds no SA values across the
+    /// call), in the engine's code unit, where it is compiled for its one caller.
     #[inline]
     pub fn step(
         &mut self,
@@ -359,7 +363,7 @@ impl SwitchAlloc {
     /// [`SwitchAlloc::step`] on the one-word path: each granted input port's VC is
     /// picked and its flit moved, port by port in ascending order, as `evaluate_word`
     /// then `move_winners` would (a move changes nothing the later picks read).
-    #[inline(never)]
+    #[inline]
     fn step_word(
         &mut self,
         now: Cycle,
