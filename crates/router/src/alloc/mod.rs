@@ -442,6 +442,65 @@ impl Allocator {
         }
     }
 
+    /// [`Allocator::allocate_word`] for requests in which no column is requested by two
+    /// rows, in place. Both separable kinds grant each row the column its row arbiter
+    /// picks among the row's requests (input-first: the picked column's arbiter sees that
+    /// row alone; output-first: every column's arbiter grants its lone row, then the row
+    /// arbiter picks among all the row's requests), so no column arbiter is consulted, and
+    /// a row of one request keeps it. Priorities stay, as in `allocate_word`.
+    #[inline]
+    pub fn allocate_word_one_per_col(&mut self, m: &mut WordMatrix) {
+        let (row_arb, _) = self.arbiters_mut();
+        let mut rows = m.rows;
+        while rows != 0 {
+            let r = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            let w = m.words[r % 64];
+            debug_assert!(w != 0, "a row in the mask has a request");
+            if w & (w - 1) != 0 {
+                let c = row_arb
+                    .arbitrate_word(r, w)
+                    .expect("a row with requests wins one");
+                m.words[r % 64] = 1 << c;
+            }
+        }
+    }
+
+    /// [`Allocator::allocate_word`] for requests in which each row requests one column,
+    /// in place: `cols` holds the requested columns, `by_col(c)` the rows requesting
+    /// column c. Both separable kinds grant column c to the row its column arbiter picks
+    /// among `by_col(c)` (input-first: every row picks its lone column, whose arbiter
+    /// sees all its requesters; output-first: that pick is the column arbiter's, and the
+    /// row then holds one grant), so no row arbiter is consulted, and a column of one
+    /// requester grants it. Priorities stay, as in `allocate_word`.
+    #[inline]
+    pub fn allocate_word_one_per_row(
+        &mut self,
+        m: &mut WordMatrix,
+        mut cols: u64,
+        by_col: impl Fn(usize) -> u64,
+    ) {
+        let (_, col_arb) = self.arbiters_mut();
+        while cols != 0 {
+            let c = cols.trailing_zeros() as usize;
+            cols &= cols - 1;
+            let rows = by_col(c);
+            debug_assert!(rows != 0, "a requested column has a requester");
+            if rows & (rows - 1) != 0 {
+                let r = col_arb
+                    .arbitrate_word(c, rows)
+                    .expect("a column with requesters grants one");
+                let mut lost = rows & !(1 << r);
+                m.rows &= !lost;
+                while lost != 0 {
+                    let l = lost.trailing_zeros() as usize;
+                    lost &= lost - 1;
+                    m.words[l % 64] = 0;
+                }
+            }
+        }
+    }
+
     /// Moves arbiter priorities for the grants in `used`.
     #[inline]
     pub fn update(&mut self, used: &GrantMatrix) {
@@ -853,6 +912,52 @@ mod tests {
                     full.allocate_arbitrated(&warm, &mut fg);
                     prop_assert_eq!(&g, &fg);
                 }
+            }}
+        }
+
+        /// Requests contended on one side only: `allocate_word_one_per_row` (each row
+        /// requests one column) and `allocate_word_one_per_col` (no column requested by two
+        /// rows) grant what `allocate_word` grants, from priorities left by earlier
+        /// allocations of any requests.
+        #[test]
+        fn one_sided_requests_get_the_separable_grants(
+            rows in 1usize..=64, cols in 1usize..=64,
+            history in proptest::collection::vec(any::<bool>(), 1..100),
+            picks in proptest::collection::vec(any::<u64>(), 64),
+        ) {
+            let warm = matrix(rows, cols, &history);
+            for kind in KINDS { for arb in ARBS {
+                let mut a = Allocator::new(kind, arb, rows, cols);
+                let mut g = BitMatrix::new(rows, cols);
+                for _ in 0..3 {
+                    a.allocate(&warm, &mut g);
+                    a.update(&g);
+                }
+                // Row r requests column picks[r] / 4 % cols, or nothing when picks[r] % 4 is 0.
+                let mut one_per_row = WordMatrix::new();
+                let mut by_col = [0u64; 64];
+                let mut requested = 0u64;
+                for (r, &x) in picks.iter().enumerate().take(rows).filter(|(_, &x)| x % 4 != 0) {
+                    let c = (x / 4) as usize % cols;
+                    one_per_row.set(r, c);
+                    by_col[c] |= 1 << r;
+                    requested |= 1 << c;
+                }
+                let mut want = one_per_row.clone();
+                a.allocate_word(&mut want);
+                let mut got = one_per_row;
+                a.allocate_word_one_per_row(&mut got, requested, |c| by_col[c]);
+                prop_assert_eq!(&got, &want);
+                // Column c is requested by row picks[c] / 4 % rows, or by none.
+                let mut one_per_col = WordMatrix::new();
+                for (c, &x) in picks.iter().enumerate().take(cols).filter(|(_, &x)| x % 4 != 0) {
+                    one_per_col.set((x / 4) as usize % rows, c);
+                }
+                let mut want = one_per_col.clone();
+                a.allocate_word(&mut want);
+                let mut got = one_per_col;
+                a.allocate_word_one_per_col(&mut got);
+                prop_assert_eq!(&got, &want);
             }}
         }
 

@@ -232,26 +232,63 @@ impl SwitchAlloc {
     /// Fills `w.by_out` with the `eligible` VCs (not 0) by the output port they request
     /// (so that the VC arbitration reads one word per granted port) and `w.req` with the
     /// port requests (input port p requests output o when one of its VCs is in
-    /// `by_out[o]`). Returns the output ports requested and whether the requests form a
-    /// matching (at most one per input port and per output port).
+    /// `by_out[o]`). Returns the output ports requested, whether an input port requests
+    /// more than one output and whether an output is requested by more than one input
+    /// port (neither: the requests form a matching).
     #[inline(always)]
-    fn port_requests_word(w: &mut WordPath, eligible: u64) -> (u64, bool) {
+    fn port_requests_word(w: &mut WordPath, eligible: u64) -> (u64, bool, bool) {
         let mut outs = 0u64;
-        // Not a matching where set: an eligible VC's port requests another output, or its
-        // output is requested by a VC of another port (whichever VC comes second sees it).
-        let mut clash = 0u64;
+        // Set when an eligible VC's port requests another output, or its output is
+        // requested by a VC of another port (whichever VC comes second sees it).
+        let (mut shared_port, mut shared_out) = (0u64, 0u64);
         let mut e = eligible;
         while e != 0 {
             let i = e.trailing_zeros() as usize;
             e &= e - 1;
             let o = usize::from(w.out_of[i]) % 64;
             let p = usize::from(w.port_of[i]) % 64;
-            clash |= (w.req.row(p) & !(1 << o)) | (w.by_out[o] & !w.port_vcs[p]);
+            shared_port |= w.req.row(p) & !(1 << o);
+            shared_out |= w.by_out[o] & !w.port_vcs[p];
             w.by_out[o] |= 1 << i;
             w.req.set(p, o);
             outs |= 1 << o;
         }
-        (outs, clash == 0)
+        (outs, shared_port != 0, shared_out != 0)
+    }
+
+    /// The port requests of the `eligible` VCs (not 0; see `port_requests_word`), then
+    /// their grants in their place in `w.req`. Returns the output ports requested and
+    /// whether the requests formed a matching (then they are the grants, see
+    /// `Allocator::allocate`). Requests contended on one side only are allocated by the
+    /// arbiters of that side alone.
+    #[inline(always)]
+    fn allocate_word(w: &mut WordPath, allocator: &mut Allocator, eligible: u64) -> (u64, bool) {
+        let (outs, shared_port, shared_out) = Self::port_requests_word(w, eligible);
+        match (shared_port, shared_out) {
+            (false, false) => {}
+            (true, false) => allocator.allocate_word_one_per_col(&mut w.req),
+            (false, true) => {
+                let WordPath {
+                    req,
+                    by_out,
+                    port_of,
+                    ..
+                } = w;
+                // The input ports of an output's eligible VCs.
+                let ports = |o: usize| {
+                    let (mut vcs, mut ports) = (by_out[o % 64], 0u64);
+                    while vcs != 0 {
+                        let i = vcs.trailing_zeros() as usize;
+                        vcs &= vcs - 1;
+                        ports |= 1 << (port_of[i] % 64);
+                    }
+                    ports
+                };
+                allocator.allocate_word_one_per_row(req, outs, ports);
+            }
+            (true, true) => allocator.allocate_word(&mut w.req),
+        }
+        (outs, !shared_port && !shared_out)
     }
 
     /// The flat VC of input port `p` that takes granted output `o`, and its index within
@@ -313,11 +350,7 @@ impl SwitchAlloc {
         if eligible == 0 {
             return;
         }
-        let (outs, matching) = Self::port_requests_word(w, eligible);
-        // Requests that form a matching are the grants (see `Allocator::allocate`).
-        if !matching {
-            self.allocator.allocate_word(&mut w.req);
-        }
+        let (outs, matching) = Self::allocate_word(w, &mut self.allocator, eligible);
         let WordPath {
             req,
             by_out,
@@ -383,12 +416,7 @@ impl SwitchAlloc {
         let (outs, matching) = if lone {
             (0, true)
         } else {
-            let (outs, matching) = Self::port_requests_word(w, eligible);
-            // Requests that form a matching are the grants (see `Allocator::allocate`).
-            if !matching {
-                self.allocator.allocate_word(&mut w.req);
-            }
-            (outs, matching)
+            Self::allocate_word(w, &mut self.allocator, eligible)
         };
         // The arbiters' kind matched once here, not at each of a grant's three updates.
         let grants = WordGrants {
