@@ -433,7 +433,7 @@ impl Allocator {
     /// requests in `m` are replaced by their grants. Requests that form a matching get the
     /// same grants here as from `allocate`; a caller that spots a matching on its own may
     /// keep the requests as the grants instead.
-    #[inline(never)]
+    #[inline]
     pub fn allocate_word(&mut self, m: &mut WordMatrix) {
         let rows = std::mem::take(&mut m.rows);
         match self {
