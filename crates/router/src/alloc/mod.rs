@@ -440,12 +440,71 @@ impl Allocator {
     /// requests in `m` are replaced by their grants. Requests that form a matching get the
     /// same grants here as from `allocate`; a caller that spots a matching on its own may
     /// keep the requests as the grants instead.
-    #[inline(never)]
+    #[inline]
     pub fn allocate_word(&mut self, m: &mut WordMatrix) {
         let rows = std::mem::take(&mut m.rows);
         match self {
             Allocator::InputFirst(a) => a.allocate_word(rows, m),
             Allocator::OutputFirst(a) => a.allocate_word(rows, m),
+        }
+    }
+
+    /// [`Allocator::allocate_word`] for requests in which no column is requested by two
+    /// rows, in place. Both separable kinds grant each row the column its row arbiter
+    /// picks among the row's requests (input-first: the picked column's arbiter sees that
+    /// row alone; output-first: every column's arbiter grants its lone row, then the row
+    /// arbiter picks among all the row's requests), so no column arbiter is consulted, and
+    /// a row of one request keeps it. Priorities stay, as in `allocate_word`.
+    #[inline]
+    pub fn allocate_word_one_per_col(&mut self, m: &mut WordMatrix) {
+        let (row_arb, _) = self.arbiters_mut();
+        let mut rows = m.rows;
+        while rows != 0 {
+            let r = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            let w = m.words[r % 64];
+            debug_assert!(w != 0, "a row in the mask has a request");
+            if w & (w - 1) != 0 {
+                let c = row_arb
+                    .arbitrate_word(r, w)
+                    .expect("a row with requests wins one");
+                m.words[r % 64] = 1 << c;
+            }
+        }
+    }
+
+    /// [`Allocator::allocate_word`] for requests in which each row requests one column,
+    /// in place: `cols` holds the requested columns, `by_col(c)` the rows requesting
+    /// column c. Both separable kinds grant column c to the row its column arbiter picks
+    /// among `by_col(c)` (input-first: every row picks its lone column, whose arbiter
+    /// sees all its requesters; output-first: that pick is the column arbiter's, and the
+    /// row then holds one grant), so no row arbiter is consulted, and a column of one
+    /// requester grants it. Priorities stay, as in `allocate_word`.
+    #[inline]
+    pub fn allocate_word_one_per_row(
+        &mut self,
+        m: &mut WordMatrix,
+        mut cols: u64,
+        by_col: impl Fn(usize) -> u64,
+    ) {
+        let (_, col_arb) = self.arbiters_mut();
+        while cols != 0 {
+            let c = cols.trailing_zeros() as usize;
+            cols &= cols - 1;
+            let rows = by_col(c);
+            debug_assert!(rows != 0, "a requested column has a requester");
+            if rows & (rows - 1) != 0 {
+                let r = col_arb
+                    .arbitrate_word(c, rows)
+                    .expect("a column with requesters grants one");
+                let mut lost = rows & !(1 << r);
+                m.rows &= !lost;
+                while lost != 0 {
+                    let l = lost.trailing_zeros() as usize;
+                    lost &= lost - 1;
+                    m.words[l % 64] = 0;
+                }
+            }
         }
     }
 
@@ -456,6 +515,18 @@ impl Allocator {
             Allocator::InputFirst(a) => a.update(used),
             Allocator::OutputFirst(a) => a.update(used),
         }
+    }
+
+    /// The row arbiters (one per row, over the columns) and the column arbiters (one per
+    /// column, over the rows), for a caller that moves their priorities itself, as
+    /// [`Allocator::update_grant`] does (one update each per used grant).
+    #[inline(always)]
+    pub fn arbiters_mut(&mut self) -> (&mut Arbiters, &mut Arbiters) {
+        let s = match self {
+            Allocator::InputFirst(a) => &mut a.s,
+            Allocator::OutputFirst(a) => &mut a.s,
+        };
+        (&mut s.row_arb, &mut s.col_arb)
     }
 
     /// Moves arbiter priorities for one used grant `(r, c)`: [`Allocator::update`] of a
@@ -848,6 +919,52 @@ mod tests {
                     full.allocate_arbitrated(&warm, &mut fg);
                     prop_assert_eq!(&g, &fg);
                 }
+            }}
+        }
+
+        /// Requests contended on one side only: `allocate_word_one_per_row` (each row
+        /// requests one column) and `allocate_word_one_per_col` (no column requested by two
+        /// rows) grant what `allocate_word` grants, from priorities left by earlier
+        /// allocations of any requests.
+        #[test]
+        fn one_sided_requests_get_the_separable_grants(
+            rows in 1usize..=64, cols in 1usize..=64,
+            history in proptest::collection::vec(any::<bool>(), 1..100),
+            picks in proptest::collection::vec(any::<u64>(), 64),
+        ) {
+            let warm = matrix(rows, cols, &history);
+            for kind in KINDS { for arb in ARBS {
+                let mut a = Allocator::new(kind, arb, rows, cols);
+                let mut g = BitMatrix::new(rows, cols);
+                for _ in 0..3 {
+                    a.allocate(&warm, &mut g);
+                    a.update(&g);
+                }
+                // Row r requests column picks[r] / 4 % cols, or nothing when picks[r] % 4 is 0.
+                let mut one_per_row = WordMatrix::new();
+                let mut by_col = [0u64; 64];
+                let mut requested = 0u64;
+                for (r, &x) in picks.iter().enumerate().take(rows).filter(|(_, &x)| x % 4 != 0) {
+                    let c = (x / 4) as usize % cols;
+                    one_per_row.set(r, c);
+                    by_col[c] |= 1 << r;
+                    requested |= 1 << c;
+                }
+                let mut want = one_per_row.clone();
+                a.allocate_word(&mut want);
+                let mut got = one_per_row;
+                a.allocate_word_one_per_row(&mut got, requested, |c| by_col[c]);
+                prop_assert_eq!(&got, &want);
+                // Column c is requested by row picks[c] / 4 % rows, or by none.
+                let mut one_per_col = WordMatrix::new();
+                for (c, &x) in picks.iter().enumerate().take(cols).filter(|(_, &x)| x % 4 != 0) {
+                    one_per_col.set((x / 4) as usize % rows, c);
+                }
+                let mut want = one_per_col.clone();
+                a.allocate_word(&mut want);
+                let mut got = one_per_col;
+                a.allocate_word_one_per_col(&mut got);
+                prop_assert_eq!(&got, &want);
             }}
         }
 

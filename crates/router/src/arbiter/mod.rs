@@ -110,6 +110,39 @@ impl Arbiters {
     }
 }
 
+/// A bank of arbiters of at most 64 requesters each, arbitrated and updated one word at a
+/// time: an [`Arbiters`] bank of any kind, or a [`RoundRobinWordBank`] reached out of one
+/// (a caller that matched on the kind once, outside its loop, then follows no branch on
+/// the kind per update).
+pub trait WordArbiters {
+    /// [`Arbiters::arbitrate_word`].
+    fn arbitrate_word(&self, k: usize, req: u64) -> Option<usize>;
+    /// [`Arbiters::update`].
+    fn update(&mut self, k: usize, winner: usize);
+}
+
+impl WordArbiters for Arbiters {
+    #[inline(always)]
+    fn arbitrate_word(&self, k: usize, req: u64) -> Option<usize> {
+        Arbiters::arbitrate_word(self, k, req)
+    }
+    #[inline(always)]
+    fn update(&mut self, k: usize, winner: usize) {
+        Arbiters::update(self, k, winner);
+    }
+}
+
+impl WordArbiters for RoundRobinWordBank {
+    #[inline(always)]
+    fn arbitrate_word(&self, k: usize, req: u64) -> Option<usize> {
+        RoundRobinWordBank::arbitrate_word(self, k, req)
+    }
+    #[inline(always)]
+    fn update(&mut self, k: usize, winner: usize) {
+        RoundRobinWordBank::update(self, k, winner);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

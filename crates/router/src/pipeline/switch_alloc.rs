@@ -19,7 +19,7 @@ use super::crossbar::Crossbar;
 use super::output::CreditReturn;
 use super::RouterState;
 use crate::alloc::{Allocator, BitMatrix, WordMatrix};
-use crate::arbiter::Arbiters;
+use crate::arbiter::{Arbiters, WordArbiters};
 use crate::flit::Credit;
 use crate::mask;
 use crate::vc_state::{InputVcState, VcPhase};
@@ -60,6 +60,34 @@ struct WordPath {
     out_of: [u8; 64],
     /// Flat input VCs of each input port (bit i = flat VC i).
     port_vcs: [u64; 64],
+}
+
+/// What [`SwitchAlloc::step_word`] granted, for its grant loop: a lone `eligible` VC (its
+/// mask, or 0 when the grants are in `WordPath::req`), the output ports requested and
+/// whether the requests formed a matching.
+struct WordGrants {
+    eligible: u64,
+    outs: u64,
+    matching: bool,
+}
+
+/// The arbiters one switch grant moves, banks of one type: the input ports' VC arbiters
+/// (`vc`), and the allocator's row (input port) and column (output port) arbiters.
+struct GrantArbiters<'a, A> {
+    vc: &'a mut A,
+    row: &'a mut A,
+    col: &'a mut A,
+}
+
+impl<A: WordArbiters> GrantArbiters<'_, A> {
+    /// VC `v` of input port `p` won output `o`: the port's VC arbiter, then the
+    /// allocator's arbiters as [`Allocator::update_grant`] moves them.
+    #[inline(always)]
+    fn update(&mut self, p: usize, v: usize, o: usize) {
+        self.vc.update(p, v);
+        self.row.update(p, o);
+        self.col.update(o, p);
+    }
 }
 
 impl WordPath {
@@ -204,26 +232,63 @@ impl SwitchAlloc {
     /// Fills `w.by_out` with the `eligible` VCs (not 0) by the output port they request
     /// (so that the VC arbitration reads one word per granted port) and `w.req` with the
     /// port requests (input port p requests output o when one of its VCs is in
-    /// `by_out[o]`). Returns the output ports requested and whether the requests form a
-    /// matching (at most one per input port and per output port).
+    /// `by_out[o]`). Returns the output ports requested, whether an input port requests
+    /// more than one output and whether an output is requested by more than one input
+    /// port (neither: the requests form a matching).
     #[inline(always)]
-    fn port_requests_word(w: &mut WordPath, eligible: u64) -> (u64, bool) {
+    fn port_requests_word(w: &mut WordPath, eligible: u64) -> (u64, bool, bool) {
         let mut outs = 0u64;
-        // Not a matching where set: an eligible VC's port requests another output, or its
-        // output is requested by a VC of another port (whichever VC comes second sees it).
-        let mut clash = 0u64;
+        // Set when an eligible VC's port requests another output, or its output is
+        // requested by a VC of another port (whichever VC comes second sees it).
+        let (mut shared_port, mut shared_out) = (0u64, 0u64);
         let mut e = eligible;
         while e != 0 {
             let i = e.trailing_zeros() as usize;
             e &= e - 1;
             let o = usize::from(w.out_of[i]) % 64;
             let p = usize::from(w.port_of[i]) % 64;
-            clash |= (w.req.row(p) & !(1 << o)) | (w.by_out[o] & !w.port_vcs[p]);
+            shared_port |= w.req.row(p) & !(1 << o);
+            shared_out |= w.by_out[o] & !w.port_vcs[p];
             w.by_out[o] |= 1 << i;
             w.req.set(p, o);
             outs |= 1 << o;
         }
-        (outs, clash == 0)
+        (outs, shared_port != 0, shared_out != 0)
+    }
+
+    /// The port requests of the `eligible` VCs (not 0; see `port_requests_word`), then
+    /// their grants in their place in `w.req`. Returns the output ports requested and
+    /// whether the requests formed a matching (then they are the grants, see
+    /// `Allocator::allocate`). Requests contended on one side only are allocated by the
+    /// arbiters of that side alone.
+    #[inline(always)]
+    fn allocate_word(w: &mut WordPath, allocator: &mut Allocator, eligible: u64) -> (u64, bool) {
+        let (outs, shared_port, shared_out) = Self::port_requests_word(w, eligible);
+        match (shared_port, shared_out) {
+            (false, false) => {}
+            (true, false) => allocator.allocate_word_one_per_col(&mut w.req),
+            (false, true) => {
+                let WordPath {
+                    req,
+                    by_out,
+                    port_of,
+                    ..
+                } = w;
+                // The input ports of an output's eligible VCs.
+                let ports = |o: usize| {
+                    let (mut vcs, mut ports) = (by_out[o % 64], 0u64);
+                    while vcs != 0 {
+                        let i = vcs.trailing_zeros() as usize;
+                        vcs &= vcs - 1;
+                        ports |= 1 << (port_of[i] % 64);
+                    }
+                    ports
+                };
+                allocator.allocate_word_one_per_row(req, outs, ports);
+            }
+            (true, true) => allocator.allocate_word(&mut w.req),
+        }
+        (outs, !shared_port && !shared_out)
     }
 
     /// The flat VC of input port `p` that takes granted output `o`, and its index within
@@ -232,7 +297,7 @@ impl SwitchAlloc {
     /// `by_out[o]` is zeroed here.
     #[inline(always)]
     fn pick_vc_word(
-        vc_arb: &Arbiters,
+        vc_arb: &impl WordArbiters,
         by_out: &mut [u64; 64],
         port_vcs: &[u64; 64],
         matching: bool,
@@ -285,11 +350,7 @@ impl SwitchAlloc {
         if eligible == 0 {
             return;
         }
-        let (outs, matching) = Self::port_requests_word(w, eligible);
-        // Requests that form a matching are the grants (see `Allocator::allocate`).
-        if !matching {
-            self.allocator.allocate_word(&mut w.req);
-        }
+        let (outs, matching) = Self::allocate_word(w, &mut self.allocator, eligible);
         let WordPath {
             req,
             by_out,
@@ -308,6 +369,10 @@ impl SwitchAlloc {
     /// [`SwitchAlloc::evaluate`] then [`SwitchAlloc::commit`] in one pass, for a router
     /// that records no trace (nothing looks at the winners in between): the same
     /// allocation, flit moves and arbiter updates in the same order.
+    ///
+    /// `#[inline]` with the one-word path inlined into it: the compiler keeps the whole
+    /// step out of the engine's cycle (whose loop then holds no SA values across the
+    /// call), in the engine's code unit, where it is compiled for its one caller.
     #[inline]
     pub fn step(
         &mut self,
@@ -331,7 +396,7 @@ impl SwitchAlloc {
     /// [`SwitchAlloc::step`] on the one-word path: each granted input port's VC is
     /// picked and its flit moved, port by port in ascending order, as `evaluate_word`
     /// then `move_winners` would (a move changes nothing the later picks read).
-    #[inline(never)]
+    #[inline]
     fn step_word(
         &mut self,
         now: Cycle,
@@ -345,31 +410,66 @@ impl SwitchAlloc {
         if eligible == 0 {
             return;
         }
-        let exit = now.plus(s.delays.sd + s.delays.xd);
-        if eligible & (eligible - 1) == 0 {
-            // One eligible VC: its lone request is granted under every allocator and
-            // arbiter kind, with no requests to build.
-            let i = eligible.trailing_zeros() as usize;
-            let o = usize::from(w.out_of[i % 64]);
-            let p = usize::from(w.port_of[i % 64]);
-            let v = (i - w.port_vcs[p % 64].trailing_zeros() as usize) as u8;
-            let (vc_arb, allocator) = (&mut self.vc_arb, &mut self.allocator);
-            Self::take_grant(
+        // One eligible VC: its lone request is granted under every allocator and arbiter
+        // kind, with no requests to build.
+        let lone = eligible & (eligible - 1) == 0;
+        let (outs, matching) = if lone {
+            (0, true)
+        } else {
+            Self::allocate_word(w, &mut self.allocator, eligible)
+        };
+        // The arbiters' kind matched once here, not at each of a grant's three updates.
+        let grants = WordGrants {
+            eligible: if lone { eligible } else { 0 },
+            outs,
+            matching,
+        };
+        match (&mut self.vc_arb, self.allocator.arbiters_mut()) {
+            (
+                Arbiters::RoundRobinWords(vc),
+                (Arbiters::RoundRobinWords(row), Arbiters::RoundRobinWords(col)),
+            ) => Self::take_grants_word(
                 now,
-                exit,
                 s,
                 crossbar,
                 credits,
-                vc_arb,
-                allocator,
-                (i, p, v, o),
-            );
-            return;
+                w,
+                grants,
+                &mut GrantArbiters { vc, row, col },
+            ),
+            (vc, (row, col)) => Self::take_grants_word(
+                now,
+                s,
+                crossbar,
+                credits,
+                w,
+                grants,
+                &mut GrantArbiters { vc, row, col },
+            ),
         }
-        let (outs, matching) = Self::port_requests_word(w, eligible);
-        // Requests that form a matching are the grants (see `Allocator::allocate`).
-        if !matching {
-            self.allocator.allocate_word(&mut w.req);
+    }
+
+    /// The grant loop of [`SwitchAlloc::step_word`], on the arbiters `arbs`: the lone
+    /// eligible VC of `grants` takes its output, or else each granted input port (of
+    /// `w.req`) picks its VC, whose flit moves, port by port in ascending order.
+    #[inline(always)]
+    fn take_grants_word<A: WordArbiters>(
+        now: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+        w: &mut WordPath,
+        grants: WordGrants,
+        arbs: &mut GrantArbiters<'_, A>,
+    ) {
+        let exit = now.plus(s.delays.sd + s.delays.xd);
+        if grants.eligible != 0 {
+            let i = grants.eligible.trailing_zeros() as usize;
+            let o = usize::from(w.out_of[i % 64]);
+            let p = usize::from(w.port_of[i % 64]);
+            let v = (i - w.port_vcs[p % 64].trailing_zeros() as usize) as u8;
+            Self::take_grant(now, exit, s, crossbar, credits, arbs, (i, p, v, o));
+            return;
         }
         let WordPath {
             req,
@@ -379,40 +479,27 @@ impl SwitchAlloc {
         } = &mut *w;
         for (p, row) in req.drain() {
             let o = row.trailing_zeros() as usize;
-            let (i, v) = Self::pick_vc_word(&self.vc_arb, by_out, port_vcs, matching, p, o);
-            let (vc_arb, allocator) = (&mut self.vc_arb, &mut self.allocator);
-            Self::take_grant(
-                now,
-                exit,
-                s,
-                crossbar,
-                credits,
-                vc_arb,
-                allocator,
-                (i, p, v, o),
-            );
+            let (i, v) = Self::pick_vc_word(&*arbs.vc, by_out, port_vcs, grants.matching, p, o);
+            Self::take_grant(now, exit, s, crossbar, credits, arbs, (i, p, v, o));
         }
-        Self::clear_word(w, matching, outs);
+        Self::clear_word(w, grants.matching, grants.outs);
     }
 
     /// Flat input VC `i` (VC `v` of input port `p`) won output `o` at `now`: its flit
-    /// moves (written at `exit`), then the port's VC arbiter (of `vc_arb`) and the
-    /// allocator's arbiters move their priorities.
-    #[allow(clippy::too_many_arguments)]
+    /// moves (written at `exit`), then the port's VC arbiter and the allocator's arbiters
+    /// (of `arbs`) move their priorities.
     #[inline(always)]
-    fn take_grant(
+    fn take_grant<A: WordArbiters>(
         now: Cycle,
         exit: Cycle,
         s: &mut RouterState,
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
-        vc_arb: &mut Arbiters,
-        allocator: &mut Allocator,
+        arbs: &mut GrantArbiters<'_, A>,
         (i, p, v, o): (usize, usize, u8, usize),
     ) {
         Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
-        vc_arb.update(p, usize::from(v));
-        allocator.update_grant(p, o);
+        arbs.update(p, usize::from(v), o);
     }
 
     /// The flat input VCs granted by the last `evaluate` (for traces).
@@ -450,17 +537,13 @@ impl SwitchAlloc {
             let (p, v) = s.layout.in_split(i);
             // The grant the winner took (read before its move: a tail's VC goes idle).
             let o = s.vcs[i].out_port.index();
-            let (vc_arb, allocator) = (&mut self.vc_arb, &mut self.allocator);
-            Self::take_grant(
-                now,
-                exit,
-                s,
-                crossbar,
-                credits,
-                vc_arb,
-                allocator,
-                (i, p, v, o),
-            );
+            let (row, col) = self.allocator.arbiters_mut();
+            let mut arbs = GrantArbiters {
+                vc: &mut self.vc_arb,
+                row,
+                col,
+            };
+            Self::take_grant(now, exit, s, crossbar, credits, &mut arbs, (i, p, v, o));
         }
     }
 
