@@ -174,6 +174,9 @@ pub struct Router {
     /// ([`Router::latch_flit_watched`]); otherwise a flit or a credit delivered pays this
     /// one test for both.
     inputs_watched: bool,
+    /// Tracing is on or the router has a timeout: its steps take the watched path
+    /// ([`Router::finish_step_watched`]); otherwise a step pays this one test for both.
+    step_watched: bool,
     /// More than [`PORT_MASK_PORTS`] ports: `step_masked` reads and reports every port.
     wide: bool,
     /// The routing function is dimension-order ([`RoutingFunction::is_dimension_order`]):
@@ -266,6 +269,7 @@ impl Router {
             adaptive: AdaptiveHops::default(),
             trace: None,
             inputs_watched: state.trail.is_some(),
+            step_watched: spec.config.timeout > 0,
             wide: n_out > PORT_MASK_PORTS || in_vcs.len() > PORT_MASK_PORTS,
             dimension_order,
             state,
@@ -400,23 +404,42 @@ impl Router {
     /// (the engine copies each once, straight onto its channel).
     #[inline(always)]
     pub fn finish_step(&mut self, now: Cycle) {
+        if self.step_watched {
+            self.finish_step_watched(now);
+            return;
+        }
+        // With no flit buffered the stages have nothing to route, allocate or move (a
+        // router woken only to emit, or for a credit).
+        if self.state.buffers.total() != 0 {
+            self.stages(now);
+        }
+        self.emit(now);
+    }
+
+    /// 2.-4. RC, VA and SA in pipeline order, recording nothing.
+    #[inline(always)]
+    fn stages(&mut self, now: Cycle) {
+        let s = &mut self.state;
+        self.rc.evaluate(now, s);
+        self.rc.commit(now, s);
+        self.va.evaluate(now, s);
+        self.va.commit(now, s);
+        self.sa
+            .step(now, s, &mut self.crossbar, &mut self.credit_return);
+    }
+
+    /// [`Router::finish_step`] with tracing on or a timeout: heads that waited too long
+    /// are dropped before the stages run.
+    #[cold]
+    #[inline(never)]
+    fn finish_step_watched(&mut self, now: Cycle) {
         if self.trace.is_some() {
             self.finish_step_traced(now);
             return;
         }
-        // 2.-4. Stages in pipeline order; with no flit buffered they have nothing to
-        // route, allocate or move (a router woken only to emit, or for a credit).
         if self.state.buffers.total() != 0 {
-            if self.resets.timeout > 0 {
-                self.expire_timers(now);
-            }
-            let s = &mut self.state;
-            self.rc.evaluate(now, s);
-            self.rc.commit(now, s);
-            self.va.evaluate(now, s);
-            self.va.commit(now, s);
-            self.sa
-                .step(now, s, &mut self.crossbar, &mut self.credit_return);
+            self.expire_timers(now);
+            self.stages(now);
         }
         self.emit(now);
     }
@@ -588,6 +611,7 @@ impl Router {
     pub fn set_tracing(&mut self, on: bool) {
         self.trace = on.then(Box::default);
         self.inputs_watched = on || self.state.trail.is_some();
+        self.step_watched = on || self.resets.timeout > 0;
     }
 
     /// Appends the trace events recorded since the last call to `out`, in the order they
