@@ -606,8 +606,8 @@ impl Router {
     }
 
     /// Turns tracing on (every later step appends [`probe::RouterEvent`]s to the router's
-    /// own buffer) or off (drops the buffer). Off by default; off, a step pays one
-    /// `Option` check per stage.
+    /// own buffer) or off (drops the buffer). Off by default; off, a step and each input
+    /// pay one flag test, shared with timeouts and the reset trail.
     pub fn set_tracing(&mut self, on: bool) {
         self.trace = on.then(Box::default);
         self.inputs_watched = on || self.state.trail.is_some();
