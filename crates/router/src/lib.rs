@@ -507,12 +507,20 @@ impl Router {
         // busy when this was its last credit out and no packet holds it.
         out.credits.restore();
         if out.credits.all_home() && out.owner.is_none() {
-            s.occupancy.released(o, ovc, now);
-            s.busy_change(o, -1, now);
+            Self::vc_released(s, o, ovc, now);
         }
         if self.inputs_watched {
             self.trace_credit(o, ovc, c);
         }
+    }
+
+    /// Flat output VC `ovc` of port `o` stopped being busy at `now` (its last credit came
+    /// home with no packet holding it). Out of line: most credits leave others out.
+    #[cold]
+    #[inline(never)]
+    fn vc_released(s: &mut RouterState, o: usize, ovc: usize, now: Cycle) {
+        s.occupancy.released(o, ovc, now);
+        s.busy_change(o, -1, now);
     }
 
     /// Records credit `c` delivered for flat output VC `ovc` of port `o` (if tracing).
@@ -588,7 +596,9 @@ impl Router {
 
     /// `adaptive_hops_fraction`: compares each head leaving on a network port with the
     /// port dimension-order routing would have taken here (called only when a flit left
-    /// and the routing function is not itself dimension-order).
+    /// and the routing function is not itself dimension-order; out of line, since the
+    /// one-partition cycle inlines the step).
+    #[inline(never)]
     fn count_adaptive_hops(&mut self) {
         for &(o, f) in self.crossbar.emitted() {
             if o == 0 || !f.kind.is_head() {
