@@ -61,7 +61,8 @@ pub struct InputBuffer {
     records: Vec<FifoRecord>,
     /// Flits in all FIFOs.
     count: u64,
-    /// The router's current cycle (set at the start of each step; departures use it).
+    /// The router's current cycle (set at the start of each step and before a reset is
+    /// received; departures use it).
     now: u64,
 }
 
@@ -268,6 +269,11 @@ impl InputBuffer {
     #[inline]
     pub fn set_now(&mut self, now: Cycle) {
         self.now = now.0;
+    }
+
+    /// The cycle of the last [`InputBuffer::set_now`]: the router's current or last step.
+    pub fn now(&self) -> Cycle {
+        Cycle(self.now)
     }
 
     /// Sum of the arrival cycles of the flits in FIFO `vc` (wrapping).

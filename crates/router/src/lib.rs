@@ -165,12 +165,18 @@ pub struct Router {
     /// them sent on another port (counted here only when the routing function is not
     /// dimension-order; see [`Router::stats`]).
     adaptive: AdaptiveHops,
-    /// Last cycle `step` ran (for `waits`).
-    last_step: Cycle,
     /// Trace events of the steps since the last `take_trace` (`None`: tracing off; boxed so
-    /// that the per-flit and per-credit checks for `None` test one pointer).
+    /// that the per-stage checks for `None` test one pointer).
     #[allow(clippy::box_collection)]
     trace: Option<Box<Vec<probe::RouterEvent>>>,
+    /// Tracing is on or the reset trail is kept: a flit delivered may have to be discarded
+    /// and every input recorded, so inputs take the watched path
+    /// ([`Router::latch_flit_watched`]); otherwise a flit or a credit delivered pays this
+    /// one test for both.
+    inputs_watched: bool,
+    /// Tracing is on or the router has a timeout: its steps take the watched path
+    /// ([`Router::finish_step_watched`]); otherwise a step pays this one test for both.
+    step_watched: bool,
     /// More than [`PORT_MASK_PORTS`] ports: `step_masked` reads and reports every port.
     wide: bool,
     /// The routing function is dimension-order ([`RoutingFunction::is_dimension_order`]):
@@ -261,8 +267,9 @@ impl Router {
             credit_return: CreditReturn::new(in_vcs.len(), delays.cd),
             resets: reset::ResetState::new(spec.config.timeout, layout_total, in_vcs.len()),
             adaptive: AdaptiveHops::default(),
-            last_step: Cycle(0),
             trace: None,
+            inputs_watched: state.trail.is_some(),
+            step_watched: spec.config.timeout > 0,
             wide: n_out > PORT_MASK_PORTS || in_vcs.len() > PORT_MASK_PORTS,
             dimension_order,
             state,
@@ -372,7 +379,6 @@ impl Router {
     /// [`Router::finish_step`]. The three together are exactly one `step`.
     #[inline(always)]
     pub fn begin_step(&mut self, now: Cycle) {
-        self.last_step = now;
         self.state.buffers.set_now(now);
     }
 
@@ -398,21 +404,40 @@ impl Router {
     /// (the engine copies each once, straight onto its channel).
     #[inline(always)]
     pub fn finish_step(&mut self, now: Cycle) {
+        if self.step_watched {
+            self.finish_step_watched(now);
+            return;
+        }
+        // With no flit buffered the stages have nothing to route, allocate or move (a
+        // router woken only to emit, or for a credit).
+        if self.state.buffers.total() != 0 {
+            self.stages(now);
+        }
+        self.emit(now);
+    }
+
+    /// 2.-4. RC, VA and SA in pipeline order, recording nothing.
+    #[inline(always)]
+    fn stages(&mut self, now: Cycle) {
+        let s = &mut self.state;
+        self.rc.step(now, s);
+        self.va.step(now, s);
+        self.sa
+            .step(now, s, &mut self.crossbar, &mut self.credit_return);
+    }
+
+    /// [`Router::finish_step`] with tracing on or a timeout: heads that waited too long
+    /// are dropped before the stages run.
+    #[cold]
+    #[inline(never)]
+    fn finish_step_watched(&mut self, now: Cycle) {
         if self.trace.is_some() {
             self.finish_step_traced(now);
             return;
         }
-        // 2.-4. Stages in pipeline order; with no flit buffered they have nothing to
-        // route, allocate or move (a router woken only to emit, or for a credit).
         if self.state.buffers.total() != 0 {
-            if self.resets.timeout > 0 {
-                self.expire_timers(now);
-            }
-            let s = &mut self.state;
-            self.rc.step(now, s);
-            self.va.step(now, s);
-            self.sa
-                .step(now, s, &mut self.crossbar, &mut self.credit_return);
+            self.expire_timers(now);
+            self.stages(now);
         }
         self.emit(now);
     }
@@ -480,9 +505,27 @@ impl Router {
         // busy when this was its last credit out and no packet holds it.
         out.credits.restore();
         if out.credits.all_home() && out.owner.is_none() {
-            s.occupancy.released(o, ovc, now);
-            s.busy_change(o, -1, now);
+            Self::vc_released(s, o, ovc, now);
         }
+        if self.inputs_watched {
+            self.trace_credit(o, ovc, c);
+        }
+    }
+
+    /// Flat output VC `ovc` of port `o` stopped being busy at `now` (its last credit came
+    /// home with no packet holding it). Out of line: most credits leave others out.
+    #[cold]
+    #[inline(never)]
+    fn vc_released(s: &mut RouterState, o: usize, ovc: usize, now: Cycle) {
+        s.occupancy.released(o, ovc, now);
+        s.busy_change(o, -1, now);
+    }
+
+    /// Records credit `c` delivered for flat output VC `ovc` of port `o` (if tracing).
+    #[cold]
+    #[inline(never)]
+    fn trace_credit(&mut self, o: usize, ovc: usize, c: Credit) {
+        let s = &self.state;
         if let Some(t) = &mut self.trace {
             let (out, vc) = (OutPort(o as u8), c.vc);
             t.push(probe::RouterEvent::CreditIn { out, vc });
@@ -495,8 +538,36 @@ impl Router {
     /// A flit delivered at `now` on input port `p`.
     #[inline(always)]
     fn latch_flit(&mut self, now: Cycle, p: usize, f: &Flit) {
+        debug_assert!(
+            f.vc.0 < self.state.layout.in_vcs(p),
+            "flit on a VC the port lacks"
+        );
+        if self.inputs_watched {
+            self.latch_flit_watched(now, p, f);
+        } else {
+            self.enter_fifo(now, p, f);
+        }
+    }
+
+    /// Flit `f` delivered at `now` on input port `p` enters its FIFO (a head arriving at
+    /// an idle VC starts it).
+    #[inline(always)]
+    fn enter_fifo(&mut self, now: Cycle, p: usize, f: &Flit) {
         let s = &mut self.state;
-        debug_assert!(f.vc.0 < s.layout.in_vcs(p), "flit on a VC the port lacks");
+        let i = s.layout.ivc(p, f.vc.0);
+        let was_empty = s.buffers.len(i) == 0;
+        s.buffers.push(i, f, now);
+        if f.kind.is_head() && was_empty && s.vcs[i].phase == VcPhase::Idle {
+            s.vcs.head_arrived(i, now);
+        }
+    }
+
+    /// [`Router::latch_flit`] with the reset trail kept or tracing on: a flit of a
+    /// packet being discarded is dropped (its credit returned), and the flit is recorded.
+    #[cold]
+    #[inline(never)]
+    fn latch_flit_watched(&mut self, now: Cycle, p: usize, f: &Flit) {
+        let s = &mut self.state;
         let i = s.layout.ivc(p, f.vc.0);
         // Only a router keeping the reset trail ever drops a packet.
         if s.trail.is_some()
@@ -514,11 +585,7 @@ impl Router {
             }
             return;
         }
-        let was_empty = s.buffers.len(i) == 0;
-        s.buffers.push(i, f, now);
-        if f.kind.is_head() && was_empty && s.vcs[i].phase == VcPhase::Idle {
-            s.vcs.head_arrived(i, now);
-        }
+        self.enter_fifo(now, p, f);
         if let Some(t) = &mut self.trace {
             let port = InPort(p as u8);
             t.push(probe::RouterEvent::FlitIn { port, flit: *f });
@@ -527,7 +594,9 @@ impl Router {
 
     /// `adaptive_hops_fraction`: compares each head leaving on a network port with the
     /// port dimension-order routing would have taken here (called only when a flit left
-    /// and the routing function is not itself dimension-order).
+    /// and the routing function is not itself dimension-order; out of line, since the
+    /// one-partition cycle inlines the step).
+    #[inline(never)]
     fn count_adaptive_hops(&mut self) {
         for &(o, f) in self.crossbar.emitted() {
             if o == 0 || !f.kind.is_head() {
@@ -545,10 +614,12 @@ impl Router {
     }
 
     /// Turns tracing on (every later step appends [`probe::RouterEvent`]s to the router's
-    /// own buffer) or off (drops the buffer). Off by default; off, a step pays one
-    /// `Option` check per stage.
+    /// own buffer) or off (drops the buffer). Off by default; off, a step and each input
+    /// pay one flag test, shared with timeouts and the reset trail.
     pub fn set_tracing(&mut self, on: bool) {
         self.trace = on.then(Box::default);
+        self.inputs_watched = on || self.state.trail.is_some();
+        self.step_watched = on || self.resets.timeout > 0;
     }
 
     /// Appends the trace events recorded since the last call to `out`, in the order they
@@ -574,6 +645,7 @@ impl Router {
     /// any router of the network has a timeout, before the first step).
     pub fn enable_resets(&mut self) {
         self.state.trail.get_or_insert_with(Default::default);
+        self.inputs_watched = true;
     }
 
     /// No output VC owned and every credit home (a drained network's routers).
@@ -708,7 +780,7 @@ impl Router {
     /// still inside a pipeline delay (`ready_at` in the future) are not listed.
     pub fn waits(&self) -> Vec<VcWait> {
         let s = &self.state;
-        let now = self.last_step;
+        let now = s.buffers.now();
         let mut out = Vec::new();
         for (i, vc) in s.vcs.iter().enumerate() {
             let (p, v) = s.layout.in_split(i);

@@ -33,8 +33,9 @@ pub struct Crossbar {
     /// Flits in all slots.
     len: usize,
     /// Where the flits of the last `emit` lie in `flits` (start, count): their slot takes
-    /// new flits only from the next step on, so they stay there until then.
-    emitted: (usize, usize),
+    /// new flits only from the next step on, so they stay there until then. Both below
+    /// 2^32 (checked in `new`), so that the slice's end needs no overflow test.
+    emitted: (u32, u32),
     /// Per output port, [flits, heads] that entered since the last reset plus those
     /// inside at the reset ([`Crossbar::sent`] subtracts those inside now).
     entered: Vec<[u64; 2]>,
@@ -47,6 +48,10 @@ impl Crossbar {
     /// For `ports` output ports and a pipeline of `depth` cycles (`sd + xd`).
     pub fn new(ports: usize, depth: u64) -> Crossbar {
         let slots = (depth + 1).next_power_of_two();
+        assert!(
+            u32::try_from(slots as usize * ports).is_ok(),
+            "crossbar pipelines exceed 2^32 flits"
+        );
         let empty = (u32::MAX, Flit::PLACEHOLDER);
         Crossbar {
             ports,
@@ -106,7 +111,7 @@ impl Crossbar {
             n == 0 || self.exit[s] == now,
             "crossbar flit missed its cycle"
         );
-        self.emitted = (s * self.ports, n);
+        self.emitted = ((s * self.ports) as u32, n as u32);
         self.len -= n;
     }
 
@@ -114,7 +119,8 @@ impl Crossbar {
     /// one per port, in no particular order (valid until the next step pushes a flit).
     #[inline]
     pub fn emitted(&self) -> &[(u32, Flit)] {
-        &self.flits[self.emitted.0..][..self.emitted.1]
+        let (start, n) = (self.emitted.0 as usize, self.emitted.1 as usize);
+        &self.flits[start..start + n]
     }
 
     /// Flits inside the crossbar pipelines.

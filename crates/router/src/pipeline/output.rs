@@ -44,8 +44,9 @@ pub struct CreditReturn {
     /// Credits in all slots.
     len: usize,
     /// Where the credits of the last `emit` lie in `credits` (start, count): their slot
-    /// takes new credits only from the next step on, so they stay there until then.
-    emitted: (usize, usize),
+    /// takes new credits only from the next step on, so they stay there until then. Both
+    /// below 2^32 (checked in `resize`), so that the slice's end needs no overflow test.
+    emitted: (u32, u32),
     /// The last `emit`'s cycle and the credits it left waiting (debug builds check that a
     /// router with credits waiting emits every cycle, which the ring relies on).
     #[cfg(debug_assertions)]
@@ -73,6 +74,10 @@ impl CreditReturn {
 
     /// Empties the ring and gives it `slots` slots.
     fn resize(&mut self, slots: u64) {
+        assert!(
+            u32::try_from(slots as usize * self.ports).is_ok(),
+            "credit return exceeds 2^32 credits"
+        );
         self.mask = slots - 1;
         self.credits = vec![(u32::MAX, VcId(0)); slots as usize * self.ports];
         self.count = SlotCounts::new(slots as usize);
@@ -191,14 +196,15 @@ impl CreditReturn {
         let s = (now.0 & self.mask) as usize;
         let n = std::mem::take(&mut self.count[s]) as usize;
         self.len -= n;
-        self.emitted = (s * self.ports, n);
+        self.emitted = ((s * self.ports) as u32, n as u32);
     }
 
     /// The credits the last [`CreditReturn::emit`] took out, as (input port, VC), at most
     /// one per port, in no particular order (valid until the next step pushes a credit).
     #[inline]
     pub fn emitted(&self) -> &[(u32, VcId)] {
-        &self.credits[self.emitted.0..][..self.emitted.1]
+        let (start, n) = (self.emitted.0 as usize, self.emitted.1 as usize);
+        &self.credits[start..start + n]
     }
 
     /// True when no credit waits.
