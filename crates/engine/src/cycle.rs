@@ -654,6 +654,20 @@ fn step_terminals_with<const FEATURES: bool>(
             let node = &mut terminals[i];
             // 0 for a terminal not woken.
             let arrived = std::mem::take(&mut arrivals[k]);
+            if !FEATURES
+                && arrived == TERMINAL_CREDIT
+                && calendar.filed(i)
+                && node.terminal.quiet_at(now)
+            {
+                // The step would take the credit and nothing else: no output, still
+                // idle, and the calendar entry its last step filed still the one to keep
+                // (none after a run's start: then it steps). Resets known off: the bit is
+                // a credit.
+                node.terminal
+                    .take_credit(now, pass.read().credit(node.credit_src));
+                *keep &= !(1 << k);
+                continue;
+            }
             {
                 let read = pass.read();
                 if resets && arrived & TERMINAL_CREDIT != 0 {
