@@ -580,8 +580,9 @@ const LOOK_AHEAD: u64 = 1024;
 /// 64 per word; `None`: the partition's, where the wake-ups were delivered), the ones not
 /// idle, and the idle ones whose calendar entry is due (their trial succeeds now, or
 /// their drawn trials end); the other idle terminals' steps would change nothing (their
-/// trials for now are drawn already and failed), so they are skipped. Each is handed to
-/// `pass` after its step.
+/// trials for now are drawn already and failed), so they are skipped, and such a terminal
+/// woken for a credit alone only takes it ([`crate::terminal::Terminal::quiet_at`]; with
+/// resets and tracing off). Each one stepped is handed to `pass` after its step.
 #[inline(always)]
 fn step_terminals(
     now: Cycle,
