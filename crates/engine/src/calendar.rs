@@ -58,6 +58,12 @@ impl Calendar {
         self.at.fill(u64::MAX);
     }
 
+    /// Has terminal `i` a live entry (it was filed, and its cycle is not taken yet)?
+    #[inline(always)]
+    pub fn filed(&self, i: usize) -> bool {
+        self.at[i] != u64::MAX
+    }
+
     /// Files terminal `i` for cycle `c` (later than the cycle being stepped), replacing
     /// its live entry, if any.
     #[inline]

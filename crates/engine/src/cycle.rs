@@ -580,8 +580,9 @@ const LOOK_AHEAD: u64 = 1024;
 /// 64 per word; `None`: the partition's, where the wake-ups were delivered), the ones not
 /// idle, and the idle ones whose calendar entry is due (their trial succeeds now, or
 /// their drawn trials end); the other idle terminals' steps would change nothing (their
-/// trials for now are drawn already and failed), so they are skipped. Each is handed to
-/// `pass` after its step.
+/// trials for now are drawn already and failed), so they are skipped, and such a terminal
+/// woken for a credit alone only takes it ([`crate::terminal::Terminal::quiet_at`]; with
+/// resets and tracing off). Each one stepped is handed to `pass` after its step.
 #[inline(always)]
 fn step_terminals(
     now: Cycle,
@@ -654,6 +655,20 @@ fn step_terminals_with<const FEATURES: bool>(
             let node = &mut terminals[i];
             // 0 for a terminal not woken.
             let arrived = std::mem::take(&mut arrivals[k]);
+            if !FEATURES
+                && arrived == TERMINAL_CREDIT
+                && calendar.filed(i)
+                && node.terminal.quiet_at(now)
+            {
+                // The step would take the credit and nothing else: no output, still
+                // idle, and the calendar entry its last step filed still the one to keep
+                // (none after a run's start: then it steps). Resets known off: the bit is
+                // a credit.
+                node.terminal
+                    .take_credit(now, pass.read().credit(node.credit_src));
+                *keep &= !(1 << k);
+                continue;
+            }
             {
                 let read = pass.read();
                 if resets && arrived & TERMINAL_CREDIT != 0 {

@@ -377,6 +377,13 @@ pub(crate) fn run(
         gate: Gate::new(),
     };
     if plan.workers == 1 {
+        if !plan.checks {
+            debug_assert!(
+                next == Next::Parallel,
+                "a lone worker starts a parallel cycle"
+            );
+            return alone(net, &plan, progress);
+        }
         return worker(0, net, &plan, progress, next, &sync);
     }
     crossbeam::thread::scope(|s| {
@@ -396,6 +403,25 @@ pub(crate) fn run(
         out
     })
     .expect("engine worker panicked")
+}
+
+/// The only worker, without checks between cycles, from `progress` (its cycle decided
+/// parallel): nobody else takes the partition's nodes or lines during the run, so they are
+/// locked once, not once per cycle, and each cycle is both phases in one pass
+/// ([`cycle::alone`]). One worker never opens a serial window ([`WindowState::open`]).
+fn alone(net: &Network, plan: &Plan, mut progress: Progress) -> Progress {
+    let part = &net.parts[0];
+    let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
+    let mut out = part.lines.try_write().expect(PHASE_BUG);
+    loop {
+        cycle::alone(progress.now, &mut nodes, &mut out, net.resets);
+        progress.now = progress.now.plus(1);
+        match progress.next(plan, &out.status) {
+            Next::Parallel => {}
+            Next::End => return progress,
+            Next::Serial => unreachable!("a serial window with one worker"),
+        }
+    }
 }
 
 /// Worker `p` from `progress`, whose cycle's decision `next` is already taken.

@@ -303,14 +303,7 @@ impl Terminal {
             "outbox not empty"
         );
         if let Some(c) = credit_in {
-            let vc = &mut self.vcs[c.vc.index()];
-            assert!(
-                vc.outstanding > 0,
-                "terminal {} received a credit for {} with none outstanding at cycle {now}",
-                self.id,
-                c.vc
-            );
-            vc.outstanding -= 1;
+            self.take_credit(now, c);
         }
         if let Some(f) = flit_in {
             self.consume(now, f, tally);
@@ -337,6 +330,29 @@ impl Terminal {
         if self.current.is_some() || !self.queue.is_empty() {
             self.inject(now, tally, flit_out);
         }
+    }
+
+    /// A credit delivered at `now` on the injection channel's reverse side.
+    #[inline(always)]
+    pub fn take_credit(&mut self, now: Cycle, c: Credit) {
+        let vc = &mut self.vcs[c.vc.index()];
+        assert!(
+            vc.outstanding > 0,
+            "terminal {} received a credit for {} with none outstanding at cycle {now}",
+            self.id,
+            c.vc
+        );
+        vc.outstanding -= 1;
+    }
+
+    /// Idle at `now`, with the generation trial of `now` drawn already and failed: a step
+    /// at `now` changes nothing but what it takes in (a credit, a flit), the terminal
+    /// stays idle, and [`Terminal::look_ahead`] names the cycle it named after the last
+    /// step (or, when the last look-ahead ended without a success, draws the trials the
+    /// step at that cycle would draw, in the same order).
+    #[inline(always)]
+    pub fn quiet_at(&self, now: Cycle) -> bool {
+        self.is_idle() && now < self.drawn && self.next_generation != Some(now)
     }
 
     /// Is a packet generated (by the random process) at cycle `now`?
@@ -776,8 +792,9 @@ mod tests {
         // Stepped only when something arrives, when not idle, or when the look-ahead says
         // so (a short horizon, so the drawn trials run out too), in runs of `run` cycles
         // that draw no trial past their end (`bounded`) and step the terminal in their
-        // first cycle, as the engine does.
-        let run_skipping = |run: u64, bounded: bool| {
+        // first cycle, as the engine does; with `quiet`, a credit for a terminal quiet at
+        // its cycle is taken without a step, the look-ahead's cycle kept.
+        let run_skipping = |run: u64, bounded: bool, quiet: bool| {
             let mut t = make();
             let mut credit = None;
             let (mut b, mut next, mut steps) = (Vec::new(), None, 0);
@@ -791,6 +808,12 @@ mod tests {
                 if next != Some(Cycle(c)) && t.is_idle() && credit.is_none() {
                     continue;
                 }
+                if quiet && next.is_some_and(|n| n > Cycle(c)) && t.quiet_at(Cycle(c)) {
+                    if let Some(k) = credit.take() {
+                        t.take_credit(Cycle(c), k);
+                        continue;
+                    }
+                }
                 steps += 1;
                 b.extend(step(&mut t, c, &mut credit));
                 next = if t.is_idle() {
@@ -802,15 +825,28 @@ mod tests {
             t.settle(Cycle(200));
             (b, steps, t)
         };
-        let (b, steps, skipping) = run_skipping(200, false);
+        let (b, steps, skipping) = run_skipping(200, false, false);
         assert!(steps < 150, "{steps} steps: nothing skipped");
         assert!(a.len() > 20, "too little traffic to compare: {}", a.len());
         assert_eq!(a, b);
         assert_eq!(every.stats(), skipping.stats());
         for run in [1, 3, 37] {
-            let (b, _, bounded) = run_skipping(run, true);
+            let (b, _, bounded) = run_skipping(run, true, false);
             assert_eq!(a, b, "runs of {run} cycles");
             assert_eq!(every.stats(), bounded.stats(), "runs of {run} cycles");
+        }
+        let (b, quiet_steps, quiet) = run_skipping(200, false, true);
+        assert!(quiet_steps < steps, "no credit taken without a step");
+        assert_eq!(a, b, "quiet credits");
+        assert_eq!(every.stats(), quiet.stats(), "quiet credits");
+        for run in [3, 37] {
+            let (b, _, quiet) = run_skipping(run, true, true);
+            assert_eq!(a, b, "quiet credits, runs of {run} cycles");
+            assert_eq!(
+                every.stats(),
+                quiet.stats(),
+                "quiet credits, runs of {run} cycles"
+            );
         }
         assert!(every.stats().generated_area > 0);
     }

@@ -42,8 +42,18 @@ pub(crate) struct PartTrace {
 }
 
 /// Moves the events of cycle `now` out of the components of `nodes`, in component id
-/// order, into the partition's list (nothing when tracing is off).
+/// order, into the partition's list (nothing when tracing is off: no call then).
+#[inline(always)]
 pub(crate) fn collect(now: Cycle, nodes: &mut Nodes) {
+    if nodes.trace.is_some() {
+        collect_traced(now, nodes);
+    }
+}
+
+/// [`collect`] with tracing on.
+#[cold]
+#[inline(never)]
+fn collect_traced(now: Cycle, nodes: &mut Nodes) {
     let Some(tr) = &mut nodes.trace else { return };
     for (i, node) in nodes.routers.iter_mut().enumerate() {
         node.router.take_trace(&mut tr.scratch);
