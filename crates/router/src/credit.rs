@@ -84,7 +84,8 @@ impl CreditCounter {
 pub struct OutputVcState {
     /// Flat input VC of the packet holding it, if any.
     pub owner: Option<u32>,
-    /// The packet holding it (with `owner`; timeout resets check it).
+    /// The packet holding it (with `owner`), recorded only while the router keeps the reset
+    /// trail: timeout resets check it.
     pub packet: Option<crate::flit::PacketId>,
     /// Its credits.
     pub credits: CreditCounter,
