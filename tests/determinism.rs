@@ -286,3 +286,89 @@ fn vct_is_identical_at_1_2_3_8_threads() {
         &["--rate", "0.02", "--length", "6", "--switching", "vct"],
     );
 }
+
+/// Runs `netlist` (after the `set` edits) for `config` on one worker, with the per-cycle
+/// conservation checks (`SimConfig::cycle_checks`, the general worker loop) and without
+/// them (the release path, `parallel::alone`, which debug builds take only this way), the
+/// first 300 cycles traced; returns both (report, trace) pairs.
+fn checked_and_release_paths(
+    mut netlist: flitsim::netlist::Netlist,
+    set: &[(&str, &str)],
+    config: flitsim::engine::SimConfig,
+) -> [(
+    flitsim::engine::RunReport,
+    Vec<flitsim::engine::trace::TraceEvent>,
+); 2] {
+    use flitsim::engine::{SimConfig, Simulation};
+    for (k, v) in set {
+        netlist.set(k, v).unwrap();
+    }
+    [true, false].map(|cycle_checks| {
+        let config = SimConfig {
+            cycle_checks,
+            threads: 1,
+            ..config.clone()
+        };
+        let mut sim = Simulation::new(&netlist, &config).unwrap();
+        sim.enable_trace();
+        sim.run_for(300).unwrap();
+        let trace = sim.take_trace();
+        (sim.run(), trace)
+    })
+}
+
+#[test]
+fn the_release_path_of_a_lone_worker_gives_the_checked_paths_results() {
+    use flitsim::engine::SimConfig;
+    use flitsim::netlist::topology::{hypercube, mesh, torus};
+    let config = |flits: f64, length: u32| SimConfig {
+        rate: flits / f64::from(length),
+        length,
+        warmup: 500,
+        cycles: 3000,
+        ..SimConfig::default()
+    };
+    let cases = [
+        (
+            "torus 4x4 duato",
+            torus(&[4, 4]),
+            vec![("routing", "duato")],
+            config(0.5, 8),
+        ),
+        (
+            "hypercube-5 pcube",
+            hypercube(5),
+            vec![("routing", "pcube")],
+            config(0.4, 4),
+        ),
+        (
+            "mesh 4x4 west-first",
+            mesh(&[4, 4]),
+            vec![("routing", "west-first")],
+            config(0.3, 6),
+        ),
+        (
+            "torus 4x4 vct",
+            torus(&[4, 4]),
+            vec![("switching", "vct")],
+            config(0.3, 6),
+        ),
+        (
+            "torus 4x4 timeouts",
+            torus(&[4, 4]),
+            vec![("timeout", "6")],
+            SimConfig {
+                backoff: 5,
+                ..config(0.5, 8)
+            },
+        ),
+    ];
+    for (name, netlist, set, config) in cases {
+        let [(checked, checked_trace), (release, release_trace)] =
+            checked_and_release_paths(netlist, &set, config);
+        assert!(checked.packets.delivered > 100, "{name}: traffic delivered");
+        assert!(checked_trace.len() > 1000, "{name}: a non-trivial trace");
+        assert_eq!(checked, release, "{name}: reports differ");
+        assert!(checked_trace == release_trace, "{name}: traces differ");
+    }
+}

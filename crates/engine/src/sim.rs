@@ -70,6 +70,13 @@ pub struct SimConfig {
     /// parallel, `u64::MAX` = always serial (tests). Default [`MIN_PARALLEL_WORK`].
     #[serde(skip)]
     pub min_parallel_work: u64,
+    /// Check flit and credit conservation over the whole network after every cycle
+    /// (`conservation::check`). Default: on in debug builds, off in release builds. A run
+    /// with one worker and no checks takes the release path (`parallel::alone`: the
+    /// partition locked once per run, both phases of a cycle in one pass); tests turn the
+    /// checks off in debug builds to cover that path, whose results must be the same.
+    #[serde(skip)]
+    pub cycle_checks: bool,
 }
 
 /// Default of [`SimConfig::min_parallel_work`]. Measured on two cores (README, "Threads 1
@@ -142,6 +149,7 @@ impl Default for SimConfig {
             stop_on_saturation: false,
             threads: 1,
             min_parallel_work: MIN_PARALLEL_WORK,
+            cycle_checks: cfg!(debug_assertions),
         }
     }
 }
@@ -345,7 +353,7 @@ impl Simulation {
             &self.watchdog,
             self.windows,
             self.config.min_parallel_work,
-            cfg!(debug_assertions),
+            self.config.cycle_checks,
         );
         self.wall += t0.elapsed();
         self.timed_cycles += out.now.0 - start.0;
