@@ -26,10 +26,21 @@ use crate::vc_state::{InputVcState, VcPhase};
 use flitsim_netlist::{Cycle, RouterConfig, VcId, TERMINAL_PORT};
 
 /// The SA stage: port allocator, per-input-port VC arbiters, scratch.
+///
+/// Laid out as C lays out a struct, what a step reads first: the one-word path's
+/// scratch and flag, then the VC arbiters and the allocator, whose round-robin pointers
+/// follow their tags ([`Arbiters`], [`Allocator`]); from a cache line's start, a step of
+/// a router of up to 16 ports touches three lines of it.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub struct SwitchAlloc {
-    allocator: Allocator,
+    /// The one-word path's layout words and scratch.
+    word: Box<WordPath>,
+    /// The router takes the one-word path: at most 64 input VCs, port matrices of at most
+    /// 64 rows and columns.
+    one_word: bool,
     vc_arb: Arbiters,
+    allocator: Allocator,
     /// Flat input VCs eligible this cycle (word mask; multi-word path).
     eligible: Vec<u64>,
     /// Scratch: one input port's VCs requesting a given output (word mask; multi-word
@@ -41,25 +52,35 @@ pub struct SwitchAlloc {
     grant: BitMatrix,
     /// Flat input VCs that won in the last `evaluate` (`step` does not fill it); reused.
     winners: Vec<u32>,
-    /// The one-word path's layout words and scratch.
-    word: Box<WordPath>,
 }
 
 /// What the one-word path (a router with at most 64 input VCs and at most 64 ports per
 /// side) works on: fixed arrays indexed below 64, so its accesses need no bounds checks.
+///
+/// Laid out as C lays out a struct, from a cache line's start: a small router's entries
+/// (up to 7 ports, 32 VCs) of each array lie in one line, so a step touches four.
 #[derive(Debug)]
+#[repr(C, align(64))]
 struct WordPath {
+    /// Per flat input VC: its input port, and the output port it requests when it is
+    /// in the last eligible mask (one line for both).
+    ports: [VcPorts; 64],
     /// Port requests: row p holds the output ports input port p requests, then the
     /// grants in their place (all zero between steps).
     req: WordMatrix,
     /// Eligible flat input VCs by the output port they request (all zero between steps).
     by_out: [u64; 64],
-    /// Input port of each flat input VC.
-    port_of: [u8; 64],
-    /// The output port each VC of the last eligible mask requests.
-    out_of: [u8; 64],
     /// Flat input VCs of each input port (bit i = flat VC i).
     port_vcs: [u64; 64],
+}
+
+/// The ports of one flat input VC in [`WordPath`].
+#[derive(Copy, Clone, Debug, Default)]
+struct VcPorts {
+    /// Its input port.
+    input: u8,
+    /// The output port it requests (valid while it is in the last eligible mask).
+    output: u8,
 }
 
 /// What [`SwitchAlloc::step_word`] granted, for its grant loop: a lone `eligible` VC (its
@@ -95,14 +116,13 @@ impl WordPath {
     /// never takes the one-word path).
     fn new(s: &RouterState) -> WordPath {
         let mut w = WordPath {
+            ports: [VcPorts::default(); 64],
             req: WordMatrix::new(),
             by_out: [0; 64],
-            port_of: [0; 64],
-            out_of: [0; 64],
             port_vcs: [0; 64],
         };
         for (i, &p) in s.layout.in_port_of.iter().enumerate().take(64) {
-            w.port_of[i] = p;
+            w.ports[i].input = p;
             if usize::from(p) < 64 {
                 w.port_vcs[usize::from(p)] |= 1 << i;
             }
@@ -116,7 +136,10 @@ impl SwitchAlloc {
     pub fn new(config: &RouterConfig, s: &RouterState) -> SwitchAlloc {
         let (pi, po) = (s.layout.in_ports(), s.layout.out_ports());
         let max_vcs = (0..pi).map(|p| s.layout.in_vcs(p)).max().unwrap_or(0);
+        let req = BitMatrix::new(pi, po);
         SwitchAlloc {
+            word: Box::new(WordPath::new(s)),
+            one_word: req.is_one_word() && s.layout.total_in_vcs() <= 64,
             allocator: Allocator::new(config.switch_allocator, config.arbiter, pi, po),
             vc_arb: Arbiters::new(
                 config.arbiter,
@@ -124,10 +147,9 @@ impl SwitchAlloc {
             ),
             eligible: vec![0; mask::words(s.layout.total_in_vcs())],
             vc_req: vec![0; mask::words(usize::from(max_vcs))],
-            req: BitMatrix::new(pi, po),
+            req,
             grant: BitMatrix::new(pi, po),
             winners: Vec::new(),
-            word: Box::new(WordPath::new(s)),
         }
     }
 
@@ -157,7 +179,7 @@ impl SwitchAlloc {
     #[inline]
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
         self.winners.clear();
-        match (s.vcs.active(), self.req.is_one_word()) {
+        match (s.vcs.active(), self.one_word) {
             ([0], _) => {}
             ([active], true) => self.evaluate_word(now, s, *active),
             (active, _) if mask::is_empty(active) => {}
@@ -211,7 +233,7 @@ impl SwitchAlloc {
 
     /// The eligible VCs among the active VCs `active` of a router on the one-word path (at
     /// most 64 input VCs, port matrices of at most 64 rows and columns); the output port
-    /// each requests is left in `w.out_of`.
+    /// each requests is left in `w.ports`.
     #[inline(always)]
     fn eligible_word(w: &mut WordPath, now: Cycle, s: &RouterState, active: u64) -> u64 {
         let mut eligible = 0u64;
@@ -222,7 +244,7 @@ impl SwitchAlloc {
             // The active mask is exact: no phase test.
             let vc = &s.vcs[i];
             if Self::can_send(s, vc, i, now) {
-                w.out_of[i % 64] = vc.out_port.0;
+                w.ports[i % 64].output = vc.out_port.0;
                 eligible |= 1 << i;
             }
         }
@@ -245,8 +267,8 @@ impl SwitchAlloc {
         while e != 0 {
             let i = e.trailing_zeros() as usize;
             e &= e - 1;
-            let o = usize::from(w.out_of[i]) % 64;
-            let p = usize::from(w.port_of[i]) % 64;
+            let VcPorts { input, output } = w.ports[i % 64];
+            let (p, o) = (usize::from(input) % 64, usize::from(output) % 64);
             shared_port |= w.req.row(p) & !(1 << o);
             shared_out |= w.by_out[o] & !w.port_vcs[p];
             w.by_out[o] |= 1 << i;
@@ -271,7 +293,7 @@ impl SwitchAlloc {
                 let WordPath {
                     req,
                     by_out,
-                    port_of,
+                    ports: vc_ports,
                     ..
                 } = w;
                 // The input ports of an output's eligible VCs.
@@ -280,7 +302,7 @@ impl SwitchAlloc {
                     while vcs != 0 {
                         let i = vcs.trailing_zeros() as usize;
                         vcs &= vcs - 1;
-                        ports |= 1 << (port_of[i] % 64);
+                        ports |= 1 << (vc_ports[i % 64].input % 64);
                     }
                     ports
                 };
@@ -381,7 +403,7 @@ impl SwitchAlloc {
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
     ) {
-        match (s.vcs.active(), self.req.is_one_word()) {
+        match (s.vcs.active(), self.one_word) {
             ([0], _) => {}
             ([active], true) => self.step_word(now, s, crossbar, credits, *active),
             (active, _) if mask::is_empty(active) => {}
@@ -465,8 +487,8 @@ impl SwitchAlloc {
         let exit = now.plus(s.delays.sd + s.delays.xd);
         if grants.eligible != 0 {
             let i = grants.eligible.trailing_zeros() as usize;
-            let o = usize::from(w.out_of[i % 64]);
-            let p = usize::from(w.port_of[i % 64]);
+            let VcPorts { input, output } = w.ports[i % 64];
+            let (p, o) = (usize::from(input), usize::from(output));
             let v = (i - w.port_vcs[p % 64].trailing_zeros() as usize) as u8;
             Self::take_grant(now, exit, s, crossbar, credits, arbs, (i, p, v, o));
             return;
