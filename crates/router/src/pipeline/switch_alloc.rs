@@ -23,7 +23,7 @@ use crate::arbiter::{Arbiters, WordArbiters};
 use crate::flit::Credit;
 use crate::mask;
 use crate::vc_state::{InputVcState, VcPhase};
-use flitsim_netlist::{Cycle, RouterConfig, VcId, TERMINAL_PORT};
+use flitsim_netlist::{Cycle, OutPort, RouterConfig, VcId, TERMINAL_PORT};
 
 /// The SA stage: port allocator, per-input-port VC arbiters, scratch.
 ///
@@ -58,13 +58,19 @@ pub struct SwitchAlloc {
 /// side) works on: fixed arrays indexed below 64, so its accesses need no bounds checks.
 ///
 /// Laid out as C lays out a struct, from a cache line's start: a small router's entries
-/// (up to 7 ports, 32 VCs) of each array lie in one line, so a step touches four.
+/// (up to 6 ports, 20 VCs) of each array lie in one line (`seen` and `vcs`: two), so a
+/// step touches five.
 #[derive(Debug)]
 #[repr(C, align(64))]
 struct WordPath {
-    /// Per flat input VC: its input port, and the output port it requests when it is
-    /// in the last eligible mask (one line for both).
-    ports: [VcPorts; 64],
+    /// Flat input VCs seen `Active` and ready by a step, their output VC copied into
+    /// `vcs`: until a VC's tail leaves (which clears its bit) its state is not read again
+    /// (a VC stays ready and keeps its output VC while it is active). Kept empty while
+    /// the router keeps the reset trail: a reset may free a VC, and VA give it another
+    /// output VC, between two steps.
+    seen: u64,
+    /// Per flat input VC: its input port, and the output VC it holds while in `seen`.
+    vcs: [WordVc; 64],
     /// Port requests: row p holds the output ports input port p requests, then the
     /// grants in their place (all zero between steps).
     req: WordMatrix,
@@ -74,13 +80,34 @@ struct WordPath {
     port_vcs: [u64; 64],
 }
 
-/// The ports of one flat input VC in [`WordPath`].
+/// What [`WordPath`] keeps of one flat input VC.
 #[derive(Copy, Clone, Debug, Default)]
-struct VcPorts {
+#[repr(C)]
+struct WordVc {
     /// Its input port.
     input: u8,
-    /// The output port it requests (valid while it is in the last eligible mask).
-    output: u8,
+    /// The output VC it holds (valid while it is in `WordPath::seen`).
+    held: HeldVc,
+}
+
+/// The output VC an active input VC holds, as [`WordPath`] keeps it.
+#[derive(Copy, Clone, Debug, Default)]
+#[repr(C)]
+struct HeldVc {
+    /// Output port.
+    port: u8,
+    /// Downstream VC.
+    vc: u8,
+    /// Flat output VC (the one-word path is taken only when every flat output VC fits).
+    flat: u16,
+}
+
+impl HeldVc {
+    /// Output port, downstream VC and flat output VC.
+    #[inline(always)]
+    fn out(self) -> (OutPort, VcId, usize) {
+        (OutPort(self.port), VcId(self.vc), usize::from(self.flat))
+    }
 }
 
 /// What [`SwitchAlloc::step_word`] granted, for its grant loop: a lone `eligible` VC (its
@@ -116,13 +143,14 @@ impl WordPath {
     /// never takes the one-word path).
     fn new(s: &RouterState) -> WordPath {
         let mut w = WordPath {
-            ports: [VcPorts::default(); 64],
+            seen: 0,
+            vcs: [WordVc::default(); 64],
             req: WordMatrix::new(),
             by_out: [0; 64],
             port_vcs: [0; 64],
         };
         for (i, &p) in s.layout.in_port_of.iter().enumerate().take(64) {
-            w.ports[i].input = p;
+            w.vcs[i].input = p;
             if usize::from(p) < 64 {
                 w.port_vcs[usize::from(p)] |= 1 << i;
             }
@@ -139,7 +167,9 @@ impl SwitchAlloc {
         let req = BitMatrix::new(pi, po);
         SwitchAlloc {
             word: Box::new(WordPath::new(s)),
-            one_word: req.is_one_word() && s.layout.total_in_vcs() <= 64,
+            one_word: req.is_one_word()
+                && s.layout.total_in_vcs() <= 64
+                && s.layout.total_out_vcs() <= usize::from(u16::MAX) + 1,
             allocator: Allocator::new(config.switch_allocator, config.arbiter, pi, po),
             vc_arb: Arbiters::new(
                 config.arbiter,
@@ -232,23 +262,65 @@ impl SwitchAlloc {
     }
 
     /// The eligible VCs among the active VCs `active` of a router on the one-word path (at
-    /// most 64 input VCs, port matrices of at most 64 rows and columns); the output port
-    /// each requests is left in `w.ports`.
+    /// most 64 input VCs, port matrices of at most 64 rows and columns); the output VC
+    /// each holds is in `w.vcs`. A VC's state is read only until a step sees it ready
+    /// (`w.seen`); then only its FIFO's length and its output VC's credits.
     #[inline(always)]
     fn eligible_word(w: &mut WordPath, now: Cycle, s: &RouterState, active: u64) -> u64 {
+        debug_assert_eq!(w.seen & !active, 0, "a VC left Active without its tail");
+        let unseen = active & !w.seen;
+        let ready = if unseen == 0 {
+            active
+        } else {
+            active & !Self::see(w, s, unseen, now)
+        };
         let mut eligible = 0u64;
-        let mut a = active;
+        let mut a = ready;
         while a != 0 {
             let i = a.trailing_zeros() as usize;
             a &= a - 1;
-            // The active mask is exact: no phase test.
-            let vc = &s.vcs[i];
-            if Self::can_send(s, vc, i, now) {
-                w.ports[i % 64].output = vc.out_port.0;
+            let held = w.vcs[i % 64].held;
+            debug_assert!({
+                let vc = &s.vcs[i];
+                vc.ready(now)
+                    && (vc.out_port.0, vc.out_vc.0, vc.out_ovc)
+                        == (held.port, held.vc, u32::from(held.flat))
+            });
+            if s.buffers.len(i) != 0 && s.outputs[usize::from(held.flat)].credits.has_credit() {
                 eligible |= 1 << i;
             }
         }
         eligible
+    }
+
+    /// Reads the state of the active input VCs `unseen` (not in `w.seen`) and returns
+    /// those not ready at `now`; the output VC of each ready one is copied into `w.vcs`,
+    /// and it joins `w.seen` unless the router keeps the reset trail (which it keeps from
+    /// its first step on, or never). Out of line: a VC is read here once per packet.
+    #[inline(never)]
+    fn see(w: &mut WordPath, s: &RouterState, mut unseen: u64, now: Cycle) -> u64 {
+        let mut not_ready = 0u64;
+        let mut seen = w.seen;
+        while unseen != 0 {
+            let i = unseen.trailing_zeros() as usize;
+            unseen &= unseen - 1;
+            // The active mask is exact: no phase test.
+            let vc = &s.vcs[i];
+            if !vc.ready(now) {
+                not_ready |= 1 << i;
+                continue;
+            }
+            w.vcs[i % 64].held = HeldVc {
+                port: vc.out_port.0,
+                vc: vc.out_vc.0,
+                flat: vc.out_ovc as u16,
+            };
+            seen |= 1 << i;
+        }
+        if s.trail.is_none() {
+            w.seen = seen;
+        }
+        not_ready
     }
 
     /// Fills `w.by_out` with the `eligible` VCs (not 0) by the output port they request
@@ -267,8 +339,8 @@ impl SwitchAlloc {
         while e != 0 {
             let i = e.trailing_zeros() as usize;
             e &= e - 1;
-            let VcPorts { input, output } = w.ports[i % 64];
-            let (p, o) = (usize::from(input) % 64, usize::from(output) % 64);
+            let WordVc { input, held } = w.vcs[i % 64];
+            let (p, o) = (usize::from(input) % 64, usize::from(held.port) % 64);
             shared_port |= w.req.row(p) & !(1 << o);
             shared_out |= w.by_out[o] & !w.port_vcs[p];
             w.by_out[o] |= 1 << i;
@@ -293,7 +365,7 @@ impl SwitchAlloc {
                 let WordPath {
                     req,
                     by_out,
-                    ports: vc_ports,
+                    vcs: word_vcs,
                     ..
                 } = w;
                 // The input ports of an output's eligible VCs.
@@ -302,7 +374,7 @@ impl SwitchAlloc {
                     while vcs != 0 {
                         let i = vcs.trailing_zeros() as usize;
                         vcs &= vcs - 1;
-                        ports |= 1 << (vc_ports[i % 64].input % 64);
+                        ports |= 1 << (word_vcs[i % 64].input % 64);
                     }
                     ports
                 };
@@ -487,29 +559,38 @@ impl SwitchAlloc {
         let exit = now.plus(s.delays.sd + s.delays.xd);
         if grants.eligible != 0 {
             let i = grants.eligible.trailing_zeros() as usize;
-            let VcPorts { input, output } = w.ports[i % 64];
-            let (p, o) = (usize::from(input), usize::from(output));
+            let WordVc { input, held } = w.vcs[i % 64];
+            let p = usize::from(input);
             let v = (i - w.port_vcs[p % 64].trailing_zeros() as usize) as u8;
-            Self::take_grant(now, exit, s, crossbar, credits, arbs, (i, p, v, o));
+            let seen = &mut w.seen;
+            let out = held.out();
+            Self::take_grant(now, exit, s, crossbar, credits, arbs, seen, (i, p, v), out);
             return;
         }
         let WordPath {
+            seen,
+            vcs,
             req,
             by_out,
             port_vcs,
-            ..
         } = &mut *w;
         for (p, row) in req.drain() {
             let o = row.trailing_zeros() as usize;
             let (i, v) = Self::pick_vc_word(&*arbs.vc, by_out, port_vcs, grants.matching, p, o);
-            Self::take_grant(now, exit, s, crossbar, credits, arbs, (i, p, v, o));
+            let held = vcs[i % 64].held;
+            debug_assert_eq!(usize::from(held.port), o);
+            let out = held.out();
+            Self::take_grant(now, exit, s, crossbar, credits, arbs, seen, (i, p, v), out);
         }
         Self::clear_word(w, grants.matching, grants.outs);
     }
 
-    /// Flat input VC `i` (VC `v` of input port `p`) won output `o` at `now`: its flit
-    /// moves (written at `exit`), then the port's VC arbiter and the allocator's arbiters
-    /// (of `arbs`) move their priorities.
+    /// Flat input VC `i` (VC `v` of input port `p`), holding output VC `out` (port,
+    /// downstream VC, flat output VC), won its output port at `now`: its flit moves
+    /// (written at `exit`), then the port's VC arbiter and the allocator's arbiters (of
+    /// `arbs`) move their priorities. A tail takes the VC out of `seen` (the one-word
+    /// path's `WordPath::seen`; always empty on other routers).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn take_grant<A: WordArbiters>(
         now: Cycle,
@@ -518,10 +599,14 @@ impl SwitchAlloc {
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
         arbs: &mut GrantArbiters<'_, A>,
-        (i, p, v, o): (usize, usize, u8, usize),
+        seen: &mut u64,
+        (i, p, v): (usize, usize, u8),
+        out: (OutPort, VcId, usize),
     ) {
-        Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
-        arbs.update(p, usize::from(v), o);
+        if Self::move_flit(now, exit, s, crossbar, credits, (i, p, v), out) {
+            *seen &= !(1 << (i % 64));
+        }
+        arbs.update(p, usize::from(v), out.0.index());
     }
 
     /// The flat input VCs granted by the last `evaluate` (for traces).
@@ -557,22 +642,34 @@ impl SwitchAlloc {
         for &i in &self.winners {
             let i = i as usize;
             let (p, v) = s.layout.in_split(i);
-            // The grant the winner took (read before its move: a tail's VC goes idle).
-            let o = s.vcs[i].out_port.index();
+            // The output VC the winner holds (read before its move: a tail's VC goes idle).
+            let vc = &s.vcs[i];
+            let out = (vc.out_port, vc.out_vc, vc.out_ovc as usize);
             let (row, col) = self.allocator.arbiters_mut();
             let mut arbs = GrantArbiters {
                 vc: &mut self.vc_arb,
                 row,
                 col,
             };
-            Self::take_grant(now, exit, s, crossbar, credits, &mut arbs, (i, p, v, o));
+            let seen = &mut self.word.seen;
+            Self::take_grant(
+                now,
+                exit,
+                s,
+                crossbar,
+                credits,
+                &mut arbs,
+                seen,
+                (i, p, v),
+                out,
+            );
         }
     }
 
     /// Moves the front flit of flat input VC `i` (VC `v` of input port `p`), which won
-    /// the switch at `now`, into the crossbar (written at `exit`) and schedules its credit
-    /// upstream; a tail frees the output VC and the input VC.
-    #[allow(clippy::too_many_arguments)]
+    /// the switch at `now` and holds output VC `(o, ov)` (flat `ovc`), into the crossbar
+    /// (written at `exit`) and schedules its credit upstream; a tail frees the output VC
+    /// and the input VC. Returns whether the flit was the tail.
     #[inline(always)]
     fn move_flit(
         now: Cycle,
@@ -580,12 +677,9 @@ impl SwitchAlloc {
         s: &mut RouterState,
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
-        i: usize,
-        p: usize,
-        v: u8,
-    ) {
-        let vc = &s.vcs[i];
-        let (o, ov, ovc) = (vc.out_port, vc.out_vc, vc.out_ovc as usize);
+        (i, p, v): (usize, usize, u8),
+        (o, ov, ovc): (OutPort, VcId, usize),
+    ) -> bool {
         // The flit is copied from its FIFO slot straight into the crossbar; the credit
         // accounting follows.
         let flit = crossbar.push(o.index(), exit, &s.buffers.pop(i).flit);
@@ -597,6 +691,7 @@ impl SwitchAlloc {
         if tail {
             Self::tail_left(now, s, i, ovc);
         }
+        tail
     }
 
     /// The tail of input VC `i` left at `now`: output VC `ovc` loses its owner and the
