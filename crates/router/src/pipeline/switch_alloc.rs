@@ -39,6 +39,9 @@ pub struct SwitchAlloc {
     /// The router takes the one-word path: at most 64 input VCs, port matrices of at most
     /// 64 rows and columns.
     one_word: bool,
+    /// `sd + xd`: a flit granted at `c` is written at `c + sd + xd` (the router's delays,
+    /// fixed at construction; kept here so that a step reads no other line for them).
+    exit_delay: u64,
     vc_arb: Arbiters,
     allocator: Allocator,
     /// Flat input VCs eligible this cycle (word mask; multi-word path).
@@ -111,12 +114,13 @@ impl HeldVc {
 }
 
 /// What [`SwitchAlloc::step_word`] granted, for its grant loop: a lone `eligible` VC (its
-/// mask, or 0 when the grants are in `WordPath::req`), the output ports requested and
-/// whether the requests formed a matching.
+/// mask, or 0 when the grants are in `WordPath::req`), the output ports requested,
+/// whether the requests formed a matching, and the cycle the granted flits are written.
 struct WordGrants {
     eligible: u64,
     outs: u64,
     matching: bool,
+    exit: Cycle,
 }
 
 /// The arbiters one switch grant moves, banks of one type: the input ports' VC arbiters
@@ -170,6 +174,7 @@ impl SwitchAlloc {
             one_word: req.is_one_word()
                 && s.layout.total_in_vcs() <= 64
                 && s.layout.total_out_vcs() <= usize::from(u16::MAX) + 1,
+            exit_delay: s.delays.sd + s.delays.xd,
             allocator: Allocator::new(config.switch_allocator, config.arbiter, pi, po),
             vc_arb: Arbiters::new(
                 config.arbiter,
@@ -517,6 +522,7 @@ impl SwitchAlloc {
             eligible: if lone { eligible } else { 0 },
             outs,
             matching,
+            exit: now.plus(self.exit_delay),
         };
         match (&mut self.vc_arb, self.allocator.arbiters_mut()) {
             (
@@ -556,7 +562,7 @@ impl SwitchAlloc {
         grants: WordGrants,
         arbs: &mut GrantArbiters<'_, A>,
     ) {
-        let exit = now.plus(s.delays.sd + s.delays.xd);
+        let exit = grants.exit;
         if grants.eligible != 0 {
             let i = grants.eligible.trailing_zeros() as usize;
             let WordVc { input, held } = w.vcs[i % 64];
@@ -638,7 +644,7 @@ impl SwitchAlloc {
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
     ) {
-        let exit = now.plus(s.delays.sd + s.delays.xd);
+        let exit = now.plus(self.exit_delay);
         for &i in &self.winners {
             let i = i as usize;
             let (p, v) = s.layout.in_split(i);
