@@ -272,6 +272,42 @@ fn credits_gate_flits_and_are_usable_the_cycle_they_arrive() {
 }
 
 #[test]
+fn packets_back_to_back_on_one_input_vc_each_leave_on_their_own_output_vc() {
+    // Switch allocation keeps an active VC's output VC once it has seen it ready
+    // (`WordPath::seen`); the packet behind a tail gets another output VC, on another
+    // port, or on the same port again.
+    for d in DELAYS {
+        let mut h = Harness::new(d, 2, 2, 64);
+        let dests = [1u32, 2, 1, 1];
+        for (seq, &dest) in dests.iter().enumerate() {
+            for i in 0..3 {
+                h.step(&[(0, flit(seq as u32, i, 3, dest, 0))], &[]);
+            }
+        }
+        h.idle_until(60);
+        for (seq, &dest) in dests.iter().enumerate() {
+            let sent = h.sent_of(seq as u32);
+            assert_eq!(sent.len(), 3, "{d:?} packet {seq}");
+            assert!(
+                sent.iter().all(|s| s.1 == dest as usize),
+                "{d:?} packet {seq}"
+            );
+            assert!(
+                sent.iter().all(|s| s.2.vc == sent[0].2.vc),
+                "{d:?} packet {seq}"
+            );
+            assert!(
+                sent.windows(2).all(|w| w[0].0 < w[1].0),
+                "{d:?} packet {seq}"
+            );
+        }
+        // The packet behind a tail on the same port takes the other output VC (round
+        // robin), so the two on port 1 in a row differ.
+        assert_ne!(h.sent_of(2)[0].2.vc, h.sent_of(3)[0].2.vc, "{d:?}");
+    }
+}
+
+#[test]
 fn under_tail_release_an_output_vc_is_reallocated_once_the_tail_won_the_switch() {
     for d @ [_, vd, _, _, _] in DELAYS {
         // One downstream VC, two packets from two input ports for the same output; no

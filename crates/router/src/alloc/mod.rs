@@ -253,11 +253,15 @@ impl Iterator for MatrixOnes<'_> {
 /// column c its bit c. Row and column indices are taken modulo 64 (callers keep them below
 /// 64), so no access needs a bounds check: the one-word paths of switch allocation use it
 /// for their requests and grants.
+///
+/// Laid out as C lays out a struct, the row mask first: it shares its cache line with
+/// the first seven rows.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct WordMatrix {
-    words: [u64; 64],
     /// Rows that may hold a set bit (exactly the rows set since the last `clear`).
     rows: u64,
+    words: [u64; 64],
 }
 
 impl Default for WordMatrix {
@@ -270,8 +274,8 @@ impl WordMatrix {
     /// An all-zero matrix.
     pub const fn new() -> WordMatrix {
         WordMatrix {
-            words: [0; 64],
             rows: 0,
+            words: [0; 64],
         }
     }
     /// Sets bit `(r, c)`.
@@ -610,12 +614,17 @@ pub(crate) fn arbitrate_words(
 
 /// Shared state of the separable allocators: one arbiter per row (over the columns) and
 /// one per column (over the rows), plus scratch space.
+///
+/// Laid out as C lays out a struct, the arbiter banks first: switch allocation moves a
+/// row and a column arbiter per flit, and with [`Allocator`]'s layout the banks sit at
+/// the start of the allocator, next to what the step reads before them.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub(crate) struct Separable {
-    pub rows: usize,
-    pub cols: usize,
     pub row_arb: Arbiters,
     pub col_arb: Arbiters,
+    pub rows: usize,
+    pub cols: usize,
     /// Scratch, transposed (`cols x rows`): per column, the rows taking part in its
     /// arbitration.
     pub by_col: BitMatrix,

@@ -25,7 +25,11 @@ pub use round_robin::{RoundRobinArbiter, RoundRobinWordBank};
 
 /// A bank of arbiters of one kind, arbiter `k` over its own number of requesters (see the
 /// module docs).
+///
+/// Laid out as C lays out a tagged union (one tag byte, then the kind's data): the
+/// pointers of a [`RoundRobinWordBank`] follow the tag in its cache line.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub enum Arbiters {
     /// Round-robin, at most 64 arbiters of at most 64 requesters each.
     RoundRobinWords(RoundRobinWordBank),

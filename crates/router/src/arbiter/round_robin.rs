@@ -62,7 +62,12 @@ fn first_from(w: u64, pointer: usize) -> Option<usize> {
 /// arrays indexed modulo 64 (no bounds checks): arbiter `k` behaves as a
 /// [`RoundRobinArbiter`] of `size(k)` requesters. Switch allocation updates three such
 /// arbiters per flit.
+///
+/// Laid out as C lays out a struct, `pointers` first: the pointers of a small router's
+/// arbiters share the cache line of the bank's start (the enum tag of [`super::Arbiters`]
+/// before it), the line a step touches anyway.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct RoundRobinWordBank {
     /// Arbiter `k`'s pointer, as [`RoundRobinArbiter`]'s (`size` stands for 0).
     pointers: [u8; 64],

@@ -23,13 +23,27 @@ use crate::arbiter::{Arbiters, WordArbiters};
 use crate::flit::Credit;
 use crate::mask;
 use crate::vc_state::{InputVcState, VcPhase};
-use flitsim_netlist::{Cycle, RouterConfig, VcId, TERMINAL_PORT};
+use flitsim_netlist::{Cycle, OutPort, RouterConfig, VcId, TERMINAL_PORT};
 
 /// The SA stage: port allocator, per-input-port VC arbiters, scratch.
+///
+/// Laid out as C lays out a struct, what a step reads first: the one-word path's
+/// scratch and flag, then the VC arbiters and the allocator, whose round-robin pointers
+/// follow their tags ([`Arbiters`], [`Allocator`]); from a cache line's start, a step of
+/// a router of up to 16 ports touches three lines of it.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub struct SwitchAlloc {
-    allocator: Allocator,
+    /// The one-word path's layout words and scratch.
+    word: Box<WordPath>,
+    /// The router takes the one-word path: at most 64 input VCs, port matrices of at most
+    /// 64 rows and columns.
+    one_word: bool,
+    /// `sd + xd`: a flit granted at `c` is written at `c + sd + xd` (the router's delays,
+    /// fixed at construction; kept here so that a step reads no other line for them).
+    exit_delay: u64,
     vc_arb: Arbiters,
+    allocator: Allocator,
     /// Flat input VCs eligible this cycle (word mask; multi-word path).
     eligible: Vec<u64>,
     /// Scratch: one input port's VCs requesting a given output (word mask; multi-word
@@ -41,34 +55,72 @@ pub struct SwitchAlloc {
     grant: BitMatrix,
     /// Flat input VCs that won in the last `evaluate` (`step` does not fill it); reused.
     winners: Vec<u32>,
-    /// The one-word path's layout words and scratch.
-    word: Box<WordPath>,
 }
 
 /// What the one-word path (a router with at most 64 input VCs and at most 64 ports per
 /// side) works on: fixed arrays indexed below 64, so its accesses need no bounds checks.
+///
+/// Laid out as C lays out a struct, from a cache line's start: a small router's entries
+/// (up to 6 ports, 20 VCs) of each array lie in one line (`seen` and `vcs`: two), so a
+/// step touches five.
 #[derive(Debug)]
+#[repr(C, align(64))]
 struct WordPath {
+    /// Flat input VCs seen `Active` and ready by a step, their output VC copied into
+    /// `vcs`: until a VC's tail leaves (which clears its bit) its state is not read again
+    /// (a VC stays ready and keeps its output VC while it is active). Kept empty while
+    /// the router keeps the reset trail: a reset may free a VC, and VA give it another
+    /// output VC, between two steps.
+    seen: u64,
+    /// Per flat input VC: its input port, and the output VC it holds while in `seen`.
+    vcs: [WordVc; 64],
     /// Port requests: row p holds the output ports input port p requests, then the
     /// grants in their place (all zero between steps).
     req: WordMatrix,
     /// Eligible flat input VCs by the output port they request (all zero between steps).
     by_out: [u64; 64],
-    /// Input port of each flat input VC.
-    port_of: [u8; 64],
-    /// The output port each VC of the last eligible mask requests.
-    out_of: [u8; 64],
     /// Flat input VCs of each input port (bit i = flat VC i).
     port_vcs: [u64; 64],
 }
 
+/// What [`WordPath`] keeps of one flat input VC.
+#[derive(Copy, Clone, Debug, Default)]
+#[repr(C)]
+struct WordVc {
+    /// Its input port.
+    input: u8,
+    /// The output VC it holds (valid while it is in `WordPath::seen`).
+    held: HeldVc,
+}
+
+/// The output VC an active input VC holds, as [`WordPath`] keeps it.
+#[derive(Copy, Clone, Debug, Default)]
+#[repr(C)]
+struct HeldVc {
+    /// Output port.
+    port: u8,
+    /// Downstream VC.
+    vc: u8,
+    /// Flat output VC (the one-word path is taken only when every flat output VC fits).
+    flat: u16,
+}
+
+impl HeldVc {
+    /// Output port, downstream VC and flat output VC.
+    #[inline(always)]
+    fn out(self) -> (OutPort, VcId, usize) {
+        (OutPort(self.port), VcId(self.vc), usize::from(self.flat))
+    }
+}
+
 /// What [`SwitchAlloc::step_word`] granted, for its grant loop: a lone `eligible` VC (its
-/// mask, or 0 when the grants are in `WordPath::req`), the output ports requested and
-/// whether the requests formed a matching.
+/// mask, or 0 when the grants are in `WordPath::req`), the output ports requested,
+/// whether the requests formed a matching, and the cycle the granted flits are written.
 struct WordGrants {
     eligible: u64,
     outs: u64,
     matching: bool,
+    exit: Cycle,
 }
 
 /// The arbiters one switch grant moves, banks of one type: the input ports' VC arbiters
@@ -95,14 +147,14 @@ impl WordPath {
     /// never takes the one-word path).
     fn new(s: &RouterState) -> WordPath {
         let mut w = WordPath {
+            seen: 0,
+            vcs: [WordVc::default(); 64],
             req: WordMatrix::new(),
             by_out: [0; 64],
-            port_of: [0; 64],
-            out_of: [0; 64],
             port_vcs: [0; 64],
         };
         for (i, &p) in s.layout.in_port_of.iter().enumerate().take(64) {
-            w.port_of[i] = p;
+            w.vcs[i].input = p;
             if usize::from(p) < 64 {
                 w.port_vcs[usize::from(p)] |= 1 << i;
             }
@@ -116,7 +168,13 @@ impl SwitchAlloc {
     pub fn new(config: &RouterConfig, s: &RouterState) -> SwitchAlloc {
         let (pi, po) = (s.layout.in_ports(), s.layout.out_ports());
         let max_vcs = (0..pi).map(|p| s.layout.in_vcs(p)).max().unwrap_or(0);
+        let req = BitMatrix::new(pi, po);
         SwitchAlloc {
+            word: Box::new(WordPath::new(s)),
+            one_word: req.is_one_word()
+                && s.layout.total_in_vcs() <= 64
+                && s.layout.total_out_vcs() <= usize::from(u16::MAX) + 1,
+            exit_delay: s.delays.sd + s.delays.xd,
             allocator: Allocator::new(config.switch_allocator, config.arbiter, pi, po),
             vc_arb: Arbiters::new(
                 config.arbiter,
@@ -124,10 +182,9 @@ impl SwitchAlloc {
             ),
             eligible: vec![0; mask::words(s.layout.total_in_vcs())],
             vc_req: vec![0; mask::words(usize::from(max_vcs))],
-            req: BitMatrix::new(pi, po),
+            req,
             grant: BitMatrix::new(pi, po),
             winners: Vec::new(),
-            word: Box::new(WordPath::new(s)),
         }
     }
 
@@ -157,7 +214,7 @@ impl SwitchAlloc {
     #[inline]
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
         self.winners.clear();
-        match (s.vcs.active(), self.req.is_one_word()) {
+        match (s.vcs.active(), self.one_word) {
             ([0], _) => {}
             ([active], true) => self.evaluate_word(now, s, *active),
             (active, _) if mask::is_empty(active) => {}
@@ -210,23 +267,65 @@ impl SwitchAlloc {
     }
 
     /// The eligible VCs among the active VCs `active` of a router on the one-word path (at
-    /// most 64 input VCs, port matrices of at most 64 rows and columns); the output port
-    /// each requests is left in `w.out_of`.
+    /// most 64 input VCs, port matrices of at most 64 rows and columns); the output VC
+    /// each holds is in `w.vcs`. A VC's state is read only until a step sees it ready
+    /// (`w.seen`); then only its FIFO's length and its output VC's credits.
     #[inline(always)]
     fn eligible_word(w: &mut WordPath, now: Cycle, s: &RouterState, active: u64) -> u64 {
+        debug_assert_eq!(w.seen & !active, 0, "a VC left Active without its tail");
+        let unseen = active & !w.seen;
+        let ready = if unseen == 0 {
+            active
+        } else {
+            active & !Self::see(w, s, unseen, now)
+        };
         let mut eligible = 0u64;
-        let mut a = active;
+        let mut a = ready;
         while a != 0 {
             let i = a.trailing_zeros() as usize;
             a &= a - 1;
-            // The active mask is exact: no phase test.
-            let vc = &s.vcs[i];
-            if Self::can_send(s, vc, i, now) {
-                w.out_of[i % 64] = vc.out_port.0;
+            let held = w.vcs[i % 64].held;
+            debug_assert!({
+                let vc = &s.vcs[i];
+                vc.ready(now)
+                    && (vc.out_port.0, vc.out_vc.0, vc.out_ovc)
+                        == (held.port, held.vc, u32::from(held.flat))
+            });
+            if s.buffers.len(i) != 0 && s.outputs[usize::from(held.flat)].credits.has_credit() {
                 eligible |= 1 << i;
             }
         }
         eligible
+    }
+
+    /// Reads the state of the active input VCs `unseen` (not in `w.seen`) and returns
+    /// those not ready at `now`; the output VC of each ready one is copied into `w.vcs`,
+    /// and it joins `w.seen` unless the router keeps the reset trail (which it keeps from
+    /// its first step on, or never). Out of line: a VC is read here once per packet.
+    #[inline(never)]
+    fn see(w: &mut WordPath, s: &RouterState, mut unseen: u64, now: Cycle) -> u64 {
+        let mut not_ready = 0u64;
+        let mut seen = w.seen;
+        while unseen != 0 {
+            let i = unseen.trailing_zeros() as usize;
+            unseen &= unseen - 1;
+            // The active mask is exact: no phase test.
+            let vc = &s.vcs[i];
+            if !vc.ready(now) {
+                not_ready |= 1 << i;
+                continue;
+            }
+            w.vcs[i % 64].held = HeldVc {
+                port: vc.out_port.0,
+                vc: vc.out_vc.0,
+                flat: vc.out_ovc as u16,
+            };
+            seen |= 1 << i;
+        }
+        if s.trail.is_none() {
+            w.seen = seen;
+        }
+        not_ready
     }
 
     /// Fills `w.by_out` with the `eligible` VCs (not 0) by the output port they request
@@ -245,8 +344,8 @@ impl SwitchAlloc {
         while e != 0 {
             let i = e.trailing_zeros() as usize;
             e &= e - 1;
-            let o = usize::from(w.out_of[i]) % 64;
-            let p = usize::from(w.port_of[i]) % 64;
+            let WordVc { input, held } = w.vcs[i % 64];
+            let (p, o) = (usize::from(input) % 64, usize::from(held.port) % 64);
             shared_port |= w.req.row(p) & !(1 << o);
             shared_out |= w.by_out[o] & !w.port_vcs[p];
             w.by_out[o] |= 1 << i;
@@ -271,7 +370,7 @@ impl SwitchAlloc {
                 let WordPath {
                     req,
                     by_out,
-                    port_of,
+                    vcs: word_vcs,
                     ..
                 } = w;
                 // The input ports of an output's eligible VCs.
@@ -280,7 +379,7 @@ impl SwitchAlloc {
                     while vcs != 0 {
                         let i = vcs.trailing_zeros() as usize;
                         vcs &= vcs - 1;
-                        ports |= 1 << (port_of[i] % 64);
+                        ports |= 1 << (word_vcs[i % 64].input % 64);
                     }
                     ports
                 };
@@ -381,7 +480,7 @@ impl SwitchAlloc {
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
     ) {
-        match (s.vcs.active(), self.req.is_one_word()) {
+        match (s.vcs.active(), self.one_word) {
             ([0], _) => {}
             ([active], true) => self.step_word(now, s, crossbar, credits, *active),
             (active, _) if mask::is_empty(active) => {}
@@ -423,6 +522,7 @@ impl SwitchAlloc {
             eligible: if lone { eligible } else { 0 },
             outs,
             matching,
+            exit: now.plus(self.exit_delay),
         };
         match (&mut self.vc_arb, self.allocator.arbiters_mut()) {
             (
@@ -462,32 +562,41 @@ impl SwitchAlloc {
         grants: WordGrants,
         arbs: &mut GrantArbiters<'_, A>,
     ) {
-        let exit = now.plus(s.delays.sd + s.delays.xd);
+        let exit = grants.exit;
         if grants.eligible != 0 {
             let i = grants.eligible.trailing_zeros() as usize;
-            let o = usize::from(w.out_of[i % 64]);
-            let p = usize::from(w.port_of[i % 64]);
+            let WordVc { input, held } = w.vcs[i % 64];
+            let p = usize::from(input);
             let v = (i - w.port_vcs[p % 64].trailing_zeros() as usize) as u8;
-            Self::take_grant(now, exit, s, crossbar, credits, arbs, (i, p, v, o));
+            let seen = &mut w.seen;
+            let out = held.out();
+            Self::take_grant(now, exit, s, crossbar, credits, arbs, seen, (i, p, v), out);
             return;
         }
         let WordPath {
+            seen,
+            vcs,
             req,
             by_out,
             port_vcs,
-            ..
         } = &mut *w;
         for (p, row) in req.drain() {
             let o = row.trailing_zeros() as usize;
             let (i, v) = Self::pick_vc_word(&*arbs.vc, by_out, port_vcs, grants.matching, p, o);
-            Self::take_grant(now, exit, s, crossbar, credits, arbs, (i, p, v, o));
+            let held = vcs[i % 64].held;
+            debug_assert_eq!(usize::from(held.port), o);
+            let out = held.out();
+            Self::take_grant(now, exit, s, crossbar, credits, arbs, seen, (i, p, v), out);
         }
         Self::clear_word(w, grants.matching, grants.outs);
     }
 
-    /// Flat input VC `i` (VC `v` of input port `p`) won output `o` at `now`: its flit
-    /// moves (written at `exit`), then the port's VC arbiter and the allocator's arbiters
-    /// (of `arbs`) move their priorities.
+    /// Flat input VC `i` (VC `v` of input port `p`), holding output VC `out` (port,
+    /// downstream VC, flat output VC), won its output port at `now`: its flit moves
+    /// (written at `exit`), then the port's VC arbiter and the allocator's arbiters (of
+    /// `arbs`) move their priorities. A tail takes the VC out of `seen` (the one-word
+    /// path's `WordPath::seen`; always empty on other routers).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn take_grant<A: WordArbiters>(
         now: Cycle,
@@ -496,10 +605,14 @@ impl SwitchAlloc {
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
         arbs: &mut GrantArbiters<'_, A>,
-        (i, p, v, o): (usize, usize, u8, usize),
+        seen: &mut u64,
+        (i, p, v): (usize, usize, u8),
+        out: (OutPort, VcId, usize),
     ) {
-        Self::move_flit(now, exit, s, crossbar, credits, i, p, v);
-        arbs.update(p, usize::from(v), o);
+        if Self::move_flit(now, exit, s, crossbar, credits, (i, p, v), out) {
+            *seen &= !(1 << (i % 64));
+        }
+        arbs.update(p, usize::from(v), out.0.index());
     }
 
     /// The flat input VCs granted by the last `evaluate` (for traces).
@@ -531,26 +644,38 @@ impl SwitchAlloc {
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
     ) {
-        let exit = now.plus(s.delays.sd + s.delays.xd);
+        let exit = now.plus(self.exit_delay);
         for &i in &self.winners {
             let i = i as usize;
             let (p, v) = s.layout.in_split(i);
-            // The grant the winner took (read before its move: a tail's VC goes idle).
-            let o = s.vcs[i].out_port.index();
+            // The output VC the winner holds (read before its move: a tail's VC goes idle).
+            let vc = &s.vcs[i];
+            let out = (vc.out_port, vc.out_vc, vc.out_ovc as usize);
             let (row, col) = self.allocator.arbiters_mut();
             let mut arbs = GrantArbiters {
                 vc: &mut self.vc_arb,
                 row,
                 col,
             };
-            Self::take_grant(now, exit, s, crossbar, credits, &mut arbs, (i, p, v, o));
+            let seen = &mut self.word.seen;
+            Self::take_grant(
+                now,
+                exit,
+                s,
+                crossbar,
+                credits,
+                &mut arbs,
+                seen,
+                (i, p, v),
+                out,
+            );
         }
     }
 
     /// Moves the front flit of flat input VC `i` (VC `v` of input port `p`), which won
-    /// the switch at `now`, into the crossbar (written at `exit`) and schedules its credit
-    /// upstream; a tail frees the output VC and the input VC.
-    #[allow(clippy::too_many_arguments)]
+    /// the switch at `now` and holds output VC `(o, ov)` (flat `ovc`), into the crossbar
+    /// (written at `exit`) and schedules its credit upstream; a tail frees the output VC
+    /// and the input VC. Returns whether the flit was the tail.
     #[inline(always)]
     fn move_flit(
         now: Cycle,
@@ -558,12 +683,9 @@ impl SwitchAlloc {
         s: &mut RouterState,
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
-        i: usize,
-        p: usize,
-        v: u8,
-    ) {
-        let vc = &s.vcs[i];
-        let (o, ov, ovc) = (vc.out_port, vc.out_vc, vc.out_ovc as usize);
+        (i, p, v): (usize, usize, u8),
+        (o, ov, ovc): (OutPort, VcId, usize),
+    ) -> bool {
         // The flit is copied from its FIFO slot straight into the crossbar; the credit
         // accounting follows.
         let flit = crossbar.push(o.index(), exit, &s.buffers.pop(i).flit);
@@ -575,6 +697,7 @@ impl SwitchAlloc {
         if tail {
             Self::tail_left(now, s, i, ovc);
         }
+        tail
     }
 
     /// The tail of input VC `i` left at `now`: output VC `ovc` loses its owner and the

@@ -24,8 +24,15 @@ use rand_pcg::Pcg64Mcg;
 use smallvec::SmallVec;
 
 /// The VA stage: allocator, selection function, the router's RNG stream, scratch.
+///
+/// Laid out as C lays out a struct, first what a step with a lone
+/// requesting VC reads: the one-word flag, then the allocator, whose round-robin row
+/// pointers follow their tag ([`Allocator`], [`crate::arbiter::Arbiters`]).
 #[derive(Debug)]
+#[repr(C)]
 pub struct VcAlloc {
+    /// Requests and grants fit one word per row: at most 64 input VCs and 64 output VCs.
+    one_word: bool,
     allocator: Allocator,
     selection: Selection,
     rng: Pcg64Mcg,
@@ -49,13 +56,15 @@ impl VcAlloc {
         rng: Pcg64Mcg,
     ) -> VcAlloc {
         let (rows, cols) = (s.layout.total_in_vcs(), s.layout.total_out_vcs());
+        let req = BitMatrix::new(rows, cols);
         VcAlloc {
+            one_word: req.is_one_word(),
             allocator: Allocator::new(config.vc_allocator, config.arbiter, rows, cols),
             selection: Selection::new(config.selection),
             rng,
             port_dim,
             escape_vcs: 0,
-            req: BitMatrix::new(rows, cols),
+            req,
             grant: BitMatrix::new(rows, cols),
             granted: false,
             views: SmallVec::new(),
@@ -137,7 +146,7 @@ impl VcAlloc {
     fn request_and_allocate(&mut self, now: Cycle, s: &RouterState) {
         // At most 64 output VCs (and input VCs): a VC's requests are gathered in one word
         // and written once.
-        let one_word = self.req.is_one_word();
+        let one_word = self.one_word;
         self.requests(now, s, |req, i, c, len| {
             if one_word {
                 let row = Self::free_row(s, c, len);
@@ -223,7 +232,7 @@ impl VcAlloc {
     #[inline(never)]
     fn step_waiting(&mut self, now: Cycle, s: &mut RouterState) {
         debug_assert!(self.req.is_empty() && self.grant.is_empty());
-        if !self.req.is_one_word() {
+        if !self.one_word {
             self.request_and_allocate(now, s);
             self.commit(now, s);
             return;
