@@ -176,11 +176,17 @@ impl PortTable {
     #[inline(always)]
     pub fn get(&self, p: usize) -> &PortWires {
         debug_assert!(p < self.len, "port {p} of a router of {} ports", self.len);
-        if p < NEAR_PORTS {
-            &self.near[p]
-        } else {
-            &self.far[p - NEAR_PORTS]
+        match self.near.get(p) {
+            Some(w) => w,
+            None => self.far_port(p),
         }
+    }
+
+    /// The channels of port `p` from [`NEAR_PORTS`] on (out of the step's straight path).
+    #[cold]
+    #[inline(never)]
+    fn far_port(&self, p: usize) -> &PortWires {
+        &self.far[p - NEAR_PORTS]
     }
 
     /// Every port's channels, by port.
