@@ -83,22 +83,127 @@ pub(crate) const NO_OUTLET: Outlet = Outlet {
     wake: NO_WAKE,
 };
 
+/// One side of a router port's channel as the router meets it: the line it reads (the far
+/// end's side of the channel), the line it writes (its own side) and the far end's spot in
+/// the wake-ups, with the partition of the far end (which holds the line read and is
+/// woken by what is written). The two sides of a channel share that partition and the
+/// latency, so one entry serves both (a port without a channel: [`NO_LINE`] and
+/// [`NO_OUTLET`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Side {
+    read: Line,
+    write: Line,
+    part: u32,
+    wake: WakeSpot,
+}
+
+impl Side {
+    /// The side of a channel read as `src` and written as `to` (the partition `src`
+    /// lies in is the one `to` wakes, or both are missing).
+    fn new(src: LineRef, to: Outlet) -> Side {
+        debug_assert_eq!(src.part, to.wake.part, "two far ends for one channel");
+        Side {
+            read: src.line,
+            write: to.line,
+            part: src.part,
+            wake: to.wake.spot,
+        }
+    }
+
+    /// The line read.
+    #[inline(always)]
+    pub fn src(&self) -> LineRef {
+        LineRef {
+            part: self.part,
+            line: self.read,
+        }
+    }
+
+    /// The line written and whom it wakes.
+    #[inline(always)]
+    pub fn outlet(&self) -> Outlet {
+        Outlet {
+            line: self.write,
+            wake: WakeRef {
+                part: self.part,
+                spot: self.wake,
+            },
+        }
+    }
+}
+
+/// The channels of one router port: its input side (flits read from the forward side
+/// feeding it, credits and resets written on that channel's reverse side, which is the
+/// router's own) and its output side (credits read from the reverse side of its channel,
+/// flits written on that channel's forward side, the router's own; for the ejection port,
+/// the terminal is woken).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PortWires {
+    pub input: Side,
+    pub output: Side,
+}
+
+/// Ports of a router whose channels its node holds inline ([`PortTable`]).
+pub(crate) const NEAR_PORTS: usize = 8;
+
+/// The channels of a router's ports ([`PortWires`], by port): the first [`NEAR_PORTS`]
+/// inline in the router's node (a step finds them without following a pointer), the
+/// others of a wider router on the heap.
+pub(crate) struct PortTable {
+    near: [PortWires; NEAR_PORTS],
+    far: Box<[PortWires]>,
+    len: usize,
+}
+
+impl PortTable {
+    /// The table of `wires` (by port).
+    pub fn new(wires: &[PortWires]) -> PortTable {
+        let none = PortWires {
+            input: Side::new(NO_LINE, NO_OUTLET),
+            output: Side::new(NO_LINE, NO_OUTLET),
+        };
+        let mut near = [none; NEAR_PORTS];
+        let n = wires.len().min(NEAR_PORTS);
+        near[..n].copy_from_slice(&wires[..n]);
+        PortTable {
+            near,
+            far: wires[n..].into(),
+            len: wires.len(),
+        }
+    }
+
+    /// The channels of port `p`.
+    #[inline(always)]
+    pub fn get(&self, p: usize) -> &PortWires {
+        debug_assert!(p < self.len, "port {p} of a router of {} ports", self.len);
+        match self.near.get(p) {
+            Some(w) => w,
+            None => self.far_port(p),
+        }
+    }
+
+    /// The channels of port `p` from [`NEAR_PORTS`] on (out of the step's straight path).
+    #[cold]
+    #[inline(never)]
+    fn far_port(&self, p: usize) -> &PortWires {
+        &self.far[p - NEAR_PORTS]
+    }
+
+    /// Every port's channels, by port.
+    pub fn iter(&self) -> impl Iterator<Item = &PortWires> + '_ {
+        self.near[..self.len.min(NEAR_PORTS)]
+            .iter()
+            .chain(self.far.iter())
+    }
+}
+
 /// A router with its channel map and (for a router with more ports than the arrival masks
 /// cover) its inbox; what it writes stays inside it until phase 2 reads it
 /// ([`Router::flits_out`], [`Router::credits_out`]).
 pub(crate) struct RouterNode {
     pub router: Router,
-    /// Forward side feeding each input port (`NO_LINE` if none).
-    pub flit_src: Box<[LineRef]>,
-    /// Reverse side of each output port's channel, delivering credits (`NO_LINE` if none).
-    pub credit_src: Box<[LineRef]>,
-    /// Where each output port's flits go: own forward line and the reader it wakes (the
-    /// terminal for the ejection port); [`NO_OUTLET`] if the port has no channel.
-    pub flit_to: Box<[Outlet]>,
-    /// Where each input port's credits (and resets) go: own reverse line (its resets
-    /// travel on the line of the same place in `Outbound::resets`) and the upstream
-    /// component it wakes (the terminal for the injection port).
-    pub credit_to: Box<[Outlet]>,
+    /// The channels of each port, read on every step.
+    pub wires: PortTable,
     /// Inbox of a router wider than the masks (`cycle::read_all`); others get their
     /// inputs from the lines by reference (`cycle::step_arrived`).
     pub flits_in: Box<[Option<Flit>]>,
@@ -492,12 +597,15 @@ pub(crate) fn assemble(
         }
         let part = &mut nodes[part_of(i)];
         part.wide |= ports > MASK_PORTS;
+        let wires: Vec<PortWires> = (0..ports)
+            .map(|p| PortWires {
+                input: Side::new(flit_src[p], credit_to[p]),
+                output: Side::new(credit_src[p], flit_to[p]),
+            })
+            .collect();
         part.routers.push(RouterNode {
             router,
-            flit_src: flit_src.into_boxed_slice(),
-            credit_src: credit_src.into_boxed_slice(),
-            flit_to: flit_to.into_boxed_slice(),
-            credit_to: credit_to.into_boxed_slice(),
+            wires: PortTable::new(&wires),
             flits_in: vec![None; ports].into_boxed_slice(),
             credits_in: vec![None; ports].into_boxed_slice(),
             resets_out: vec![None; ports].into_boxed_slice(),
@@ -562,4 +670,58 @@ pub(crate) fn assemble(
         routing,
         resets,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Distinct channels for port `p` (lines of a test arena, wake spots of a test reader).
+    fn wires(p: usize, flits: &mut Lines<Flit>, credits: &mut Lines<Credit>) -> PortWires {
+        let wakes = Wakes::new(1, 64);
+        let side = |read: Line, write: Line, part: u32, id: u32| Side {
+            read,
+            write,
+            part,
+            wake: wakes.spot(id, 1 << (p % 64)),
+        };
+        let latency = p as u32 % 3 + 1;
+        PortWires {
+            input: side(
+                flits.push(latency),
+                credits.push(latency),
+                p as u32,
+                2 * p as u32,
+            ),
+            output: side(credits.push(latency), flits.push(latency), p as u32 + 1, 3),
+        }
+    }
+
+    #[test]
+    fn a_port_table_finds_every_port_of_narrow_and_wide_routers() {
+        let (mut flits, mut credits) = (Lines::default(), Lines::default());
+        for ports in [1, 5, NEAR_PORTS, NEAR_PORTS + 1, 40] {
+            let all: Vec<PortWires> = (0..ports)
+                .map(|p| wires(p, &mut flits, &mut credits))
+                .collect();
+            let table = PortTable::new(&all);
+            for (p, w) in all.iter().enumerate() {
+                assert_eq!(table.get(p), w, "port {p} of {ports}");
+            }
+            assert!(table.iter().eq(all.iter()), "{ports} ports");
+        }
+    }
+
+    #[test]
+    fn a_side_reads_and_writes_the_lines_of_its_channel() {
+        let (mut flits, mut credits) = (Lines::<Flit>::default(), Lines::<Credit>::default());
+        let (f, r) = (flits.push(2), credits.push(2));
+        let wake = WakeRef {
+            part: 3,
+            spot: Wakes::new(2, 10).spot(7, 1 << 33),
+        };
+        let side = Side::new(LineRef { part: 3, line: f }, Outlet { line: r, wake });
+        assert_eq!(side.src(), LineRef { part: 3, line: f });
+        assert_eq!(side.outlet(), Outlet { line: r, wake });
+    }
 }

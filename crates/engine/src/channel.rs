@@ -61,11 +61,11 @@ impl Blank for Reset {
 }
 
 /// A delay line of a [`Lines`]: where its ring of slots lies and its latency (a handle
-/// the cycle loop keeps, so reading or writing a line looks nothing up).
+/// the cycle loop keeps, so reading or writing a line looks nothing up; 8 bytes: the
+/// ring's size follows from the latency).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     start: u32,
-    mask: u32,
     latency: u32,
 }
 
@@ -73,7 +73,6 @@ impl Line {
     /// No line (a port without a channel); using it panics.
     pub const NONE: Line = Line {
         start: u32::MAX,
-        mask: 0,
         latency: 0,
     };
 
@@ -82,10 +81,16 @@ impl Line {
         self.latency
     }
 
+    /// The mask of the line's ring (its size minus one).
+    #[inline(always)]
+    fn mask(self) -> u32 {
+        ring_size(self.latency) - 1
+    }
+
     /// The index of the slot of cycle `t`.
     #[inline(always)]
     fn slot(self, t: u64) -> usize {
-        (self.start + (t as u32 & self.mask)) as usize
+        (self.start + (t as u32 & self.mask())) as usize
     }
 }
 
@@ -222,11 +227,7 @@ impl<T: Blank> Lines<T> {
             size,
         ));
         self.lines += 1;
-        Line {
-            start,
-            mask: size as u32 - 1,
-            latency,
-        }
+        Line { start, latency }
     }
 
     /// Number of lines.
@@ -280,7 +281,7 @@ impl<T: Blank> Lines<T> {
     /// The items of line `l` still travelling at the start of cycle `next` (due at
     /// `next` or later), in no particular order.
     pub fn in_flight(&self, l: Line, next: u64) -> impl Iterator<Item = &T> + '_ {
-        self.slots[l.start as usize..(l.start + l.mask + 1) as usize]
+        self.slots[l.start as usize..(l.start + l.mask() + 1) as usize]
             .iter()
             .filter(move |s| s.due != NEVER && s.due >= next)
             .map(|s| &s.item)

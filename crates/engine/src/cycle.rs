@@ -161,18 +161,18 @@ fn step_arrived<'a>(
         // The wake-ups missed nothing and named nothing extra: every line read in full
         // agrees with the mask (a credit bit may stand for a reset alone).
         let t = now.0;
-        for (p, &src) in node.flit_src.iter().enumerate() {
+        for (p, w) in node.wires.iter().enumerate() {
             assert_eq!(
                 flits >> p & 1 == 1,
-                read.peek_flit(src).is_some(),
+                read.peek_flit(w.input.src()).is_some(),
                 "flit on input port {p} at cycle {t}: arrival mask and lines disagree"
             );
         }
-        for (o, &src) in node.credit_src.iter().enumerate() {
-            let reset = resets && read.peek_reset(src).is_some();
+        for (o, w) in node.wires.iter().enumerate() {
+            let reset = resets && read.peek_reset(w.output.src()).is_some();
             assert_eq!(
                 credits >> o & 1 == 1,
-                read.peek_credit(src).is_some() || reset,
+                read.peek_credit(w.output.src()).is_some() || reset,
                 "credit or reset on output port {o} at cycle {t}: arrival mask and lines disagree"
             );
         }
@@ -186,7 +186,7 @@ fn step_arrived<'a>(
         while m != 0 {
             let o = m.trailing_zeros() as usize;
             m &= m - 1;
-            if let Some(r) = read.peek_reset(node.credit_src[o]) {
+            if let Some(r) = read.peek_reset(node.wires.get(o).output.src()) {
                 node.router
                     .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
             }
@@ -198,7 +198,7 @@ fn step_arrived<'a>(
     while m != 0 {
         let o = m.trailing_zeros() as usize;
         m &= m - 1;
-        let src = node.credit_src[o];
+        let src = node.wires.get(o).output.src();
         // With resets a credit bit may stand for a reset alone: the credit's tag decides.
         if !resets {
             router.receive_credit(now, o, read.credit(src));
@@ -210,7 +210,7 @@ fn step_arrived<'a>(
     while m != 0 {
         let p = m.trailing_zeros() as usize;
         m &= m - 1;
-        router.receive_flit(now, p, read.flit(node.flit_src[p]));
+        router.receive_flit(now, p, read.flit(node.wires.get(p).input.src()));
     }
     router.finish_step(now);
 }
@@ -248,17 +248,17 @@ fn read_all<'a>(
     resets: bool,
 ) -> bool {
     let mut any = false;
-    for (slot, &src) in node.flits_in.iter_mut().zip(node.flit_src.iter()) {
-        *slot = read.peek_flit(src).copied();
+    for (slot, w) in node.flits_in.iter_mut().zip(node.wires.iter()) {
+        *slot = read.peek_flit(w.input.src()).copied();
         any |= slot.is_some();
     }
-    for (slot, &src) in node.credits_in.iter_mut().zip(node.credit_src.iter()) {
-        *slot = read.peek_credit(src);
+    for (slot, w) in node.credits_in.iter_mut().zip(node.wires.iter()) {
+        *slot = read.peek_credit(w.output.src());
         any |= slot.is_some();
     }
     if resets {
-        for (o, &src) in node.credit_src.iter().enumerate() {
-            if let Some(r) = read.peek_reset(src) {
+        for (o, w) in node.wires.iter().enumerate() {
+            if let Some(r) = read.peek_reset(w.output.src()) {
                 node.router
                     .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
                 any = true;
@@ -743,18 +743,19 @@ impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
     fn router(&mut self, node: &mut RouterNode, resets: bool) -> u64 {
         let out = node.router.flits_out();
         for (o, f) in out {
-            let to = node.flit_to[*o as usize];
+            let to = node.wires.get(*o as usize).output.outlet();
             let due = self.flits.send(to.line, self.at, f);
             (self.wake)(to.wake, due);
         }
         for &(p, vc) in node.router.credits_out() {
-            let to = node.credit_to[p as usize];
+            let to = node.wires.get(p as usize).input.outlet();
             let due = self.credits.send(to.line, self.at, &Credit { vc });
             (self.wake)(to.wake, due);
         }
         if resets {
-            for (slot, to) in node.resets_out.iter_mut().zip(node.credit_to.iter()) {
+            for (slot, w) in node.resets_out.iter_mut().zip(node.wires.iter()) {
                 if let Some(r) = slot.take() {
+                    let to = w.input.outlet();
                     let due = self.resets.send(to.line, self.at, &r);
                     (self.wake)(to.wake, due);
                 }
