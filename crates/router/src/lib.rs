@@ -789,7 +789,9 @@ impl Router {
             }
             match vc.phase {
                 VcPhase::VcWait => {
-                    let Some(c) = vc.route.first() else { continue };
+                    let Some(c) = s.vcs.route(i).first() else {
+                        continue;
+                    };
                     let reason = if VcAlloc::has_free_candidate(s, i) {
                         WaitReason::LostArbitration
                     } else {

@@ -275,7 +275,7 @@ pub(crate) fn vc_alloc(now: Cycle, s: &RouterState, grant: &BitMatrix, t: &mut V
             vc: VcId(v),
             flit: FlitTag::from(&b.flit),
             reason,
-            wants: vc.route.clone(),
+            wants: s.vcs.route(i).clone(),
         });
     }
 }
