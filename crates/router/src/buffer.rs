@@ -43,9 +43,13 @@ pub struct BufferedFlit {
     pub arrived: Cycle,
 }
 
-/// All input FIFOs of a router, indexed by flat input VC.
+/// All input FIFOs of a router, indexed by flat input VC. `repr(C)`: what a push or a pop
+/// reads comes first, in one line.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct InputBuffer {
+    /// Position and counts of each FIFO (read at every push and pop).
+    fifos: Vec<Fifo>,
     /// The rings of all FIFOs (see the module docs).
     slots: Vec<BufferedFlit>,
     /// Occupancy counters of all FIFOs: FIFO `i`'s level `k` is
@@ -54,16 +58,14 @@ pub struct InputBuffer {
     /// FIFO held `k` or more then (wrapping; level 0, never pushed to, holds minus the
     /// reset cycle).
     levels: Vec<u64>,
-    /// Position and counts of each FIFO (read at every push and pop).
-    fifos: Vec<Fifo>,
-    /// Each FIFO's depth and what it held at the last reset (read only at growth, reset
-    /// and report time).
-    records: Vec<FifoRecord>,
     /// Flits in all FIFOs.
     count: u64,
     /// The router's current cycle (set at the start of each step and before a reset is
     /// received; departures use it).
     now: u64,
+    /// Each FIFO's depth and what it held at the last reset (read only at growth, reset
+    /// and report time).
+    records: Vec<FifoRecord>,
 }
 
 /// One FIFO's ring and the counts its pushes update. Half a cache line.

@@ -151,24 +151,13 @@ pub struct VcWait {
     pub reason: WaitReason,
 }
 
-/// One input-queued virtual-channel router (see the crate docs).
+/// One input-queued virtual-channel router (see the crate docs). `repr(C)` and aligned to
+/// a cache line, in this order: the flags every step tests, the crossbar and credit
+/// return, the pipeline state (its per-step fields first), the stages, then what only
+/// timeouts and the statistics read; so the fields a step touches share few lines.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub struct Router {
-    state: RouterState,
-    rc: RouteCompute,
-    va: VcAlloc,
-    sa: SwitchAlloc,
-    crossbar: Crossbar,
-    credit_return: CreditReturn,
-    resets: reset::ResetState,
-    /// Heads sent on network ports with a dimension-order reference port, and those of
-    /// them sent on another port (counted here only when the routing function is not
-    /// dimension-order; see [`Router::stats`]).
-    adaptive: AdaptiveHops,
-    /// Trace events of the steps since the last `take_trace` (`None`: tracing off; boxed so
-    /// that the per-stage checks for `None` test one pointer).
-    #[allow(clippy::box_collection)]
-    trace: Option<Box<Vec<probe::RouterEvent>>>,
     /// Tracing is on or the reset trail is kept: a flit delivered may have to be discarded
     /// and every input recorded, so inputs take the watched path
     /// ([`Router::latch_flit_watched`]); otherwise a flit or a credit delivered pays this
@@ -182,6 +171,21 @@ pub struct Router {
     /// The routing function is dimension-order ([`RoutingFunction::is_dimension_order`]):
     /// every head leaving on a network port takes the reference port, no need to ask.
     dimension_order: bool,
+    /// Trace events of the steps since the last `take_trace` (`None`: tracing off; boxed so
+    /// that the per-stage checks for `None` test one pointer).
+    #[allow(clippy::box_collection)]
+    trace: Option<Box<Vec<probe::RouterEvent>>>,
+    crossbar: Crossbar,
+    credit_return: CreditReturn,
+    state: RouterState,
+    rc: RouteCompute,
+    va: VcAlloc,
+    sa: SwitchAlloc,
+    resets: reset::ResetState,
+    /// Heads sent on network ports with a dimension-order reference port, and those of
+    /// them sent on another port (counted here only when the routing function is not
+    /// dimension-order; see [`Router::stats`]).
+    adaptive: AdaptiveHops,
 }
 
 /// Heads sent on network ports for which the routing function knows the dimension-order

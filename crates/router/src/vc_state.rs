@@ -105,19 +105,20 @@ impl InputVcState {
 /// The state machines of all input VCs of a router (flat index), their route candidates
 /// and the VCs in each phase (see the module docs). Read a VC with `vcs[i]` and its
 /// candidates with [`InputVcs::route`]; change them with the transition methods, the only
-/// way to change them.
+/// way to change them. `repr(C)`: what every step reads first, the candidates last.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct InputVcs {
     states: Vec<InputVcState>,
-    /// Route candidates per VC (valid in `VcWait`; those of its last packet in the other
-    /// phases), apart from `states` so that the other stages read 16 bytes per VC.
-    routes: Vec<RouteSet>,
     /// VCs in `Routing`.
     routing: Vec<u64>,
     /// VCs in `VcWait`.
     waiting: Vec<u64>,
     /// VCs in `Active`.
     active: Vec<u64>,
+    /// Route candidates per VC (valid in `VcWait`; those of its last packet in the other
+    /// phases), apart from `states` so that the other stages read 16 bytes per VC.
+    routes: Vec<RouteSet>,
 }
 
 impl std::ops::Index<usize> for InputVcs {
