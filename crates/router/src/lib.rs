@@ -250,9 +250,6 @@ impl Router {
             trail: (spec.config.timeout > 0).then(Default::default),
             buffers,
             outputs: out_state,
-            busy: vec![0; n_out],
-            busy_integral: vec![0; n_out],
-            busy_since: vec![Cycle(0); n_out],
             occupancy: occupancy::ChannelOccupancy::new(&out_vcs),
         };
         let port_dim = spec
@@ -852,11 +849,7 @@ impl Router {
         self.crossbar.reset_sent();
         self.adaptive = AdaptiveHops::default();
         let s = &mut self.state;
-        for o in 0..s.layout.out_ports() {
-            s.busy_integral[o] = 0;
-            s.busy_since[o] = now;
-        }
-        s.occupancy.reset();
+        s.occupancy.reset(now);
         s.buffers.reset_occupancy(now);
     }
 
@@ -864,11 +857,7 @@ impl Router {
     /// construction (or the last [`Router::reset_stats`]) up to the start of `until`.
     /// Divided by the cycles, the time-average distribution P(v) of busy VCs.
     pub fn busy_vc_histogram(&self, out: OutPort, until: Cycle) -> Vec<u64> {
-        let s = &self.state;
-        let o = out.index();
-        let mut h = s.occupancy.histogram(o).to_vec();
-        h[s.busy[o] as usize] += until.0.saturating_sub(s.busy_since[o].0);
-        h
+        self.state.occupancy.histogram(out.index(), until)
     }
 
     /// VC allocations on output port `out` and the summed holding time (allocation to
@@ -899,7 +888,7 @@ impl Router {
 
     /// Busy VCs of output port `out` right now.
     pub fn busy_vcs(&self, out: OutPort) -> u32 {
-        self.state.busy[out.index()]
+        self.state.occupancy.busy(out.index())
     }
 
     /// Flits inside the router: in input FIFOs and in the crossbar pipeline (for the

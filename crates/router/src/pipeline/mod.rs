@@ -218,13 +218,8 @@ pub struct RouterState {
     pub escape_vcs: u8,
     /// Port/VC layout.
     pub layout: Layout,
-    /// Busy output VCs per output port (owned or credits out), kept current.
-    pub busy: Vec<u32>,
-    /// Integral of `busy` per output port up to `busy_since`.
-    pub busy_integral: Vec<u64>,
-    /// Cycle up to which `busy_integral` is accumulated, per output port.
-    pub busy_since: Vec<flitsim_netlist::Cycle>,
-    /// Time-average distribution of busy VCs and VC holding times (issue 6).
+    /// Busy output VCs per output port (owned or credits out), their integral,
+    /// time-average distribution and VC holding times (issue 6).
     pub occupancy: crate::occupancy::ChannelOccupancy,
     /// Timeout resets possible: packet -> (input port, input VC) it came in on, recorded
     /// by VA (see `reset.rs`); `None` when resets are off.
@@ -235,11 +230,7 @@ impl RouterState {
     /// Records that output port `o` gained (`+1`) or lost (`-1`) a busy VC at `now`.
     #[inline(always)]
     pub fn busy_change(&mut self, o: usize, delta: i32, now: flitsim_netlist::Cycle) {
-        self.busy_integral[o] += u64::from(self.busy[o]) * (now.0 - self.busy_since[o].0);
-        self.occupancy
-            .dwell(o, self.busy[o], now.0 - self.busy_since[o].0);
-        self.busy_since[o] = now;
-        self.busy[o] = self.busy[o].wrapping_add_signed(delta);
+        self.occupancy.busy_change(o, delta, now);
     }
 
     /// The release rule VA applies to downstream VC `v` of output port `o`: the router's
@@ -267,8 +258,7 @@ impl RouterState {
 
     /// Busy-VC-cycles of output port `o` over `[.., until)`.
     pub fn busy_vc_cycles(&self, o: usize, until: flitsim_netlist::Cycle) -> u64 {
-        self.busy_integral[o]
-            + u64::from(self.busy[o]) * until.0.saturating_sub(self.busy_since[o].0)
+        self.occupancy.busy_vc_cycles(o, until)
     }
 
     /// The front flit of input VC `i` if it has arrived by `now`: any front flit, since a
