@@ -55,7 +55,7 @@ pub struct BufferedFlit {
 #[repr(C)]
 pub struct InputBuffer {
     /// Position and counts of each FIFO (read at every push and pop).
-    fifos: Vec<Fifo>,
+    fifos: Box<[Fifo]>,
     /// The rings of all FIFOs (see the module docs).
     slots: Vec<BufferedFlit>,
     /// Occupancy counters of all FIFOs: FIFO `i`'s level `k` is
@@ -72,7 +72,7 @@ pub struct InputBuffer {
     now: u64,
     /// Each FIFO's depth and what it held at the last reset (read only at growth, reset
     /// and report time).
-    records: Vec<FifoRecord>,
+    records: Box<[FifoRecord]>,
 }
 
 /// Occupancy levels kept in a FIFO's [`Fifo`] (levels 1 to `NEAR_LEVELS`): a push or a
@@ -154,7 +154,7 @@ impl InputBuffer {
         // The FIFOs' runs first, then both arrays at their exact size (growing them one
         // FIFO at a time would leave kilobytes per router unused).
         let (mut slots, mut levels) = (0u32, 0u32);
-        let (mut fifos, mut records): (Vec<Fifo>, Vec<FifoRecord>) = depths
+        let (fifos, records): (Vec<Fifo>, Vec<FifoRecord>) = depths
             .into_iter()
             .map(|d| {
                 let size = d
@@ -183,13 +183,11 @@ impl InputBuffer {
                 (f, e)
             })
             .unzip();
-        fifos.shrink_to_fit();
-        records.shrink_to_fit();
         InputBuffer {
             slots: vec![EMPTY_BUFFERED; slots as usize],
             levels: vec![0; levels as usize],
-            records,
-            fifos,
+            records: records.into_boxed_slice(),
+            fifos: fifos.into_boxed_slice(),
             count: 0,
             now: 0,
         }
