@@ -50,7 +50,7 @@ pub struct BufferedFlit {
 }
 
 /// All input FIFOs of a router, indexed by flat input VC. `repr(C)`: what a push or a pop
-/// reads comes first, in one line.
+/// reads comes first.
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct InputBuffer {

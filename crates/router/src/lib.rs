@@ -153,9 +153,10 @@ pub struct VcWait {
 }
 
 /// One input-queued virtual-channel router (see the crate docs). `repr(C)` and aligned to
-/// a cache line, in this order: the flags every step tests, the crossbar and credit
-/// return, the pipeline state (its per-step fields first), the stages, then what only
-/// timeouts and the statistics read; so the fields a step touches share few lines.
+/// a cache line, in this order: the flags every step tests and the trace buffer, the
+/// crossbar and credit return, the pipeline state (its per-step fields first), the
+/// stages, then what only timeouts and the statistics read; so the fields a step touches
+/// share few lines.
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct Router {

@@ -67,8 +67,8 @@ use crate::vc_state::InputVcs;
 use flitsim_netlist::RouterId;
 
 /// Where each port's VCs sit in the flat per-VC vectors. The fixed array of the first
-/// ports' bases comes first (`repr(C)`): the bases of a router's first eight ports share
-/// one cache line.
+/// ports' bases comes first (`repr(C)`), input and output base of each port side by side:
+/// those of a router's first eight ports fit in 64 bytes.
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Layout {
