@@ -11,9 +11,7 @@
 //! run twice as long at the end of the array (the old run is abandoned; the growth is
 //! amortized and never happens to a bounded FIFO). Occupancy counters live the same
 //! way in one flat array, one per occupancy a FIFO can reach (`depth + 1` per bounded
-//! FIFO), except those of occupancies 1 to 4: they sit in the FIFO's own line, with its
-//! ring position and counts, so that a push or pop at those occupancies touches that line
-//! and its slot only.
+//! FIFO).
 //!
 //! The occupancy accounting costs one add per pop, and per push one add, one count and
 //! a test for a new maximum, with no per-FIFO clock: the cycles a FIFO spent holding at
@@ -59,8 +57,7 @@ pub struct InputBuffer {
     /// The rings of all FIFOs (see the module docs).
     slots: Vec<BufferedFlit>,
     /// Occupancy counters of all FIFOs: FIFO `i`'s level `k` is
-    /// `levels[fifos[i].level_base + k]` (for `k` from 1 to `NEAR_LEVELS`, `fifos[i]`'s
-    /// own copy instead: [`Fifo::level`]), the sum of the cycles of the pops from occupancy
+    /// `levels[fifos[i].level_base + k]`, the sum of the cycles of the pops from occupancy
     /// `k`, minus the sum of the cycles of the pushes to `k`, minus the reset cycle if the
     /// FIFO held `k` or more then (wrapping; level 0, never pushed to, holds minus the
     /// reset cycle).
@@ -75,14 +72,9 @@ pub struct InputBuffer {
     records: Box<[FifoRecord]>,
 }
 
-/// Occupancy levels kept in a FIFO's [`Fifo`] (levels 1 to `NEAR_LEVELS`): a push or a
-/// pop to or from those occupancies touches no line of `levels`.
-const NEAR_LEVELS: usize = 4;
-
-/// One FIFO's ring, the counts its pushes update and its first occupancy levels. One
-/// cache line.
+/// One FIFO's ring and the counts its pushes update. Half a cache line.
 #[derive(Copy, Clone, Debug)]
-#[repr(align(64))]
+#[repr(align(32))]
 struct Fifo {
     /// First slot of its ring in `slots`.
     base: u32,
@@ -99,29 +91,6 @@ struct Fifo {
     max: u32,
     /// Flits pushed since construction or the last reset.
     arrivals: u64,
-    /// Levels 1 to `NEAR_LEVELS` (those the FIFO has), in place of their entries in
-    /// `levels` (which stay 0).
-    near: [u64; NEAR_LEVELS],
-}
-
-impl Fifo {
-    /// The counter of level `k` (`k` below the FIFO's number of levels): in `near` for
-    /// levels 1 to `NEAR_LEVELS`, else in `levels`.
-    #[inline(always)]
-    fn level<'a>(&'a mut self, levels: &'a mut [u64], k: u32) -> &'a mut u64 {
-        match self.near.get_mut((k as usize).wrapping_sub(1)) {
-            Some(l) => l,
-            None => &mut levels[(self.level_base + k) as usize],
-        }
-    }
-
-    /// The value of level `k`'s counter (see [`Fifo::level`]).
-    fn level_at(&self, levels: &[u64], k: usize) -> u64 {
-        match self.near.get(k.wrapping_sub(1)) {
-            Some(&l) => l,
-            None => levels[self.level_base as usize + k],
-        }
-    }
 }
 
 /// What the push and pop of a FIFO do not read: its depth and its state at the last reset.
@@ -170,7 +139,6 @@ impl InputBuffer {
                     level_base: levels,
                     max: 0,
                     arrivals: 0,
-                    near: [0; NEAR_LEVELS],
                 };
                 let e = FifoRecord {
                     depth: d.flits().unwrap_or(u32::MAX),
@@ -194,7 +162,7 @@ impl InputBuffer {
     }
 
     /// Moves full unbounded FIFO `f` to a ring twice as large at the end of `slots` (and
-    /// its levels in `levels` along, to the end of `levels`).
+    /// its levels along, to the end of `levels`).
     #[cold]
     #[inline(never)]
     fn grow(f: &mut Fifo, e: &FifoRecord, slots: &mut Vec<BufferedFlit>, levels: &mut Vec<u64>) {
@@ -243,8 +211,7 @@ impl InputBuffer {
             f.max = f.len;
         }
         f.arrivals += 1;
-        let len = f.len;
-        let level = f.level(levels, len);
+        let level = &mut levels[(f.level_base + f.len) as usize];
         *level = level.wrapping_sub(now.0);
         slots[slot] = BufferedFlit {
             flit: *flit,
@@ -270,8 +237,7 @@ impl InputBuffer {
         } = self;
         let f = &mut fifos[vc];
         debug_assert!(f.len > 0, "pop from an empty input FIFO {vc}");
-        let len = f.len;
-        let level = f.level(levels, len);
+        let level = &mut levels[(f.level_base + f.len) as usize];
         *level = level.wrapping_add(*now);
         let b = &slots[(f.base + f.head) as usize];
         f.head = (f.head + 1) & f.mask;
@@ -325,12 +291,10 @@ impl InputBuffer {
     pub fn reset_occupancy(&mut self, now: Cycle) {
         for vc in 0..self.fifos.len() {
             let f = self.fifos[vc];
-            let fifo = &mut self.fifos[vc];
-            for k in 0..self.records[vc].levels(&f) as u32 {
-                // Holding `k <= len` flits counts from `now` on.
-                *fifo.level(&mut self.levels, k) =
-                    if k <= f.len { now.0.wrapping_neg() } else { 0 };
-            }
+            let levels = &mut self.levels[f.level_base as usize..][..self.records[vc].levels(&f)];
+            levels.fill(0);
+            // Holding `k <= len` flits counts from `now` on.
+            levels[..=f.len as usize].fill(now.0.wrapping_neg());
             let resided = now
                 .0
                 .wrapping_mul(u64::from(f.len))
@@ -347,15 +311,12 @@ impl InputBuffer {
     /// (`max + 1` entries).
     pub fn occupancy(&self, vc: usize, until: Cycle) -> crate::occupancy::BufferOccupancy {
         let (f, record) = (&self.fifos[vc], self.records[vc]);
-        let levels = record.levels(f);
+        let levels = &self.levels[f.level_base as usize..][..record.levels(f)];
         // Cycles spent holding at least `k` flits (still counting for `k <= len`).
         let at_least = |k: usize| {
-            if k < levels {
-                let held = if k <= f.len as usize { until.0 } else { 0 };
-                f.level_at(&self.levels, k).wrapping_add(held)
-            } else {
-                0
-            }
+            levels.get(k).map_or(0, |l| {
+                l.wrapping_add(if k <= f.len as usize { until.0 } else { 0 })
+            })
         };
         let (arrivals, max) = (f.arrivals, f.max);
         let histogram = (0..=max as usize)
@@ -364,10 +325,9 @@ impl InputBuffer {
         // The levels above 0 sum to the departures' cycles minus the arrivals' cycles
         // since the reset, minus the reset cycle once per flit held then; the flits still
         // inside are among the arrivals but have not departed.
-        let residence_cycles = (1..levels)
-            .fold(record.resided, |sum, k| {
-                sum.wrapping_add(f.level_at(&self.levels, k))
-            })
+        let residence_cycles = levels[1..]
+            .iter()
+            .fold(record.resided, |sum, l| sum.wrapping_add(*l))
             .wrapping_add(self.arrivals_inside(vc));
         crate::occupancy::BufferOccupancy {
             histogram,
