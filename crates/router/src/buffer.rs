@@ -53,7 +53,7 @@ pub struct BufferedFlit {
 #[repr(C)]
 pub struct InputBuffer {
     /// Position and counts of each FIFO (read at every push and pop).
-    fifos: Box<[Fifo]>,
+    fifos: Vec<Fifo>,
     /// The rings of all FIFOs (see the module docs).
     slots: Vec<BufferedFlit>,
     /// Occupancy counters of all FIFOs: FIFO `i`'s level `k` is
@@ -69,7 +69,7 @@ pub struct InputBuffer {
     now: u64,
     /// Each FIFO's depth and what it held at the last reset (read only at growth, reset
     /// and report time).
-    records: Box<[FifoRecord]>,
+    records: Vec<FifoRecord>,
 }
 
 /// One FIFO's ring and the counts its pushes update. Half a cache line.
@@ -123,7 +123,7 @@ impl InputBuffer {
         // The FIFOs' runs first, then both arrays at their exact size (growing them one
         // FIFO at a time would leave kilobytes per router unused).
         let (mut slots, mut levels) = (0u32, 0u32);
-        let (fifos, records): (Vec<Fifo>, Vec<FifoRecord>) = depths
+        let (mut fifos, mut records): (Vec<Fifo>, Vec<FifoRecord>) = depths
             .into_iter()
             .map(|d| {
                 let size = d
@@ -151,11 +151,13 @@ impl InputBuffer {
                 (f, e)
             })
             .unzip();
+        fifos.shrink_to_fit();
+        records.shrink_to_fit();
         InputBuffer {
             slots: vec![EMPTY_BUFFERED; slots as usize],
             levels: vec![0; levels as usize],
-            records: records.into_boxed_slice(),
-            fifos: fifos.into_boxed_slice(),
+            records,
+            fifos,
             count: 0,
             now: 0,
         }

@@ -109,16 +109,16 @@ impl InputVcState {
 #[derive(Clone, Debug, Default)]
 #[repr(C)]
 pub struct InputVcs {
-    states: Box<[InputVcState]>,
+    states: Vec<InputVcState>,
     /// VCs in `Routing`.
-    routing: Box<[u64]>,
+    routing: Vec<u64>,
     /// VCs in `VcWait`.
-    waiting: Box<[u64]>,
+    waiting: Vec<u64>,
     /// VCs in `Active`.
-    active: Box<[u64]>,
+    active: Vec<u64>,
     /// Route candidates per VC (valid in `VcWait`; those of its last packet in the other
     /// phases), apart from `states` so that the other stages read 16 bytes per VC.
-    routes: Box<[RouteSet]>,
+    routes: Vec<RouteSet>,
 }
 
 impl std::ops::Index<usize> for InputVcs {
@@ -133,11 +133,11 @@ impl InputVcs {
     /// `n` idle VCs.
     pub fn new(n: usize) -> InputVcs {
         InputVcs {
-            states: vec![InputVcState::default(); n].into_boxed_slice(),
-            routes: vec![RouteSet::new(); n].into_boxed_slice(),
-            routing: vec![0; mask::words(n)].into_boxed_slice(),
-            waiting: vec![0; mask::words(n)].into_boxed_slice(),
-            active: vec![0; mask::words(n)].into_boxed_slice(),
+            states: vec![InputVcState::default(); n],
+            routes: vec![RouteSet::new(); n],
+            routing: vec![0; mask::words(n)],
+            waiting: vec![0; mask::words(n)],
+            active: vec![0; mask::words(n)],
         }
     }
 

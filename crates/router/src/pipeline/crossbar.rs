@@ -40,7 +40,7 @@ pub struct Crossbar {
     /// Ring size - 1 (the size is a power of two above the delay `sd + xd`).
     mask: u64,
     /// Slot `s` holds its flits in `flits[s * ports..][..count[s]]`.
-    flits: Box<[Exit]>,
+    flits: Vec<Exit>,
     /// Flits in each slot.
     count: SlotCounts,
     /// Flits in all slots.
@@ -51,7 +51,7 @@ pub struct Crossbar {
     emitted: (u32, u32),
     /// Per output port, [flits, heads] that entered since the last reset plus those
     /// inside at the reset ([`Crossbar::sent`] subtracts those inside now).
-    entered: Box<[[u64; 2]]>,
+    entered: Vec<[u64; 2]>,
     /// Exit cycle of each slot's flits (debug builds check that no slot is reused early).
     #[cfg(debug_assertions)]
     exit: Vec<Cycle>,
@@ -72,11 +72,11 @@ impl Crossbar {
         Crossbar {
             ports,
             mask: slots - 1,
-            flits: vec![empty; slots as usize * ports].into_boxed_slice(),
+            flits: vec![empty; slots as usize * ports],
             count: SlotCounts::new(slots as usize),
             len: 0,
             emitted: (0, 0),
-            entered: vec![[0; 2]; ports].into_boxed_slice(),
+            entered: vec![[0; 2]; ports],
             #[cfg(debug_assertions)]
             exit: vec![Cycle(0); slots as usize],
         }
@@ -186,7 +186,7 @@ impl Crossbar {
             entered[e.port as usize][0] += 1;
             entered[e.port as usize][1] += u64::from(e.flit.kind.is_head());
         }
-        self.entered = entered.into_boxed_slice();
+        self.entered = entered;
     }
 }
 
@@ -202,7 +202,7 @@ pub(crate) struct SlotCounts {
     /// Slots 0..NEAR_SLOTS (those beyond the ring stay 0).
     near: [u32; NEAR_SLOTS],
     /// Slots from NEAR_SLOTS on.
-    far: Box<[u32]>,
+    far: Vec<u32>,
     /// Slots of the ring.
     slots: usize,
 }
@@ -212,7 +212,7 @@ impl SlotCounts {
     pub(crate) fn new(slots: usize) -> SlotCounts {
         SlotCounts {
             near: [0; NEAR_SLOTS],
-            far: vec![0; slots.saturating_sub(NEAR_SLOTS)].into_boxed_slice(),
+            far: vec![0; slots.saturating_sub(NEAR_SLOTS)],
             slots,
         }
     }

@@ -204,7 +204,7 @@ pub struct RouterState {
     /// State machine per flat input VC, with the VCs in each phase.
     pub vcs: InputVcs,
     /// Credits and owner per flat output VC.
-    pub outputs: Box<[OutputVcState]>,
+    pub outputs: Vec<OutputVcState>,
     /// Stage delays.
     pub delays: Delays,
     /// The router.

@@ -35,7 +35,7 @@ pub struct CreditReturn {
     /// Ring size - 1 (the size is a power of two above the delay).
     mask: u64,
     /// Slot `s` holds its credits (input port, VC) in `credits[s * ports..][..count[s]]`.
-    credits: Box<[(u32, VcId)]>,
+    credits: Vec<(u32, VcId)>,
     /// Credits in each slot.
     count: SlotCounts,
     /// One cycle after the last credit queued behind another of its port, or pushed for
@@ -60,7 +60,7 @@ impl CreditReturn {
             ports,
             delay,
             mask: 0,
-            credits: Box::default(),
+            credits: Vec::new(),
             count: SlotCounts::new(0),
             queued_until: 0,
             len: 0,
@@ -79,7 +79,7 @@ impl CreditReturn {
             "credit return exceeds 2^32 credits"
         );
         self.mask = slots - 1;
-        self.credits = vec![(u32::MAX, VcId(0)); slots as usize * self.ports].into_boxed_slice();
+        self.credits = vec![(u32::MAX, VcId(0)); slots as usize * self.ports];
         self.count = SlotCounts::new(slots as usize);
     }
 
