@@ -4,8 +4,9 @@
 //! is never ahead of the router's clock). Occupancy (histogram of lengths over time,
 //! arrivals, departures, residence, maximum) is accounted here, at each push and pop.
 //!
-//! All FIFOs of a router are rings in one flat array of slots: FIFO `i` owns a
-//! power-of-two run of slots (its depth rounded up), so positions wrap with a mask.
+//! All FIFOs of a router are rings in one flat array of slots, a cache line each: FIFO
+//! `i` owns a power-of-two run of slots (its depth rounded up), so positions wrap with a
+//! mask.
 //! An unbounded FIFO starts with [`UNBOUNDED_START`] slots and, when full, moves to a
 //! run twice as long at the end of the array (the old run is abandoned; the growth is
 //! amortized and never happens to a bounded FIFO). Occupancy counters live the same
@@ -34,8 +35,11 @@ const EMPTY_BUFFERED: BufferedFlit = BufferedFlit {
     arrived: Cycle(0),
 };
 
-/// A flit in an input FIFO and the cycle it was read from the channel.
+/// A flit in an input FIFO and the cycle it was read from the channel. Padded to a cache
+/// line (48 bytes of fields): a push writes and a pop reads one line, where half of the
+/// unpadded slots straddled two.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(align(64))]
 pub struct BufferedFlit {
     /// The flit.
     pub flit: Flit,
@@ -43,9 +47,13 @@ pub struct BufferedFlit {
     pub arrived: Cycle,
 }
 
-/// All input FIFOs of a router, indexed by flat input VC.
+/// All input FIFOs of a router, indexed by flat input VC. `repr(C)`: what a push or a pop
+/// reads comes first.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct InputBuffer {
+    /// Position and counts of each FIFO (read at every push and pop).
+    fifos: Vec<Fifo>,
     /// The rings of all FIFOs (see the module docs).
     slots: Vec<BufferedFlit>,
     /// Occupancy counters of all FIFOs: FIFO `i`'s level `k` is
@@ -54,16 +62,14 @@ pub struct InputBuffer {
     /// FIFO held `k` or more then (wrapping; level 0, never pushed to, holds minus the
     /// reset cycle).
     levels: Vec<u64>,
-    /// Position and counts of each FIFO (read at every push and pop).
-    fifos: Vec<Fifo>,
-    /// Each FIFO's depth and what it held at the last reset (read only at growth, reset
-    /// and report time).
-    records: Vec<FifoRecord>,
     /// Flits in all FIFOs.
     count: u64,
     /// The router's current cycle (set at the start of each step and before a reset is
     /// received; departures use it).
     now: u64,
+    /// Each FIFO's depth and what it held at the last reset (read only at growth, reset
+    /// and report time).
+    records: Vec<FifoRecord>,
 }
 
 /// One FIFO's ring and the counts its pushes update. Half a cache line.

@@ -87,6 +87,7 @@ use config::{BufferDepth, Delays};
 use credit::OutputVcState;
 use flitsim_netlist::{Cycle, InPort, OutPort, RouterId, RouterSpec, VcId};
 use pipeline::crossbar::Crossbar;
+pub use pipeline::crossbar::Exit;
 use pipeline::output::CreditReturn;
 use pipeline::route_compute::RouteCompute;
 use pipeline::switch_alloc::SwitchAlloc;
@@ -151,24 +152,14 @@ pub struct VcWait {
     pub reason: WaitReason,
 }
 
-/// One input-queued virtual-channel router (see the crate docs).
+/// One input-queued virtual-channel router (see the crate docs). `repr(C)` and aligned to
+/// a cache line, in this order: the flags every step tests and the trace buffer, the
+/// crossbar and credit return, the pipeline state (its per-step fields first), the
+/// stages, then what only timeouts and the statistics read; so the fields a step touches
+/// share few lines.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub struct Router {
-    state: RouterState,
-    rc: RouteCompute,
-    va: VcAlloc,
-    sa: SwitchAlloc,
-    crossbar: Crossbar,
-    credit_return: CreditReturn,
-    resets: reset::ResetState,
-    /// Heads sent on network ports with a dimension-order reference port, and those of
-    /// them sent on another port (counted here only when the routing function is not
-    /// dimension-order; see [`Router::stats`]).
-    adaptive: AdaptiveHops,
-    /// Trace events of the steps since the last `take_trace` (`None`: tracing off; boxed so
-    /// that the per-stage checks for `None` test one pointer).
-    #[allow(clippy::box_collection)]
-    trace: Option<Box<Vec<probe::RouterEvent>>>,
     /// Tracing is on or the reset trail is kept: a flit delivered may have to be discarded
     /// and every input recorded, so inputs take the watched path
     /// ([`Router::latch_flit_watched`]); otherwise a flit or a credit delivered pays this
@@ -182,6 +173,21 @@ pub struct Router {
     /// The routing function is dimension-order ([`RoutingFunction::is_dimension_order`]):
     /// every head leaving on a network port takes the reference port, no need to ask.
     dimension_order: bool,
+    /// Trace events of the steps since the last `take_trace` (`None`: tracing off; boxed so
+    /// that the per-stage checks for `None` test one pointer).
+    #[allow(clippy::box_collection)]
+    trace: Option<Box<Vec<probe::RouterEvent>>>,
+    crossbar: Crossbar,
+    credit_return: CreditReturn,
+    state: RouterState,
+    rc: RouteCompute,
+    va: VcAlloc,
+    sa: SwitchAlloc,
+    resets: reset::ResetState,
+    /// Heads sent on network ports with a dimension-order reference port, and those of
+    /// them sent on another port (counted here only when the routing function is not
+    /// dimension-order; see [`Router::stats`]).
+    adaptive: AdaptiveHops,
 }
 
 /// Heads sent on network ports for which the routing function knows the dimension-order
@@ -245,9 +251,6 @@ impl Router {
             trail: (spec.config.timeout > 0).then(Default::default),
             buffers,
             outputs: out_state,
-            busy: vec![0; n_out],
-            busy_integral: vec![0; n_out],
-            busy_since: vec![Cycle(0); n_out],
             occupancy: occupancy::ChannelOccupancy::new(&out_vcs),
         };
         let port_dim = spec
@@ -353,12 +356,12 @@ impl Router {
         credits_out: &mut [Option<Credit>],
     ) -> u64 {
         let mut written = 0u64;
-        for &(o, f) in self.flits_out() {
+        for &Exit { port: o, flit } in self.flits_out() {
             debug_assert!(
                 flits_out[o as usize].is_none(),
                 "output slot already written"
             );
-            flits_out[o as usize] = Some(f);
+            flits_out[o as usize] = Some(flit);
             written |= u64::from(o < 32) << (o % 32);
         }
         for &(p, vc) in self.credits_out() {
@@ -481,10 +484,10 @@ impl Router {
         }
     }
 
-    /// The flits the last step wrote, as (output port, flit), at most one per port, in
+    /// The flits the last step wrote, with their output ports, at most one per port, in
     /// no particular order; valid until the next step.
     #[inline]
-    pub fn flits_out(&self) -> &[(u32, Flit)] {
+    pub fn flits_out(&self) -> &[Exit] {
         self.crossbar.emitted()
     }
 
@@ -598,7 +601,7 @@ impl Router {
     /// one-partition cycle inlines the step).
     #[inline(never)]
     fn count_adaptive_hops(&mut self) {
-        for &(o, f) in self.crossbar.emitted() {
+        for &Exit { port: o, flit: f } in self.crossbar.emitted() {
             if o == 0 || !f.kind.is_head() {
                 continue;
             }
@@ -789,7 +792,9 @@ impl Router {
             }
             match vc.phase {
                 VcPhase::VcWait => {
-                    let Some(c) = vc.route.first() else { continue };
+                    let Some(c) = s.vcs.route(i).first() else {
+                        continue;
+                    };
                     let reason = if VcAlloc::has_free_candidate(s, i) {
                         WaitReason::LostArbitration
                     } else {
@@ -845,11 +850,7 @@ impl Router {
         self.crossbar.reset_sent();
         self.adaptive = AdaptiveHops::default();
         let s = &mut self.state;
-        for o in 0..s.layout.out_ports() {
-            s.busy_integral[o] = 0;
-            s.busy_since[o] = now;
-        }
-        s.occupancy.reset();
+        s.occupancy.reset(now);
         s.buffers.reset_occupancy(now);
     }
 
@@ -857,11 +858,7 @@ impl Router {
     /// construction (or the last [`Router::reset_stats`]) up to the start of `until`.
     /// Divided by the cycles, the time-average distribution P(v) of busy VCs.
     pub fn busy_vc_histogram(&self, out: OutPort, until: Cycle) -> Vec<u64> {
-        let s = &self.state;
-        let o = out.index();
-        let mut h = s.occupancy.histogram(o).to_vec();
-        h[s.busy[o] as usize] += until.0.saturating_sub(s.busy_since[o].0);
-        h
+        self.state.occupancy.histogram(out.index(), until)
     }
 
     /// VC allocations on output port `out` and the summed holding time (allocation to
@@ -892,7 +889,7 @@ impl Router {
 
     /// Busy VCs of output port `out` right now.
     pub fn busy_vcs(&self, out: OutPort) -> u32 {
-        self.state.busy[out.index()]
+        self.state.occupancy.busy(out.index())
     }
 
     /// Flits inside the router: in input FIFOs and in the crossbar pipeline (for the

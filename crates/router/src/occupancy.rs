@@ -8,17 +8,36 @@
 //! home (the router's `busy_vcs`; under `vc_release = tail` a following packet may take
 //! the VC before that, which extends the same busy period).
 
-/// Busy-VC time distribution and holding times of every output port of a router.
+/// Busy VCs, their time distribution and holding times of every output port of a router.
+/// What a change of a port's busy VCs updates (its count, integral, allocations and
+/// holding times) sits in the port's own cache line ([`PortBusy`]).
 #[derive(Clone, Debug, Default)]
 pub struct ChannelOccupancy {
-    /// `hist[o][v]`: cycles port `o` spent with `v` busy VCs, up to its last change.
-    hist: Vec<Vec<u64>>,
+    /// Per output port.
+    ports: Vec<PortBusy>,
+    /// `hist[ports[o].hist_base + v]`: cycles port `o` spent with `v` busy VCs, up to its
+    /// last change.
+    hist: Vec<u64>,
     /// Allocation cycle of each flat output VC currently held.
     held_from: Vec<u64>,
     /// Port of each flat output VC.
     port_of: Vec<usize>,
-    /// Per port: allocations, releases and summed holding time of released VCs.
-    holding: Vec<VcHolding>,
+}
+
+/// The busy-VC bookkeeping of one output port. One cache line.
+#[derive(Copy, Clone, Debug, Default)]
+#[repr(align(64))]
+struct PortBusy {
+    /// Busy VCs (owned or credits out), kept current.
+    busy: u32,
+    /// Its busy-VC histogram's first entry in `hist` (`V + 1` entries).
+    hist_base: u32,
+    /// Cycle up to which `integral` and the histogram are accumulated.
+    since: u64,
+    /// Integral of `busy` up to `since`.
+    integral: u64,
+    /// Allocations and holding times.
+    holding: VcHolding,
 }
 
 /// VC allocations and holding times of one output port.
@@ -33,27 +52,67 @@ pub struct VcHolding {
 }
 
 impl ChannelOccupancy {
-    /// Counters for output ports with `out_vcs[o]` VCs each.
+    /// Counters for output ports with `out_vcs[o]` VCs each, none busy.
     pub fn new(out_vcs: &[u8]) -> ChannelOccupancy {
+        let mut hist_base = 0u32;
+        let ports = out_vcs
+            .iter()
+            .map(|&v| {
+                let p = PortBusy {
+                    hist_base,
+                    ..PortBusy::default()
+                };
+                hist_base += u32::from(v) + 1;
+                p
+            })
+            .collect();
         ChannelOccupancy {
-            hist: out_vcs
-                .iter()
-                .map(|&v| vec![0; usize::from(v) + 1])
-                .collect(),
+            ports,
+            hist: vec![0; hist_base as usize],
             held_from: vec![0; out_vcs.iter().map(|&v| usize::from(v)).sum()],
             port_of: out_vcs
                 .iter()
                 .enumerate()
                 .flat_map(|(o, &v)| std::iter::repeat_n(o, usize::from(v)))
                 .collect(),
-            holding: vec![VcHolding::default(); out_vcs.len()],
         }
     }
 
-    /// Port `o` spent `cycles` cycles with `busy` busy VCs (called before each change).
+    /// Port `o` gained (`+1`) or lost (`-1`) a busy VC at `now`: the time since its last
+    /// change is accounted at the previous count.
+    #[inline(always)]
+    pub fn busy_change(&mut self, o: usize, delta: i32, now: flitsim_netlist::Cycle) {
+        let p = &mut self.ports[o];
+        let cycles = now.0 - p.since;
+        p.integral += u64::from(p.busy) * cycles;
+        self.hist[(p.hist_base + p.busy) as usize] += cycles;
+        p.since = now.0;
+        p.busy = p.busy.wrapping_add_signed(delta);
+    }
+
+    /// Busy VCs of port `o` now.
     #[inline]
-    pub fn dwell(&mut self, o: usize, busy: u32, cycles: u64) {
-        self.hist[o][busy as usize] += cycles;
+    pub fn busy(&self, o: usize) -> u32 {
+        self.ports[o].busy
+    }
+
+    /// Busy-VC-cycles of port `o` over `[.., until)`.
+    pub fn busy_vc_cycles(&self, o: usize, until: flitsim_netlist::Cycle) -> u64 {
+        let p = &self.ports[o];
+        p.integral + u64::from(p.busy) * until.0.saturating_sub(p.since)
+    }
+
+    /// Cycles port `o` spent with exactly `v` busy VCs, `v = 0..=V`, up to the start of
+    /// `until` (not before its last change).
+    pub fn histogram(&self, o: usize, until: flitsim_netlist::Cycle) -> Vec<u64> {
+        let p = &self.ports[o];
+        let end = self
+            .ports
+            .get(o + 1)
+            .map_or(self.hist.len(), |n| n.hist_base as usize);
+        let mut h = self.hist[p.hist_base as usize..end].to_vec();
+        h[p.busy as usize] += until.0.saturating_sub(p.since);
+        h
     }
 
     /// Flat output VC `ovc` of port `o` was allocated to a packet at `now`;
@@ -70,37 +129,32 @@ impl ChannelOccupancy {
         if starts_busy {
             self.held_from[ovc] = now.0;
         }
-        self.holding[o].allocations += 1;
+        self.ports[o].holding.allocations += 1;
     }
 
     /// Flat output VC `ovc` of port `o` was released at `now`.
     #[inline]
     pub fn released(&mut self, o: usize, ovc: usize, now: flitsim_netlist::Cycle) {
         debug_assert_eq!(self.port_of[ovc], o);
-        let h = &mut self.holding[o];
+        let h = &mut self.ports[o].holding;
         h.releases += 1;
         h.held_cycles += now.0 - self.held_from[ovc];
     }
 
-    /// Accumulated histogram of port `o` (up to its last change).
-    pub fn histogram(&self, o: usize) -> &[u64] {
-        &self.hist[o]
-    }
-
     /// Allocations and holding times of port `o`.
     pub fn holding(&self, o: usize) -> VcHolding {
-        self.holding[o]
+        self.ports[o].holding
     }
 
-    /// Forgets everything accumulated (end of warm-up). The caller restarts the busy
-    /// integral at the same cycle, so the histograms restart there too. VCs held across
-    /// the reset count their holding time from the reset.
-    pub fn reset(&mut self) {
-        for h in &mut self.hist {
-            h.fill(0);
-        }
-        for h in &mut self.holding {
-            *h = VcHolding::default();
+    /// Forgets everything accumulated (end of warm-up): the busy integrals and histograms
+    /// restart at `now`. VCs held across the reset count their holding time from the
+    /// reset.
+    pub fn reset(&mut self, now: flitsim_netlist::Cycle) {
+        self.hist.fill(0);
+        for p in &mut self.ports {
+            p.integral = 0;
+            p.since = now.0;
+            p.holding = VcHolding::default();
         }
     }
 }
@@ -151,5 +205,46 @@ impl BufferOccupancy {
             }
         }
         self.histogram.len().saturating_sub(1) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flitsim_netlist::Cycle;
+
+    /// Busy-VC histograms, integrals and holding times of two ports against a direct
+    /// count, across a reset with VCs busy.
+    #[test]
+    fn busy_vc_counts_match_a_direct_count() {
+        let mut c = ChannelOccupancy::new(&[2, 3]);
+        // Port 0: one VC busy over [2, 10), two over [5, 8). Port 1: one over [4, ..).
+        c.busy_change(0, 1, Cycle(2));
+        c.allocated(0, 0, Cycle(2), true);
+        c.busy_change(1, 1, Cycle(4));
+        c.allocated(1, 2, Cycle(4), true);
+        c.busy_change(0, 1, Cycle(5));
+        c.allocated(0, 1, Cycle(5), true);
+        c.released(0, 1, Cycle(8));
+        c.busy_change(0, -1, Cycle(8));
+        c.released(0, 0, Cycle(10));
+        c.busy_change(0, -1, Cycle(10));
+        assert_eq!(c.histogram(0, Cycle(12)), [2 + 2, 3 + 2, 3]);
+        assert_eq!(c.histogram(1, Cycle(12)), [4, 8, 0, 0]);
+        assert_eq!((c.busy(0), c.busy(1)), (0, 1));
+        assert_eq!(c.busy_vc_cycles(0, Cycle(12)), 3 + 2 * 3 + 2);
+        assert_eq!(c.busy_vc_cycles(1, Cycle(12)), 8);
+        let held = VcHolding {
+            allocations: 2,
+            releases: 2,
+            held_cycles: 3 + 8,
+        };
+        assert_eq!(c.holding(0), held);
+        // From the reset on, port 1's busy VC counts from the reset cycle.
+        c.reset(Cycle(20));
+        c.busy_change(1, -1, Cycle(26));
+        assert_eq!(c.histogram(1, Cycle(30)), [4, 6, 0, 0]);
+        assert_eq!(c.busy_vc_cycles(1, Cycle(30)), 6);
+        assert_eq!(c.holding(0), VcHolding::default());
     }
 }

@@ -33,33 +33,31 @@ pub enum VcPhase {
     Active,
 }
 
-/// State of one input VC.
-#[derive(Clone, Debug)]
+/// State of one input VC: what every stage reads, 16 bytes (four VCs to a cache line).
+/// Its route candidates, read only by VA, are kept apart ([`InputVcs::route`]).
+#[derive(Copy, Clone, Debug)]
 pub struct InputVcState {
-    /// Current phase.
-    pub phase: VcPhase,
     /// First cycle the current phase's stage may act.
     pub ready_at: Cycle,
-    /// Route candidates (valid in `VcWait`).
-    pub route: RouteSet,
+    /// Flat output VC index of `(out_port, out_vc)` (valid in `Active`; saves the layout
+    /// lookup on the switch-allocation path).
+    pub out_ovc: u32,
+    /// Current phase.
+    pub phase: VcPhase,
     /// Output port held (valid in `Active`).
     pub out_port: OutPort,
     /// Downstream VC held (valid in `Active`).
     pub out_vc: VcId,
-    /// Flat output VC index of `(out_port, out_vc)` (valid in `Active`; saves the layout
-    /// lookup on the switch-allocation path).
-    pub out_ovc: u32,
 }
 
 impl Default for InputVcState {
     fn default() -> Self {
         InputVcState {
-            phase: VcPhase::Idle,
             ready_at: Cycle(0),
-            route: RouteSet::new(),
+            out_ovc: 0,
+            phase: VcPhase::Idle,
             out_port: OutPort(0),
             out_vc: VcId(0),
-            out_ovc: 0,
         }
     }
 }
@@ -72,14 +70,11 @@ impl InputVcState {
         self.ready_at = ready;
     }
 
-    /// RC done: wait for an output VC from `ready` on. The candidates are moved in from
-    /// `route`, which gets the VC's previous (cleared) ones back: a swap of two sets, not
-    /// a copy (RC reuses its decision list every cycle).
-    pub fn routed(&mut self, route: &mut RouteSet, ready: Cycle) {
+    /// RC done: wait for an output VC from `ready` on (the candidates are stored apart,
+    /// by [`InputVcs::routed`]).
+    pub fn routed(&mut self, ready: Cycle) {
         debug_assert_eq!(self.phase, VcPhase::Routing);
-        debug_assert!(!route.is_empty(), "routing function gave no candidate");
         self.phase = VcPhase::VcWait;
-        std::mem::swap(&mut self.route, route);
         self.ready_at = ready;
     }
 
@@ -98,7 +93,6 @@ impl InputVcState {
     pub fn tail_left(&mut self) {
         debug_assert_eq!(self.phase, VcPhase::Active);
         self.phase = VcPhase::Idle;
-        self.route.clear();
     }
 
     /// Is the VC's current stage allowed to act at `now`?
@@ -108,10 +102,12 @@ impl InputVcState {
     }
 }
 
-/// The state machines of all input VCs of a router (flat index) and the VCs in each
-/// phase (see the module docs). Read a VC with `vcs[i]`; change it with the transition
-/// methods, the only way to change it.
+/// The state machines of all input VCs of a router (flat index), their route candidates
+/// and the VCs in each phase (see the module docs). Read a VC with `vcs[i]` and its
+/// candidates with [`InputVcs::route`]; change them with the transition methods, the only
+/// way to change them. `repr(C)`: what every step reads first, the candidates last.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct InputVcs {
     states: Vec<InputVcState>,
     /// VCs in `Routing`.
@@ -120,6 +116,9 @@ pub struct InputVcs {
     waiting: Vec<u64>,
     /// VCs in `Active`.
     active: Vec<u64>,
+    /// Route candidates per VC (valid in `VcWait`; those of its last packet in the other
+    /// phases), apart from `states` so that the other stages read 16 bytes per VC.
+    routes: Vec<RouteSet>,
 }
 
 impl std::ops::Index<usize> for InputVcs {
@@ -135,6 +134,7 @@ impl InputVcs {
     pub fn new(n: usize) -> InputVcs {
         InputVcs {
             states: vec![InputVcState::default(); n],
+            routes: vec![RouteSet::new(); n],
             routing: vec![0; mask::words(n)],
             waiting: vec![0; mask::words(n)],
             active: vec![0; mask::words(n)],
@@ -155,6 +155,13 @@ impl InputVcs {
     /// Every VC's state, by flat index.
     pub fn iter(&self) -> std::slice::Iter<'_, InputVcState> {
         self.states.iter()
+    }
+
+    /// Route candidates of VC `i` (valid in `VcWait`; in the other phases those of its
+    /// last routed packet, or none).
+    #[inline]
+    pub fn route(&self, i: usize) -> &RouteSet {
+        &self.routes[i]
     }
 
     /// Mask of the VCs in `Routing`.
@@ -182,10 +189,15 @@ impl InputVcs {
         mask::set(&mut self.routing, i);
     }
 
-    /// See [`InputVcState::routed`].
+    /// See [`InputVcState::routed`]. The candidates are moved in from `route`, which gets
+    /// the VC's previous ones back, cleared: a swap of two sets, not a copy (RC reuses its
+    /// decision list every cycle).
     #[inline]
     pub fn routed(&mut self, i: usize, route: &mut RouteSet, ready: Cycle) {
-        self.states[i].routed(route, ready);
+        debug_assert!(!route.is_empty(), "routing function gave no candidate");
+        self.states[i].routed(ready);
+        std::mem::swap(&mut self.routes[i], route);
+        route.clear();
         mask::unset(&mut self.routing, i);
         mask::set(&mut self.waiting, i);
     }
@@ -207,9 +219,7 @@ impl InputVcs {
 
     /// The VC's packet was dropped (timeout reset): back to `Idle` from any phase.
     pub fn abandon(&mut self, i: usize) {
-        let vc = &mut self.states[i];
-        vc.phase = VcPhase::Idle;
-        vc.route.clear();
+        self.states[i].phase = VcPhase::Idle;
         for m in [&mut self.routing, &mut self.waiting, &mut self.active] {
             mask::unset(m, i);
         }
@@ -228,21 +238,13 @@ mod tests {
         s.head_arrived(Cycle(5));
         assert_eq!(s.phase, VcPhase::Routing);
         assert!(s.ready(Cycle(5)) && !s.ready(Cycle(4)));
-        let route: RouteSet = [Candidate {
-            port: OutPort(2),
-            vcs: VcRange::new(0, 2),
-        }]
-        .into_iter()
-        .collect();
-        s.routed(&mut route.clone(), Cycle(6));
+        s.routed(Cycle(6));
         assert_eq!((s.phase, s.ready_at), (VcPhase::VcWait, Cycle(6)));
-        assert_eq!(s.route, route);
         s.allocated(OutPort(2), VcId(1), 9, Cycle(7));
         assert_eq!(s.phase, VcPhase::Active);
         assert_eq!((s.out_port, s.out_vc), (OutPort(2), VcId(1)));
         s.tail_left();
         assert_eq!(s.phase, VcPhase::Idle);
-        assert!(s.route.is_empty());
     }
 
     #[test]
@@ -259,8 +261,11 @@ mod tests {
         .collect();
         v.head_arrived(3, Cycle(0));
         v.head_arrived(66, Cycle(0));
-        v.routed(66, &mut route.clone(), Cycle(1));
+        let mut handed = route.clone();
+        v.routed(66, &mut handed, Cycle(1));
         assert_eq!(masks(&v), [vec![3], vec![66], vec![]]);
+        // The candidates moved in; RC's list comes back empty.
+        assert_eq!((v.route(66), handed.is_empty()), (&route, true));
         v.allocated(66, OutPort(1), VcId(0), 4, Cycle(2));
         v.routed(3, &mut route.clone(), Cycle(1));
         assert_eq!(masks(&v), [vec![], vec![3], vec![66]]);
@@ -268,6 +273,12 @@ mod tests {
         v.tail_left(66);
         assert_eq!(masks(&v), [vec![], vec![], vec![]]);
         assert_eq!((v[3].phase, v[66].phase), (VcPhase::Idle, VcPhase::Idle));
+    }
+
+    /// What every stage reads of a VC fits in 16 bytes, four VCs to a cache line.
+    #[test]
+    fn a_vc_state_is_16_bytes() {
+        assert_eq!(std::mem::size_of::<InputVcState>(), 16);
     }
 
     #[test]

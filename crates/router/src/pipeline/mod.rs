@@ -66,22 +66,24 @@ use crate::credit::OutputVcState;
 use crate::vc_state::InputVcs;
 use flitsim_netlist::RouterId;
 
-/// Where each port's VCs sit in the flat per-VC vectors.
+/// Where each port's VCs sit in the flat per-VC vectors. The fixed array of the first
+/// ports' bases comes first (`repr(C)`), input and output base of each port side by side:
+/// those of a router's first eight ports fit in 64 bytes.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Layout {
-    /// Flat index of VC 0 of each input port (one extra entry: the total).
-    pub in_base: Vec<u32>,
+    /// `[in_base, out_base]` of ports `0..NARROW_PORTS` (zero past the last port) in a
+    /// fixed array: [`Layout::ivc`] and [`Layout::ovc`] of a port a step's arrival mask
+    /// names (below 32) read them without a bounds check.
+    base_narrow: [[u32; 2]; NARROW_PORTS],
     /// Input port of each flat input VC.
     pub in_port_of: Vec<u8>,
-    /// Flat index of VC 0 of each output port (one extra entry: the total).
-    pub out_base: Vec<u32>,
     /// Output port of each flat output VC.
     pub out_port_of: Vec<u8>,
-    /// `in_base` of ports `0..NARROW_PORTS` (zero past the last port) in a fixed array,
-    /// and `out_base`'s: [`Layout::ivc`] and [`Layout::ovc`] of a port a step's arrival
-    /// mask names (below 32) read them without a bounds check.
-    in_base_narrow: [u32; NARROW_PORTS],
-    out_base_narrow: [u32; NARROW_PORTS],
+    /// Flat index of VC 0 of each input port (one extra entry: the total).
+    pub in_base: Vec<u32>,
+    /// Flat index of VC 0 of each output port (one extra entry: the total).
+    pub out_base: Vec<u32>,
 }
 
 /// Ports whose VC bases [`Layout`] also keeps in fixed arrays: every port an arrival mask
@@ -107,17 +109,15 @@ impl Layout {
                 .flat_map(|(p, &v)| std::iter::repeat_n(p as u8, usize::from(v)))
                 .collect()
         };
-        let narrow = |base: &[u32]| {
-            let mut n = [0; NARROW_PORTS];
-            for (n, &b) in n.iter_mut().zip(base) {
-                *n = b;
-            }
-            n
-        };
         let (in_base, out_base) = (bases(in_vcs), bases(out_vcs));
+        let mut base_narrow = [[0; 2]; NARROW_PORTS];
+        for (side, base) in [&in_base, &out_base].into_iter().enumerate() {
+            for (n, &b) in base_narrow.iter_mut().zip(base) {
+                n[side] = b;
+            }
+        }
         Layout {
-            in_base_narrow: narrow(&in_base),
-            out_base_narrow: narrow(&out_base),
+            base_narrow,
             in_base,
             in_port_of: owners(in_vcs),
             out_base,
@@ -160,16 +160,16 @@ impl Layout {
     /// `in_base[p]`, from the fixed array for the first ports.
     #[inline(always)]
     pub fn in_base_of(&self, p: usize) -> u32 {
-        match self.in_base_narrow.get(p) {
-            Some(&b) => b,
+        match self.base_narrow.get(p) {
+            Some(&[b, _]) => b,
             None => self.in_base[p],
         }
     }
     /// `out_base[o]`, from the fixed array for the first ports.
     #[inline(always)]
     pub fn out_base_of(&self, o: usize) -> u32 {
-        match self.out_base_narrow.get(o) {
-            Some(&b) => b,
+        match self.base_narrow.get(o) {
+            Some(&[_, b]) => b,
             None => self.out_base[o],
         }
     }
@@ -193,15 +193,22 @@ impl Layout {
     }
 }
 
-/// Everything a router's stages read and write.
+/// Everything a router's stages read and write. `repr(C)`, in this order: the fields a
+/// step reads (FIFOs, VC states and masks, output VCs, delays, the first ports' VC bases)
+/// fill its first lines, those read per packet or at report time follow.
 #[derive(Debug)]
+#[repr(C)]
 pub struct RouterState {
-    /// The router.
-    pub id: RouterId,
-    /// Port/VC layout.
-    pub layout: Layout,
+    /// FIFO per flat input VC.
+    pub buffers: InputBuffer,
+    /// State machine per flat input VC, with the VCs in each phase.
+    pub vcs: InputVcs,
+    /// Credits and owner per flat output VC.
+    pub outputs: Vec<OutputVcState>,
     /// Stage delays.
     pub delays: Delays,
+    /// The router.
+    pub id: RouterId,
     /// Switching technique (decides "downstream has room" in VA).
     pub switching: Switching,
     /// When an output VC may be reallocated (VA); see [`RouterState::release_for`].
@@ -209,34 +216,21 @@ pub struct RouterState {
     /// VCs `0..escape_vcs` of every network port are escape VCs (Duato's methodology,
     /// [`crate::RoutingFunction::escape_vcs`]); 0 = the routing has none.
     pub escape_vcs: u8,
+    /// Port/VC layout.
+    pub layout: Layout,
+    /// Busy output VCs per output port (owned or credits out), their integral,
+    /// time-average distribution and VC holding times (issue 6).
+    pub occupancy: crate::occupancy::ChannelOccupancy,
     /// Timeout resets possible: packet -> (input port, input VC) it came in on, recorded
     /// by VA (see `reset.rs`); `None` when resets are off.
     pub trail: Option<std::collections::BTreeMap<crate::flit::PacketId, (u8, u8)>>,
-    /// State machine per flat input VC, with the VCs in each phase.
-    pub vcs: InputVcs,
-    /// FIFO per flat input VC.
-    pub buffers: InputBuffer,
-    /// Credits and owner per flat output VC.
-    pub outputs: Vec<OutputVcState>,
-    /// Busy output VCs per output port (owned or credits out), kept current.
-    pub busy: Vec<u32>,
-    /// Integral of `busy` per output port up to `busy_since`.
-    pub busy_integral: Vec<u64>,
-    /// Cycle up to which `busy_integral` is accumulated, per output port.
-    pub busy_since: Vec<flitsim_netlist::Cycle>,
-    /// Time-average distribution of busy VCs and VC holding times (issue 6).
-    pub occupancy: crate::occupancy::ChannelOccupancy,
 }
 
 impl RouterState {
     /// Records that output port `o` gained (`+1`) or lost (`-1`) a busy VC at `now`.
     #[inline(always)]
     pub fn busy_change(&mut self, o: usize, delta: i32, now: flitsim_netlist::Cycle) {
-        self.busy_integral[o] += u64::from(self.busy[o]) * (now.0 - self.busy_since[o].0);
-        self.occupancy
-            .dwell(o, self.busy[o], now.0 - self.busy_since[o].0);
-        self.busy_since[o] = now;
-        self.busy[o] = self.busy[o].wrapping_add_signed(delta);
+        self.occupancy.busy_change(o, delta, now);
     }
 
     /// The release rule VA applies to downstream VC `v` of output port `o`: the router's
@@ -264,8 +258,7 @@ impl RouterState {
 
     /// Busy-VC-cycles of output port `o` over `[.., until)`.
     pub fn busy_vc_cycles(&self, o: usize, until: flitsim_netlist::Cycle) -> u64 {
-        self.busy_integral[o]
-            + u64::from(self.busy[o]) * until.0.saturating_sub(self.busy_since[o].0)
+        self.occupancy.busy_vc_cycles(o, until)
     }
 
     /// The front flit of input VC `i` if it has arrived by `now`: any front flit, since a

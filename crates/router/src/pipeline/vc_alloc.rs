@@ -187,7 +187,7 @@ impl VcAlloc {
             // One candidate (deterministic routing): every selection rule picks it exactly
             // when it has a free VC (`random` draws nothing for a single free candidate),
             // so the views are not needed.
-            let c = match vc.route.as_slice() {
+            let c = match s.vcs.route(i).as_slice() {
                 [c] => *c,
                 route => match self.select(s, route, len) {
                     Some(c) => c,
@@ -378,8 +378,8 @@ impl VcAlloc {
     /// Would input VC `i` find a free VC among its candidates now? (For `waits`.)
     pub fn has_free_candidate(s: &RouterState, i: usize) -> bool {
         let len = s.buffers.front(i).map_or(1, |b| b.flit.len);
-        s.vcs[i]
-            .route
+        s.vcs
+            .route(i)
             .iter()
             .any(|c| Self::free_vcs(s, c, len).next().is_some())
     }
