@@ -742,9 +742,9 @@ impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
     #[inline(always)]
     fn router(&mut self, node: &mut RouterNode, resets: bool) -> u64 {
         let out = node.router.flits_out();
-        for e in out {
-            let to = node.wires.get(e.port as usize).output.outlet();
-            let due = self.flits.send(to.line, self.at, &e.flit);
+        for (o, f) in out {
+            let to = node.wires.get(*o as usize).output.outlet();
+            let due = self.flits.send(to.line, self.at, f);
             (self.wake)(to.wake, due);
         }
         for &(p, vc) in node.router.credits_out() {

@@ -4,9 +4,8 @@
 //! is never ahead of the router's clock). Occupancy (histogram of lengths over time,
 //! arrivals, departures, residence, maximum) is accounted here, at each push and pop.
 //!
-//! All FIFOs of a router are rings in one flat array of slots, a cache line each: FIFO
-//! `i` owns a power-of-two run of slots (its depth rounded up), so positions wrap with a
-//! mask.
+//! All FIFOs of a router are rings in one flat array of slots: FIFO `i` owns a
+//! power-of-two run of slots (its depth rounded up), so positions wrap with a mask.
 //! An unbounded FIFO starts with [`UNBOUNDED_START`] slots and, when full, moves to a
 //! run twice as long at the end of the array (the old run is abandoned; the growth is
 //! amortized and never happens to a bounded FIFO). Occupancy counters live the same
@@ -35,11 +34,8 @@ const EMPTY_BUFFERED: BufferedFlit = BufferedFlit {
     arrived: Cycle(0),
 };
 
-/// A flit in an input FIFO and the cycle it was read from the channel. Padded to a cache
-/// line (48 bytes of fields): a push writes and a pop reads one line, where half of the
-/// unpadded slots straddled two.
+/// A flit in an input FIFO and the cycle it was read from the channel.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[repr(align(64))]
 pub struct BufferedFlit {
     /// The flit.
     pub flit: Flit,

@@ -87,7 +87,6 @@ use config::{BufferDepth, Delays};
 use credit::OutputVcState;
 use flitsim_netlist::{Cycle, InPort, OutPort, RouterId, RouterSpec, VcId};
 use pipeline::crossbar::Crossbar;
-pub use pipeline::crossbar::Exit;
 use pipeline::output::CreditReturn;
 use pipeline::route_compute::RouteCompute;
 use pipeline::switch_alloc::SwitchAlloc;
@@ -356,12 +355,12 @@ impl Router {
         credits_out: &mut [Option<Credit>],
     ) -> u64 {
         let mut written = 0u64;
-        for &Exit { port: o, flit } in self.flits_out() {
+        for &(o, f) in self.flits_out() {
             debug_assert!(
                 flits_out[o as usize].is_none(),
                 "output slot already written"
             );
-            flits_out[o as usize] = Some(flit);
+            flits_out[o as usize] = Some(f);
             written |= u64::from(o < 32) << (o % 32);
         }
         for &(p, vc) in self.credits_out() {
@@ -484,10 +483,10 @@ impl Router {
         }
     }
 
-    /// The flits the last step wrote, with their output ports, at most one per port, in
+    /// The flits the last step wrote, as (output port, flit), at most one per port, in
     /// no particular order; valid until the next step.
     #[inline]
-    pub fn flits_out(&self) -> &[Exit] {
+    pub fn flits_out(&self) -> &[(u32, Flit)] {
         self.crossbar.emitted()
     }
 
@@ -601,7 +600,7 @@ impl Router {
     /// one-partition cycle inlines the step).
     #[inline(never)]
     fn count_adaptive_hops(&mut self) {
-        for &Exit { port: o, flit: f } in self.crossbar.emitted() {
+        for &(o, f) in self.crossbar.emitted() {
             if o == 0 || !f.kind.is_head() {
                 continue;
             }

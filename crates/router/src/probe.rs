@@ -338,16 +338,14 @@ pub(crate) fn switch_alloc(now: Cycle, s: &RouterState, winners: &[u32], t: &mut
 }
 
 /// The flits and credits the step wrote.
-/// `flits_out`: with their output ports, `credits_out`: (input port, VC), each in any
-/// order (reported by port).
+/// `flits_out`: (output port, flit), `credits_out`: (input port, VC), each in any order
+/// (reported by port).
 pub(crate) fn outputs(
-    flits_out: &[crate::Exit],
+    flits_out: &[(u32, Flit)],
     credits_out: &[(u32, VcId)],
     t: &mut Vec<RouterEvent>,
 ) {
-    let flits: smallvec::SmallVec<[(u32, Flit); 8]> =
-        flits_out.iter().map(|e| (e.port, e.flit)).collect();
-    extend_by_port(t, &flits, |o, flit| RouterEvent::FlitOut {
+    extend_by_port(t, flits_out, |o, flit| RouterEvent::FlitOut {
         out: OutPort(o),
         flit,
     });

@@ -12,25 +12,12 @@
 //!   exit cycle, each slot holding the flits due in its cycle (at most one per output
 //!   port, since SA grants an output port at most once per cycle). `emit` looks only at
 //!   the slot due now instead of at every port.
-//! - Each flit waits in an [`Exit`] entry padded to a cache line, so that writing it and
-//!   the engine's read of it touch one line each.
 //! - Counts the flits and heads written onto each output port (`flits_sent`,
 //!   `packets_sent` of [`crate::RouterStats`]) when they enter, so that `emit` touches no
 //!   flit: the count of a port is what entered minus what is still inside.
 
 use crate::flit::Flit;
 use flitsim_netlist::Cycle;
-
-/// A flit in the crossbar and the output port it leaves on. Padded to a cache line (44
-/// bytes of fields): of unpadded 48-byte entries half straddled two lines.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[repr(align(64))]
-pub struct Exit {
-    /// The output port.
-    pub port: u32,
-    /// The flit.
-    pub flit: Flit,
-}
 
 /// Flits between SA and their output channel, by exit cycle.
 #[derive(Clone, Debug)]
@@ -39,8 +26,8 @@ pub struct Crossbar {
     ports: usize,
     /// Ring size - 1 (the size is a power of two above the delay `sd + xd`).
     mask: u64,
-    /// Slot `s` holds its flits in `flits[s * ports..][..count[s]]`.
-    flits: Vec<Exit>,
+    /// Slot `s` holds its flits (output port, flit) in `flits[s * ports..][..count[s]]`.
+    flits: Vec<(u32, Flit)>,
     /// Flits in each slot.
     count: SlotCounts,
     /// Flits in all slots.
@@ -65,10 +52,7 @@ impl Crossbar {
             u32::try_from(slots as usize * ports).is_ok(),
             "crossbar pipelines exceed 2^32 flits"
         );
-        let empty = Exit {
-            port: u32::MAX,
-            flit: Flit::PLACEHOLDER,
-        };
+        let empty = (u32::MAX, Flit::PLACEHOLDER);
         Crossbar {
             ports,
             mask: slots - 1,
@@ -99,7 +83,7 @@ impl Crossbar {
             assert!(
                 !self.flits[s * self.ports..][..n]
                     .iter()
-                    .any(|e| e.port as usize == port),
+                    .any(|&(p, _)| p as usize == port),
                 "two flits for output {port} in one cycle"
             );
             self.exit[s] = exit;
@@ -112,11 +96,8 @@ impl Crossbar {
             entered[1] += 1;
         }
         let slot = &mut self.flits[s * self.ports + n];
-        *slot = Exit {
-            port: port as u32,
-            flit: *flit,
-        };
-        &mut slot.flit
+        *slot = (port as u32, *flit);
+        &mut slot.1
     }
 
     /// Takes the flits due at `now` out of the pipeline; they stay readable through
@@ -134,10 +115,10 @@ impl Crossbar {
         self.len -= n;
     }
 
-    /// The flits the last [`Crossbar::emit`] took out, with their output ports, at most
+    /// The flits the last [`Crossbar::emit`] took out, as (output port, flit), at most
     /// one per port, in no particular order (valid until the next step pushes a flit).
     #[inline]
-    pub fn emitted(&self) -> &[Exit] {
+    pub fn emitted(&self) -> &[(u32, Flit)] {
         let (start, n) = (self.emitted.0 as usize, self.emitted.1 as usize);
         &self.flits[start..start + n]
     }
@@ -152,8 +133,8 @@ impl Crossbar {
         self.len == 0
     }
 
-    /// The flits inside, with their output ports.
-    fn inside(&self) -> impl Iterator<Item = &Exit> {
+    /// The flits inside, as (output port, flit).
+    fn inside(&self) -> impl Iterator<Item = &(u32, Flit)> {
         self.count
             .iter()
             .enumerate()
@@ -163,7 +144,7 @@ impl Crossbar {
     /// Flits inside bound for downstream VC `vc` of output `port`.
     pub fn in_flight_to(&self, port: usize, vc: u8) -> u32 {
         self.inside()
-            .filter(|e| e.port as usize == port && e.flit.vc.0 == vc)
+            .filter(|(p, f)| *p as usize == port && f.vc.0 == vc)
             .count() as u32
     }
 
@@ -172,9 +153,9 @@ impl Crossbar {
     pub fn sent(&self, port: usize) -> (u64, u64) {
         let [flits, heads] = self
             .inside()
-            .filter(|e| e.port as usize == port)
-            .fold(self.entered[port], |[flits, heads], e| {
-                [flits - 1, heads - u64::from(e.flit.kind.is_head())]
+            .filter(|(p, _)| *p as usize == port)
+            .fold(self.entered[port], |[flits, heads], (_, f)| {
+                [flits - 1, heads - u64::from(f.kind.is_head())]
             });
         (flits, heads)
     }
@@ -182,9 +163,9 @@ impl Crossbar {
     /// Restarts the counts of [`Crossbar::sent`] (end of warm-up).
     pub fn reset_sent(&mut self) {
         let mut entered = vec![[0; 2]; self.ports];
-        for e in self.inside() {
-            entered[e.port as usize][0] += 1;
-            entered[e.port as usize][1] += u64::from(e.flit.kind.is_head());
+        for &(p, f) in self.inside() {
+            entered[p as usize][0] += 1;
+            entered[p as usize][1] += u64::from(f.kind.is_head());
         }
         self.entered = entered;
     }
@@ -264,11 +245,10 @@ mod tests {
             assert_eq!(x.len(), x.count.iter().sum::<u32>() as usize);
             x.emit(Cycle(t));
             let mut out = [None; 3];
-            for e in x.emitted() {
+            for &(p, f) in x.emitted() {
                 assert!(
-                    out[e.port as usize].replace(e.flit).is_none(),
-                    "two flits on port {}",
-                    e.port
+                    out[p as usize].replace(f).is_none(),
+                    "two flits on port {p}"
                 );
             }
             let ports = x.emitted().len();
@@ -301,7 +281,7 @@ mod tests {
         assert_eq!(
             x.emitted()
                 .iter()
-                .map(|e| (e.port, e.flit.index))
+                .map(|&(p, f)| (p, f.index))
                 .collect::<Vec<_>>(),
             [(1, 0)]
         );
@@ -325,21 +305,15 @@ mod tests {
             // Packets of 3 flits: every third flit is a head.
             x.push(port, Cycle(t + 3), &flit((t % 3) as u32, 3));
             x.emit(Cycle(t));
-            for e in x.emitted() {
-                left[e.port as usize][0] += 1;
-                left[e.port as usize][1] += u64::from(e.flit.kind.is_head());
+            for &(p, f) in x.emitted() {
+                left[p as usize][0] += 1;
+                left[p as usize][1] += u64::from(f.kind.is_head());
             }
             for (p, l) in left.iter().enumerate() {
                 assert_eq!(x.sent(p), (l[0], l[1]), "port {p} at {t}");
             }
         }
         assert_eq!(x.len(), 3);
-    }
-
-    /// An entry is one cache line.
-    #[test]
-    fn an_entry_is_one_cache_line() {
-        assert_eq!(std::mem::size_of::<Exit>(), 64);
     }
 
     /// Counts of rings smaller and larger than the part kept inside the struct.
