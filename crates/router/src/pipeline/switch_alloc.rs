@@ -290,10 +290,9 @@ impl SwitchAlloc {
                     && (vc.out_port.0, vc.out_vc.0, vc.out_ovc)
                         == (held.port, held.vc, u32::from(held.flat))
             });
-            // Both tests, then one bit: no branch on either.
-            let flit = s.buffers.len(i) != 0;
-            let credit = s.outputs[usize::from(held.flat)].credits.has_credit();
-            eligible |= u64::from(flit & credit) << i;
+            if s.buffers.len(i) != 0 && s.outputs[usize::from(held.flat)].credits.has_credit() {
+                eligible |= 1 << i;
+            }
         }
         eligible
     }
