@@ -114,12 +114,11 @@ impl HeldVc {
 }
 
 /// What [`SwitchAlloc::step_word`] granted, for its grant loop: a lone `eligible` VC (its
-/// mask, or 0 when the grants are in `WordPath::req`), the output ports requested,
-/// whether the requests formed a matching, and the cycle the granted flits are written.
+/// mask, or 0 when the grants are in `WordPath::req`), the output ports requested, and
+/// the cycle the granted flits are written.
 struct WordGrants {
     eligible: u64,
     outs: u64,
-    matching: bool,
     exit: Cycle,
 }
 
@@ -356,12 +355,11 @@ impl SwitchAlloc {
     }
 
     /// The port requests of the `eligible` VCs (not 0; see `port_requests_word`), then
-    /// their grants in their place in `w.req`. Returns the output ports requested and
-    /// whether the requests formed a matching (then they are the grants, see
-    /// `Allocator::allocate`). Requests contended on one side only are allocated by the
-    /// arbiters of that side alone.
+    /// their grants in their place in `w.req`. Returns the output ports requested.
+    /// Requests that form a matching are the grants (see `Allocator::allocate`); requests
+    /// contended on one side only are allocated by the arbiters of that side alone.
     #[inline(always)]
-    fn allocate_word(w: &mut WordPath, allocator: &mut Allocator, eligible: u64) -> (u64, bool) {
+    fn allocate_word(w: &mut WordPath, allocator: &mut Allocator, eligible: u64) -> u64 {
         let (outs, shared_port, shared_out) = Self::port_requests_word(w, eligible);
         match (shared_port, shared_out) {
             (false, false) => {}
@@ -387,27 +385,23 @@ impl SwitchAlloc {
             }
             (true, true) => allocator.allocate_word(&mut w.req),
         }
-        (outs, !shared_port && !shared_out)
+        outs
     }
 
     /// The flat VC of input port `p` that takes granted output `o`, and its index within
     /// the port: the port's VC arbiter picks among its VCs in `by_out[o]` (one-word
-    /// path). When the requests form a `matching`, `o` is granted to no other port and
-    /// `by_out[o]` is zeroed here.
+    /// path). `o` is granted to no other port: `by_out[o]` is zeroed here (with no branch
+    /// on whether the requests formed a matching; see `clear_word`).
     #[inline(always)]
     fn pick_vc_word(
         vc_arb: &impl WordArbiters,
         by_out: &mut [u64; 64],
         port_vcs: &[u64; 64],
-        matching: bool,
         p: usize,
         o: usize,
     ) -> (usize, u8) {
         let vcs = port_vcs[p % 64];
-        let req = by_out[o % 64] & vcs;
-        if matching {
-            by_out[o % 64] = 0;
-        }
+        let req = std::mem::take(&mut by_out[o % 64]) & vcs;
         debug_assert!(req != 0, "a granted input port has a requesting VC");
         let base = vcs.trailing_zeros() as usize;
         // A lone requesting VC wins under every arbiter kind: no arbiter to consult.
@@ -421,21 +415,20 @@ impl SwitchAlloc {
         (i, (i - base) as u8)
     }
 
-    /// Zeroes what the one-word path's grant loop (which drained the grants) left of its
-    /// scratch: the eligible VCs of the outputs in `outs`, unless the requests formed a
-    /// `matching` (then every requested output was granted, and the loop zeroed them).
+    /// Zeroes what the one-word path's grant loop (which drained the grants and zeroed
+    /// the eligible VCs of each granted output) left of its scratch: the eligible VCs of
+    /// the outputs requested (`outs`) but not `granted`, none when the requests formed a
+    /// matching.
     #[inline(always)]
-    fn clear_word(w: &mut WordPath, matching: bool, mut outs: u64) {
+    fn clear_word(w: &mut WordPath, outs: u64, granted: u64) {
         debug_assert_eq!(w.req.rows(), 0);
-        if matching {
-            debug_assert!(w.by_out.iter().all(|&m| m == 0));
-            return;
-        }
-        while outs != 0 {
-            let o = outs.trailing_zeros() as usize;
-            outs &= outs - 1;
+        let mut left = outs & !granted;
+        while left != 0 {
+            let o = left.trailing_zeros() as usize;
+            left &= left - 1;
             w.by_out[o] = 0;
         }
+        debug_assert!(w.by_out.iter().all(|&m| m == 0));
     }
 
     /// [`SwitchAlloc::evaluate`] for a router whose input VCs fit one word (at most 64,
@@ -449,7 +442,7 @@ impl SwitchAlloc {
         if eligible == 0 {
             return;
         }
-        let (outs, matching) = Self::allocate_word(w, &mut self.allocator, eligible);
+        let outs = Self::allocate_word(w, &mut self.allocator, eligible);
         let WordPath {
             req,
             by_out,
@@ -457,12 +450,14 @@ impl SwitchAlloc {
             ..
         } = &mut *w;
         // The grants, row-major (one output port per granted input port).
+        let mut granted = 0u64;
         for (p, row) in req.drain() {
             let o = row.trailing_zeros() as usize;
-            let (i, _) = Self::pick_vc_word(&self.vc_arb, by_out, port_vcs, matching, p, o);
+            granted |= row;
+            let (i, _) = Self::pick_vc_word(&self.vc_arb, by_out, port_vcs, p, o);
             self.winners.push(i as u32);
         }
-        Self::clear_word(w, matching, outs);
+        Self::clear_word(w, outs, granted);
     }
 
     /// [`SwitchAlloc::evaluate`] then [`SwitchAlloc::commit`] in one pass, for a router
@@ -512,8 +507,8 @@ impl SwitchAlloc {
         // One eligible VC: its lone request is granted under every allocator and arbiter
         // kind, with no requests to build.
         let lone = eligible & (eligible - 1) == 0;
-        let (outs, matching) = if lone {
-            (0, true)
+        let outs = if lone {
+            0
         } else {
             Self::allocate_word(w, &mut self.allocator, eligible)
         };
@@ -521,7 +516,6 @@ impl SwitchAlloc {
         let grants = WordGrants {
             eligible: if lone { eligible } else { 0 },
             outs,
-            matching,
             exit: now.plus(self.exit_delay),
         };
         match (&mut self.vc_arb, self.allocator.arbiters_mut()) {
@@ -580,15 +574,17 @@ impl SwitchAlloc {
             by_out,
             port_vcs,
         } = &mut *w;
+        let mut granted = 0u64;
         for (p, row) in req.drain() {
             let o = row.trailing_zeros() as usize;
-            let (i, v) = Self::pick_vc_word(&*arbs.vc, by_out, port_vcs, grants.matching, p, o);
+            granted |= row;
+            let (i, v) = Self::pick_vc_word(&*arbs.vc, by_out, port_vcs, p, o);
             let held = vcs[i % 64].held;
             debug_assert_eq!(usize::from(held.port), o);
             let out = held.out();
             Self::take_grant(now, exit, s, crossbar, credits, arbs, seen, (i, p, v), out);
         }
-        Self::clear_word(w, grants.matching, grants.outs);
+        Self::clear_word(w, grants.outs, granted);
     }
 
     /// Flat input VC `i` (VC `v` of input port `p`), holding output VC `out` (port,
