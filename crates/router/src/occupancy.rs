@@ -83,6 +83,10 @@ impl ChannelOccupancy {
     #[inline(always)]
     pub fn busy_change(&mut self, o: usize, delta: i32, now: flitsim_netlist::Cycle) {
         let p = &mut self.ports[o];
+        debug_assert!(
+            delta >= 0 || p.busy >= delta.unsigned_abs(),
+            "output port {o} loses a busy VC it does not have"
+        );
         let cycles = now.0 - p.since;
         p.integral += u64::from(p.busy) * cycles;
         self.hist[(p.hist_base + p.busy) as usize] += cycles;
@@ -246,5 +250,13 @@ mod tests {
         assert_eq!(c.histogram(1, Cycle(30)), [4, 6, 0, 0]);
         assert_eq!(c.busy_vc_cycles(1, Cycle(30)), 6);
         assert_eq!(c.holding(0), VcHolding::default());
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "loses a busy VC it does not have")]
+    fn losing_a_busy_vc_that_is_not_busy_panics_in_debug_builds() {
+        let mut c = ChannelOccupancy::new(&[2]);
+        c.busy_change(0, -1, Cycle(3));
     }
 }
