@@ -19,6 +19,15 @@ pub enum ConfigError {
     /// Packets need at least one flit.
     #[error("packet length 0 is not allowed\nhelp: pass --length 1 or more (flits per packet)")]
     ZeroLength,
+    /// The run would reach a cycle past [`Stamp::LAST`](flitsim_router::Stamp::LAST), which
+    /// the flits' 32-bit cycle stamps cannot hold.
+    #[error("a run of up to {cycles} cycles (--warmup + --cycles, or --max-cycles, plus --drain-cycles) goes past cycle {last}, the last one flits' 32-bit cycle stamps hold\nhelp: lower --warmup, --cycles, --max-cycles or --drain-cycles; for more samples, run again with another --seed")]
+    RunTooLong {
+        /// The cycles the run may take (their sum, which may exceed `u64`).
+        cycles: u128,
+        /// The last cycle a simulation may reach.
+        last: u64,
+    },
     /// Unknown traffic pattern name.
     #[error("unknown traffic pattern `{name}`\nhelp: choose one of: {choices}")]
     UnknownTraffic {
@@ -120,6 +129,14 @@ pub enum SimError {
         idle: u64,
         /// Every waiting input VC.
         waiting: Vec<WaitingVc>,
+    },
+    /// The simulation was asked to run past [`Stamp::LAST`](flitsim_router::Stamp::LAST):
+    /// it stopped at that cycle (not an error of the network; the state is consistent
+    /// and the run may not be continued).
+    #[error("the simulation reached cycle {cycle}, the last one flits' 32-bit cycle stamps hold\nhelp: run fewer cycles; for more samples, run again with another --seed")]
+    CycleLimit {
+        /// The cycle it stopped at.
+        cycle: Cycle,
     },
 }
 

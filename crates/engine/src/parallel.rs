@@ -67,6 +67,15 @@ impl Stop {
         }
     }
 
+    /// This stop with its cycle brought back to `last`, if it is later (`None`: it is not).
+    pub fn capped(self, last: Cycle) -> Option<Stop> {
+        (self.end() > last).then_some(match self {
+            Stop::At(_) => Stop::At(last),
+            Stop::Drained(_) => Stop::Drained(last),
+            Stop::Idle(_) => Stop::Idle(last),
+        })
+    }
+
     fn reached(self, now: Cycle, s: &Status) -> bool {
         match self {
             Stop::At(end) => now >= end,

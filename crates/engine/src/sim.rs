@@ -13,6 +13,7 @@ use crate::traffic::{self, TrafficKind};
 use crate::watchdog::{self, Watchdog};
 use crate::zero_load;
 use flitsim_netlist::{Cycle, Netlist, TerminalId};
+use flitsim_router::Stamp;
 use serde::Serialize;
 
 mod measure;
@@ -158,7 +159,7 @@ impl SimConfig {
     /// Checks the values that are not the netlist's business.
     ///
     /// # Errors
-    /// `RateOutOfRange` or `ZeroLength`.
+    /// `RateOutOfRange`, `ZeroLength` or `RunTooLong`.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if !(0.0..=1.0).contains(&self.rate) {
             return Err(ConfigError::RateOutOfRange { rate: self.rate });
@@ -166,7 +167,24 @@ impl SimConfig {
         if self.length == 0 {
             return Err(ConfigError::ZeroLength);
         }
+        let cycles = self.longest_run();
+        if cycles > u128::from(Stamp::LAST.0) {
+            return Err(ConfigError::RunTooLong {
+                cycles,
+                last: Stamp::LAST.0,
+            });
+        }
         self.lengths().validate()
+    }
+
+    /// The most cycles [`Simulation::run`] may simulate: warm-up and measurement (or the
+    /// automatic measurement's budget), then the drain.
+    fn longest_run(&self) -> u128 {
+        let measure = match self.auto {
+            Some(auto) => u128::from(auto.max_cycles),
+            None => u128::from(self.warmup) + u128::from(self.cycles),
+        };
+        measure + u128::from(self.drain)
     }
 
     /// The packet length distribution: `length_dist`, or the fixed `length`.
@@ -203,6 +221,8 @@ pub struct Simulation {
     /// Wall-clock time spent in cycles, and the cycles it covers.
     wall: std::time::Duration,
     timed_cycles: u64,
+    /// The last cycle the simulation may reach: [`Stamp::LAST`] (lower in unit tests).
+    last: Cycle,
 }
 
 impl Simulation {
@@ -268,6 +288,7 @@ impl Simulation {
             stats_start: Cycle(0),
             wall: std::time::Duration::ZERO,
             timed_cycles: 0,
+            last: Stamp::LAST,
         })
     }
 
@@ -284,8 +305,9 @@ impl Simulation {
     /// Simulates one cycle.
     ///
     /// # Errors
-    /// `SimError::Deadlock`/`Stalled` when the watchdog fires (then every later call
-    /// returns the same error without simulating).
+    /// `SimError::Deadlock`/`Stalled` when the watchdog fires, `SimError::CycleLimit` when
+    /// the simulation reaches [`Stamp::LAST`] (then every later call returns the same error
+    /// without simulating).
     pub fn step(&mut self) -> Result<(), SimError> {
         self.advance_until(Stop::At(self.now.plus(1)))
     }
@@ -295,7 +317,7 @@ impl Simulation {
     /// # Errors
     /// As [`Simulation::step`].
     pub fn run_for(&mut self, cycles: u64) -> Result<(), SimError> {
-        self.advance_until(Stop::At(self.now.plus(cycles)))
+        self.advance_until(Stop::At(Cycle(self.now.0.saturating_add(cycles))))
     }
 
     /// Simulates until no packet is queued or in the network, at most `max` cycles.
@@ -304,7 +326,7 @@ impl Simulation {
     /// # Errors
     /// As [`Simulation::step`].
     pub fn run_until_idle(&mut self, max: u64) -> Result<bool, SimError> {
-        self.advance_until(Stop::Idle(self.now.plus(max)))?;
+        self.advance_until(Stop::Idle(Cycle(self.now.0.saturating_add(max))))?;
         Ok(self.is_idle())
     }
 
@@ -339,6 +361,12 @@ impl Simulation {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
+        // No cycle past the flits' 32-bit stamps: a stop beyond the last is brought back
+        // to it, and reaching it is an error.
+        let (stop, capped) = match stop.capped(self.last) {
+            Some(s) => (s, true),
+            None => (stop, false),
+        };
         // Trials drawn ahead past this run are used by the next one: only those past the
         // drain of the measurement window are likely never to be. Saturating: before an
         // automatic measurement has placed its window, the window ends at `u64::MAX`.
@@ -371,6 +399,11 @@ impl Simulation {
             if let Some((t, names)) = &mut self.trace {
                 t.verdict(at, names, &e);
             }
+            self.error = Some(e.clone());
+            return Err(e);
+        }
+        if capped && self.now >= self.last {
+            let e = SimError::CycleLimit { cycle: self.now };
             self.error = Some(e.clone());
             return Err(e);
         }
@@ -622,5 +655,7 @@ pub fn run(netlist: &Netlist, config: &SimConfig) -> Result<RunReport, ConfigErr
     Ok(Simulation::new(netlist, config)?.run())
 }
 
+#[cfg(test)]
+mod cycle_limit_tests;
 #[cfg(test)]
 mod tests;

@@ -22,7 +22,7 @@ use crate::rng::{Bernoulli, ComponentRng};
 use crate::stats::{TerminalStats, Window};
 use crate::traffic::{TraceEvent, TrafficPattern};
 use flitsim_netlist::{BufferDepth, Cycle, TerminalId, VcId};
-use flitsim_router::{Credit, Flit, FlitKind, PacketId, Reset};
+use flitsim_router::{Credit, Flit, FlitKind, PacketId, Reset, Stamp};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -475,18 +475,18 @@ impl Terminal {
         }
         self.settle_areas(now);
         self.stats.packets_consumed += 1;
-        self.stats.consumed_latency_sum += now.0 - f.created.0;
+        self.stats.consumed_latency_sum += now.0 - f.created.cycle().0;
         if in_window {
             self.stats.window_packets_consumed += 1;
         }
-        if self.window.contains(f.created) {
-            let latency = now.0 - f.created.0;
+        if self.window.contains(f.created.cycle()) {
+            let latency = now.0 - f.created.cycle().0;
             tally.measured_delivered += 1;
             self.stats.measured_delivered += 1;
             self.stats.latency_sum += latency;
             self.stats.latency_max = self.stats.latency_max.max(latency);
-            self.stats.network_latency_sum += now.0 - f.injected.0;
-            self.stats.source_queue_sum += f.injected.0 - f.created.0;
+            self.stats.network_latency_sum += now.0 - f.injected.cycle().0;
+            self.stats.source_queue_sum += f.injected.cycle().0 - f.created.cycle().0;
             self.stats.hops_sum += u64::from(f.hops);
         }
         if let Some(log) = &mut self.deliveries {
@@ -494,8 +494,8 @@ impl Terminal {
                 packet: f.packet,
                 dest: f.dest,
                 len: f.len,
-                created: f.created,
-                injected: f.injected,
+                created: f.created.cycle(),
+                injected: f.injected.cycle(),
                 consumed: now,
                 hops: f.hops,
             });
@@ -597,8 +597,8 @@ impl Terminal {
                 kind: FlitKind::of(0, packet.len),
                 vc: VcId(vc as u8),
                 dest: packet.dest,
-                created: packet.created,
-                injected: now,
+                created: Stamp::of(packet.created),
+                injected: Stamp::of(now),
                 hops: 0,
             },
         });
@@ -739,8 +739,8 @@ mod tests {
             kind: FlitKind::HeadTail,
             vc: VcId(2),
             dest: TerminalId(0),
-            created: Cycle(10),
-            injected: Cycle(12),
+            created: Stamp(10),
+            injected: Stamp(12),
             hops: 2,
         };
         let (_, credit) = t.step(Cycle(20), Some(f), None);

@@ -22,7 +22,7 @@
 //! running value is negative until the FIFO drops below it); the results are the exact
 //! counts.
 
-use crate::flit::Flit;
+use crate::flit::{Flit, Stamp};
 use flitsim_netlist::{BufferDepth, Cycle};
 
 /// Slots an unbounded FIFO starts with (it doubles when full).
@@ -31,7 +31,7 @@ pub const UNBOUNDED_START: u32 = 16;
 /// What fills a slot no flit has used yet.
 const EMPTY_BUFFERED: BufferedFlit = BufferedFlit {
     flit: Flit::PLACEHOLDER,
-    arrived: Cycle(0),
+    arrived: Stamp(0),
 };
 
 /// A flit in an input FIFO and the cycle it was read from the channel.
@@ -40,7 +40,7 @@ pub struct BufferedFlit {
     /// The flit.
     pub flit: Flit,
     /// The cycle it entered the buffer.
-    pub arrived: Cycle,
+    pub arrived: Stamp,
 }
 
 /// All input FIFOs of a router, indexed by flat input VC. `repr(C)`: what a push or a pop
@@ -213,7 +213,7 @@ impl InputBuffer {
         *level = level.wrapping_sub(now.0);
         slots[slot] = BufferedFlit {
             flit: *flit,
-            arrived: now,
+            arrived: Stamp::of(now),
         };
         self.count += 1;
     }
@@ -242,7 +242,10 @@ impl InputBuffer {
         f.len -= 1;
         // A flit enters its FIFO in the step of its arrival cycle, so it never leaves
         // before it arrived (the router sets the clock before every step and reset).
-        debug_assert!(b.arrived.0 <= *now, "FIFO {vc} pops a flit from the future");
+        debug_assert!(
+            u64::from(b.arrived.0) <= *now,
+            "FIFO {vc} pops a flit from the future"
+        );
         self.count -= 1;
         b
     }
@@ -282,7 +285,7 @@ impl InputBuffer {
     fn arrivals_inside(&self, vc: usize) -> u64 {
         (0..self.len(vc))
             .filter_map(|k| self.get(vc, k))
-            .fold(0, |sum, b| sum.wrapping_add(b.arrived.0))
+            .fold(0, |sum, b| sum.wrapping_add(u64::from(b.arrived.0)))
     }
 
     /// Restarts the occupancy accounting at `now` (end of warm-up).
@@ -369,8 +372,8 @@ pub(crate) mod tests {
             kind: FlitKind::of(index, len),
             vc: VcId(0),
             dest: TerminalId(1),
-            created: Cycle(0),
-            injected: Cycle(0),
+            created: Stamp(0),
+            injected: Stamp(0),
             hops: 0,
         }
     }
@@ -382,7 +385,7 @@ pub(crate) mod tests {
         b.push(0, &flit(0, 2), Cycle(3));
         b.push(0, &flit(1, 2), Cycle(4));
         assert_eq!(b.len(0), 2);
-        assert_eq!(b.front(0).unwrap().arrived, Cycle(3));
+        assert_eq!(b.front(0).unwrap().arrived, Stamp(3));
         assert_eq!(b.pop(0).flit.index, 0);
         assert_eq!(b.pop(0).flit.index, 1);
         for i in 0..100 {
@@ -534,7 +537,7 @@ pub(crate) mod tests {
                     }
                     for _ in 0..pops {
                         if let Some(a) = inside[f].pop_front() {
-                            proptest::prop_assert_eq!(b.pop(f).arrived.0, a);
+                            proptest::prop_assert_eq!(u64::from(b.pop(f).arrived.0), a);
                             departures[f] += 1;
                             residence[f] += now.0 - a;
                         }

@@ -20,7 +20,8 @@
 //! ```
 //! use flitsim_netlist::{BufferDepth, Cycle, Dir, InPort, Netlist, OutPort, PortSpec,
 //!     RouterConfig, RouterId, RouterSpec, TerminalId, Topology, VcId};
-//! use flitsim_router::{Flit, FlitKind, OutputPortSpec, PacketId, Router, RouterIo, routing};
+//! use flitsim_router::{Flit, FlitKind, OutputPortSpec, PacketId, Router, RouterIo, Stamp,
+//!     routing};
 //!
 //! // A 2-router ring: r0.east -> r1.west and back.
 //! let mut net = Netlist::new("pair", Topology::Ring { n: 2 });
@@ -45,8 +46,8 @@
 //!
 //! // Inject a one-flit packet for terminal 1 at cycle 0; default delays are 1 each.
 //! let flit = Flit { packet: PacketId { source: TerminalId(0), seq: 0 }, index: 0, len: 1,
-//!     kind: FlitKind::HeadTail, vc: VcId(0), dest: TerminalId(1), created: Cycle(0),
-//!     injected: Cycle(0), hops: 0 };
+//!     kind: FlitKind::HeadTail, vc: VcId(0), dest: TerminalId(1), created: Stamp(0),
+//!     injected: Stamp(0), hops: 0 };
 //! let (mut fo, mut co) = (vec![None; 3], vec![None; 3]);
 //! let mut sent = None;
 //! for t in 0..6 {
@@ -77,7 +78,7 @@ pub mod stats;
 pub mod vc_state;
 
 pub use config::RouterConfig;
-pub use flit::{Credit, Flit, FlitKind, PacketId};
+pub use flit::{Credit, Flit, FlitKind, PacketId, Stamp};
 pub use reset::{Reset, ResetStats};
 pub use routing::{RoutingFunction, RoutingMismatch, RoutingRegistry};
 pub use stats::RouterStats;
@@ -772,7 +773,7 @@ impl Router {
         s.vcs.abandon(i);
         if let Some(b) = s.buffers.front(i) {
             debug_assert!(b.flit.kind.is_head());
-            let ready = b.arrived.max(now);
+            let ready = b.arrived.cycle().max(now);
             s.vcs.head_arrived(i, ready);
         }
     }

@@ -55,7 +55,7 @@ impl Reset {
             packet: head.packet,
             dest: head.dest,
             len: head.len,
-            created: head.created,
+            created: head.created.cycle(),
         }
     }
 }

@@ -155,8 +155,8 @@ fn flit(seq: u32, index: u32, len: u32, dest: u32, vc: u8) -> Flit {
         kind: FlitKind::of(index, len),
         vc: VcId(vc),
         dest: TerminalId(dest),
-        created: Cycle(0),
-        injected: Cycle(0),
+        created: Stamp(0),
+        injected: Stamp(0),
         hops: 0,
     }
 }
@@ -519,7 +519,7 @@ fn zero_load_latency(
     let g = 5u64;
     for i in 0..len {
         let mut f = flit(0, i, len, dst, 0);
-        f.created = Cycle(g);
+        f.created = Stamp::of(Cycle(g));
         flits.push((g + u64::from(i) + u64::from(lt), src as usize, 0, f));
     }
     for now in 0..1000u64 {

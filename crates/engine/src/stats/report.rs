@@ -87,7 +87,9 @@ pub struct CycleCounts {
 /// A deadlock (or stall) found by the watchdog, as reported in JSON.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DeadlockReport {
-    /// `deadlock` (a cycle of waiting VCs) or `stalled` (no cycle found).
+    /// `deadlock` (a cycle of waiting VCs) or `stalled` (no cycle found); `cycle-limit`
+    /// when a library run stopped at [`Stamp::LAST`](flitsim_router::Stamp::LAST) (no
+    /// waiting VCs; the CLI refuses such runs before they start).
     pub kind: &'static str,
     /// The cycle the watchdog fired.
     pub cycle: u64,
@@ -101,8 +103,9 @@ pub struct DeadlockReport {
 impl From<&SimError> for DeadlockReport {
     fn from(e: &SimError) -> Self {
         let (kind, cycle, waiting) = match e {
-            SimError::Deadlock { cycle, waiting } => ("deadlock", cycle, waiting),
-            SimError::Stalled { cycle, waiting, .. } => ("stalled", cycle, waiting),
+            SimError::Deadlock { cycle, waiting } => ("deadlock", cycle, &waiting[..]),
+            SimError::Stalled { cycle, waiting, .. } => ("stalled", cycle, &waiting[..]),
+            SimError::CycleLimit { cycle } => ("cycle-limit", cycle, &[][..]),
         };
         DeadlockReport {
             kind,

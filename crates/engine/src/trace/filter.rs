@@ -82,8 +82,8 @@ mod tests {
             kind: FlitKind::HeadTail,
             vc: VcId(0),
             dest: TerminalId(1),
-            created: Cycle(0),
-            injected: Cycle(0),
+            created: flitsim_router::Stamp(0),
+            injected: flitsim_router::Stamp(0),
             hops: 0,
         }
     }

@@ -101,6 +101,8 @@ impl Tracer {
         let v = match e {
             SimError::Deadlock { waiting, .. } => Verdict::Deadlock(vcs(waiting)),
             SimError::Stalled { waiting, .. } => Verdict::Stalled(vcs(waiting)),
+            // Not the watchdog's: nothing to record.
+            SimError::CycleLimit { .. } => return,
         };
         self.events.push(TraceEvent {
             cycle: now,

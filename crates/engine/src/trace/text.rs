@@ -208,7 +208,7 @@ fn terminal_fields(
         TerminalEvent::Eject { flit } => {
             let mut s = format!("{} -> t{}", names.vc(r, TERMINAL_PORT, flit.vc), t.0);
             if flit.kind.is_tail() {
-                let _ = write!(s, " latency={}", cycle - flit.created.0);
+                let _ = write!(s, " latency={}", cycle - flit.created.cycle().0);
             }
             ("eject", s)
         }

@@ -268,7 +268,7 @@ impl RouterState {
     pub fn front_arrived(&self, i: usize, now: flitsim_netlist::Cycle) -> Option<&crate::Flit> {
         self.buffers.front(i).map(|b| {
             debug_assert!(
-                b.arrived <= now,
+                b.arrived.cycle() <= now,
                 "input VC {i} holds a flit from the future"
             );
             &b.flit

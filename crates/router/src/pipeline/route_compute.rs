@@ -150,7 +150,9 @@ impl RouteCompute {
     pub fn whole_packet_arrived(s: &RouterState, i: usize, now: Cycle) -> bool {
         s.buffers.front(i).is_some_and(|h| {
             let tail = (h.flit.len - h.flit.index) as usize - 1;
-            s.buffers.get(i, tail).is_some_and(|t| t.arrived <= now)
+            s.buffers
+                .get(i, tail)
+                .is_some_and(|t| t.arrived.cycle() <= now)
         })
     }
 

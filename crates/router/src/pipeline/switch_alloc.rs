@@ -710,7 +710,7 @@ impl SwitchAlloc {
         // next cycle (the VC state machine restarts with it).
         if let Some(b) = s.buffers.front(i) {
             debug_assert!(b.flit.kind.is_head());
-            s.vcs.head_arrived(i, b.arrived.max(now.plus(1)));
+            s.vcs.head_arrived(i, b.arrived.cycle().max(now.plus(1)));
         }
     }
 }

@@ -86,8 +86,8 @@ mod tests {
     use super::super::testutil::*;
     use super::super::{build, cdg, RouteSet};
     use super::*;
-    use crate::{FlitKind, PacketId};
-    use flitsim_netlist::{Cycle, InPort, VcId, TERMINAL_PORT};
+    use crate::{FlitKind, PacketId, Stamp};
+    use flitsim_netlist::{InPort, VcId, TERMINAL_PORT};
 
     fn head(source: u32, seq: u32, dest: u32) -> Flit {
         Flit {
@@ -100,8 +100,8 @@ mod tests {
             kind: FlitKind::HeadTail,
             vc: VcId(0),
             dest: TerminalId(dest),
-            created: Cycle(0),
-            injected: Cycle(0),
+            created: Stamp(0),
+            injected: Stamp(0),
             hops: 0,
         }
     }
