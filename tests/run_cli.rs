@@ -192,3 +192,80 @@ fn bad_flags_give_clear_errors() {
     rejects(&["--traffic", "nope"], "nope", &t);
     rejects(&[], "", &PathBuf::from("/nonexistent/netlist.toml"));
 }
+
+/// Values that would make `run` panic or abort on allocation (a buffer, delay line or
+/// pipeline ring sized by them) are refused where they enter: the netlist's file and line,
+/// or the `--set` key and its limit; a non-zero exit and no panic.
+#[test]
+fn huge_values_are_refused_not_allocated() {
+    let torus = include_str!("../netlists/torus-8x8.toml");
+    for (from, to, code) in [
+        (
+            "buffer_depth = 8",
+            "buffer_depth = 3000000000",
+            "buffer-depth-too-large",
+        ),
+        (
+            "buffer_depth = 8",
+            "buffer_depth = 100000000",
+            "buffer-depth-too-large",
+        ),
+        (
+            "channel_latency = 1 ",
+            "channel_latency = 4000000000 ",
+            "channel-latency-too-large",
+        ),
+        (
+            "terminal_latency = 1 ",
+            "terminal_latency = 4000000000 ",
+            "terminal-latency-too-large",
+        ),
+        (
+            "buffer_depth = 8",
+            "buffer_depth = 8\ncredit_delay = 4000000000",
+            "delay-too-large",
+        ),
+    ] {
+        let body = torus.replacen(from, to, 1);
+        assert_ne!(body, torus);
+        // `netlist_file` puts a `name` line first.
+        let body = body.replacen("name = \"torus-8x8\"\n", "", 1);
+        let line = 2 + body
+            .lines()
+            .position(|l| l.starts_with(to.lines().last().unwrap()))
+            .unwrap();
+        let net = netlist_file(&format!("huge-{code}"), &body);
+        let out = flitsim(&["run", net.to_str().unwrap(), "--cycles", "100"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{to} was accepted");
+        assert!(!stderr.contains("panicked"), "{to} panicked: {stderr}");
+        let at = format!("{}:{line}:", net.display());
+        assert!(
+            stderr.contains(&at) && stderr.contains(&format!("error[{code}]")),
+            "{to}: no {at} error[{code}] in\n{stderr}"
+        );
+        assert!(stderr.contains("help: set "), "{stderr}");
+        assert!(out.stdout.is_empty(), "{to} printed a result");
+    }
+    let t = torus_4x4();
+    for key in [
+        "switch_alloc_delay",
+        "crossbar_delay",
+        "credit_delay",
+        "routing_delay",
+        "vc_alloc_delay",
+        "channel_latency",
+        "terminal_latency",
+    ] {
+        rejects(
+            &["--set", &format!("{key}=4000000000")],
+            &format!("`{key}`: expected an integer from"),
+            &t,
+        );
+    }
+    rejects(
+        &["--set", "buffer_depth=3000000000"],
+        "expected an integer from 1 to 65536 (flits)",
+        &t,
+    );
+}

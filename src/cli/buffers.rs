@@ -4,10 +4,11 @@
 //!    and reports, per router and input port, the occupancy of its VC FIFOs (time-average
 //!    mean, p99, peak) and the accepted throughput: the reference.
 //! 2. Finds the smallest depth per VC whose accepted throughput reaches `--fraction`
-//!    (default 99%) of the reference: it halves the depth from the peak storage used until
-//!    a depth falls short, then bisects between the last depth that fell short and the
-//!    smallest that reached it, so the answer `d` and `d - 1` are both simulated. Every
-//!    depth tried is reported with its throughput.
+//!    (default 99%) of the reference: it halves the depth from the peak storage used (at
+//!    most [`flitsim_netlist::MAX_BUFFER_DEPTH`]) until a depth falls short, then bisects
+//!    between the last depth that fell short and the smallest that reached it, so the
+//!    answer `d` and `d - 1` are both simulated. Every depth tried is reported with its
+//!    throughput.
 //!
 //! All runs use the same fixed window (default warm-up 2000, window 20000 cycles) and
 //! seed, so they see exactly the same generated packets: throughputs differ only by what
@@ -161,8 +162,9 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
             });
             Ok(reaches)
         };
-        // The peak storage used always suffices in principle; check it, then halve.
-        let mut ok = peak;
+        // The peak storage used always suffices in principle; check it (at most the
+        // largest depth a netlist may give), then halve.
+        let mut ok = peak.min(flitsim_netlist::MAX_BUFFER_DEPTH);
         let mut bad = 0;
         if try_depth(ok, &mut tried)? {
             while ok > 1 {

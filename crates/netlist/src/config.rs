@@ -219,3 +219,22 @@ impl Default for RouterConfig {
 
 /// Default latency of a channel, in cycles, when the netlist does not say.
 pub const DEFAULT_CHANNEL_LATENCY: u32 = 1;
+
+/// Largest `buffer_depth` in flits (per VC) a netlist or `--set` may give. A bounded
+/// FIFO allocates its slots up front (the depth rounded up to a power of two), so a
+/// depth meant as "infinite" would try to allocate gigabytes per VC; `"unbounded"` is
+/// the infinite buffer and grows only as far as flits fill it.
+pub const MAX_BUFFER_DEPTH: u32 = 65_536;
+
+/// Largest channel latency (`channel_latency`, a channel's `latency`) and terminal
+/// latency (`terminal_latency`) in cycles. Each side of a channel or terminal link is a
+/// ring of slots allocated up front (a power of two above the latency), and the wake-up
+/// buckets are a ring as long as the largest latency.
+pub const MAX_LATENCY: u32 = 65_536;
+
+/// Largest router pipeline delay in cycles: each of `routing_delay`, `vc_alloc_delay`,
+/// `switch_alloc_delay`, `crossbar_delay` and `credit_delay`. The crossbar keeps a ring
+/// of `switch_alloc_delay + crossbar_delay` cycles of flits per output port and the
+/// credit return one of `credit_delay` cycles per input port, allocated up front; the
+/// bound also keeps sums of the delays within 32 bits.
+pub const MAX_PIPELINE_DELAY: u32 = 65_536;

@@ -8,6 +8,7 @@
 //! help: set latency >= 1 (the engine needs a cycle between writer and reader)
 //! ```
 
+use crate::config::{MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -281,6 +282,53 @@ pub enum NetlistError {
         /// `[defaults]`, a router or a port.
         scope: String,
     },
+    /// `buffer_depth` above [`MAX_BUFFER_DEPTH`] flits.
+    #[error(
+        "{scope} has buffer depth {depth}, above the limit of {MAX_BUFFER_DEPTH} flits per VC"
+    )]
+    BufferDepthTooLarge {
+        /// The key.
+        at: Location,
+        /// `[defaults]`, a router or a port.
+        scope: String,
+        /// The depth as written.
+        depth: u32,
+    },
+    /// A channel latency above [`MAX_LATENCY`] cycles.
+    #[error("channel {channel} has latency {latency}, above the limit of {MAX_LATENCY} cycles")]
+    ChannelLatencyTooLarge {
+        /// The latency.
+        at: Location,
+        /// `r3.east -> r4.west`, or the `channel_latency` key.
+        channel: String,
+        /// The key as written (`latency` or `channel_latency`).
+        key: String,
+        /// The latency as written.
+        latency: u32,
+    },
+    /// A terminal latency above [`MAX_LATENCY`] cycles.
+    #[error("terminal latency of {scope} is {latency}, above the limit of {MAX_LATENCY} cycles")]
+    TerminalLatencyTooLarge {
+        /// The key.
+        at: Location,
+        /// The router or `every router`.
+        scope: String,
+        /// The latency as written.
+        latency: u32,
+    },
+    /// A router pipeline delay (`routing_delay`, ..., `credit_delay`) above
+    /// [`MAX_PIPELINE_DELAY`] cycles.
+    #[error("{scope} has {key} = {delay}, above the limit of {MAX_PIPELINE_DELAY} cycles")]
+    DelayTooLarge {
+        /// The key.
+        at: Location,
+        /// `[defaults]` or a router.
+        scope: String,
+        /// The delay's key (`credit_delay`, ...).
+        key: String,
+        /// The delay as written.
+        delay: u32,
+    },
     /// Under virtual cut-through (or store-and-forward) a VC must hold a whole packet.
     #[error("port {endpoint}: buffer depth {depth} is below the packet length {packet_length} under {switching} switching")]
     VctBufferTooShallow {
@@ -415,6 +463,10 @@ impl NetlistError {
             ZeroTerminalLatency { .. } => "zero-terminal-latency",
             ZeroVcs { .. } => "zero-vcs",
             ZeroBufferDepth { .. } => "zero-buffer-depth",
+            BufferDepthTooLarge { .. } => "buffer-depth-too-large",
+            ChannelLatencyTooLarge { .. } => "channel-latency-too-large",
+            TerminalLatencyTooLarge { .. } => "terminal-latency-too-large",
+            DelayTooLarge { .. } => "delay-too-large",
             VctBufferTooShallow { .. } => "vct-buffer-too-shallow",
             UnreachableTerminal { .. } => "unreachable-terminal",
             TopologyMismatch { .. } => "topology-mismatch",
@@ -451,6 +503,10 @@ impl NetlistError {
             | ZeroTerminalLatency { at, .. }
             | ZeroVcs { at, .. }
             | ZeroBufferDepth { at, .. }
+            | BufferDepthTooLarge { at, .. }
+            | ChannelLatencyTooLarge { at, .. }
+            | TerminalLatencyTooLarge { at, .. }
+            | DelayTooLarge { at, .. }
             | VctBufferTooShallow { at, .. }
             | UnreachableTerminal { at, .. }
             | TopologyMismatch { at, .. }
@@ -504,6 +560,14 @@ impl NetlistError {
             }
             ZeroVcs { .. } => "set vcs >= 1".into(),
             ZeroBufferDepth { .. } => "set buffer_depth >= 1 or \"unbounded\"".into(),
+            BufferDepthTooLarge { .. } => format!(
+                "set buffer_depth <= {MAX_BUFFER_DEPTH}, or use \"unbounded\" for an effectively infinite buffer"
+            ),
+            ChannelLatencyTooLarge { key, .. } => format!("set {key} <= {MAX_LATENCY} (cycles)"),
+            TerminalLatencyTooLarge { .. } => {
+                format!("set terminal_latency <= {MAX_LATENCY} (cycles)")
+            }
+            DelayTooLarge { key, .. } => format!("set {key} <= {MAX_PIPELINE_DELAY} (cycles)"),
             VctBufferTooShallow { packet_length, .. } => format!(
                 "set buffer_depth >= {packet_length} (or \"unbounded\"), or use wormhole switching"
             ),

@@ -37,7 +37,10 @@
 //! own with serde (so one bad router does not hide the errors of the next), then builds
 //! and checks the graph.
 
-use crate::config::{BufferDepth, RouterConfig, DEFAULT_CHANNEL_LATENCY};
+use crate::config::{
+    BufferDepth, RouterConfig, DEFAULT_CHANNEL_LATENCY, MAX_BUFFER_DEPTH, MAX_LATENCY,
+    MAX_PIPELINE_DELAY,
+};
 use crate::error::{Diagnostics, NetlistError, PortSide};
 use crate::ids::{InPort, OutPort, RouterId};
 use crate::netlist::{Dir, Netlist, PortSpec, RouterSpec, Topology};
@@ -413,20 +416,14 @@ impl Loader {
         let terminal_latency = scalar(self, "terminal_latency");
         let max_packet_length = scalar(self, "max_packet_length");
         if let Some(l) = &channel_latency {
-            if *l.get_ref() == 0 {
-                self.errors.push(NetlistError::ZeroLatencyChannel {
-                    at: self.at(&l.span()),
-                    channel: "`channel_latency` (every channel without its own `latency`)".into(),
-                });
-            }
+            self.check_channel_latency(
+                l,
+                "channel_latency",
+                "`channel_latency` (every channel without its own `latency`)",
+            );
         }
         if let Some(l) = &terminal_latency {
-            if *l.get_ref() == 0 {
-                self.errors.push(NetlistError::ZeroTerminalLatency {
-                    at: self.at(&l.span()),
-                    scope: "every router (`terminal_latency`)".into(),
-                });
-            }
+            self.check_terminal_latency(l, "every router (`terminal_latency`)");
         }
         if let Some(l) = &max_packet_length {
             if *l.get_ref() == 0 {
@@ -527,7 +524,44 @@ impl Loader {
         Some(netlist)
     }
 
-    /// Applies parameters onto `cfg`, recording key spans and reporting bad names and zeros.
+    /// Reports a channel latency of 0 or above [`MAX_LATENCY`]; `key` is the key as
+    /// written (`latency` or `channel_latency`).
+    fn check_channel_latency(&mut self, l: &Spanned<u32>, key: &str, channel: &str) {
+        let latency = *l.get_ref();
+        if latency == 0 {
+            self.errors.push(NetlistError::ZeroLatencyChannel {
+                at: self.at(&l.span()),
+                channel: channel.to_string(),
+            });
+        } else if latency > MAX_LATENCY {
+            self.errors.push(NetlistError::ChannelLatencyTooLarge {
+                at: self.at(&l.span()),
+                channel: channel.to_string(),
+                key: key.to_string(),
+                latency,
+            });
+        }
+    }
+
+    /// Reports a terminal latency of 0 or above [`MAX_LATENCY`].
+    fn check_terminal_latency(&mut self, l: &Spanned<u32>, scope: &str) {
+        let latency = *l.get_ref();
+        if latency == 0 {
+            self.errors.push(NetlistError::ZeroTerminalLatency {
+                at: self.at(&l.span()),
+                scope: scope.to_string(),
+            });
+        } else if latency > MAX_LATENCY {
+            self.errors.push(NetlistError::TerminalLatencyTooLarge {
+                at: self.at(&l.span()),
+                scope: scope.to_string(),
+                latency,
+            });
+        }
+    }
+
+    /// Applies parameters onto `cfg`, recording key spans and reporting bad names, zeros
+    /// and values above the limits.
     fn apply(
         &mut self,
         p: &RawParams,
@@ -556,22 +590,34 @@ impl Loader {
                 }
             }
         }
-        let mut num = |v: &Option<Spanned<u32>>, key: &str, out: &mut u32| {
+        for (v, key, out) in [
+            (&p.routing_delay, "routing_delay", &mut cfg.routing_delay),
+            (&p.vc_alloc_delay, "vc_alloc_delay", &mut cfg.vc_alloc_delay),
+            (
+                &p.switch_alloc_delay,
+                "switch_alloc_delay",
+                &mut cfg.switch_alloc_delay,
+            ),
+            (&p.crossbar_delay, "crossbar_delay", &mut cfg.crossbar_delay),
+            (&p.credit_delay, "credit_delay", &mut cfg.credit_delay),
+        ] {
             if let Some(v) = v {
                 keys.insert(key.to_string(), v.span());
                 *out = *v.get_ref();
+                if *out > MAX_PIPELINE_DELAY {
+                    self.errors.push(NetlistError::DelayTooLarge {
+                        at: self.at(&v.span()),
+                        scope: scope.to_string(),
+                        key: key.to_string(),
+                        delay: *out,
+                    });
+                }
             }
-        };
-        num(&p.routing_delay, "routing_delay", &mut cfg.routing_delay);
-        num(&p.vc_alloc_delay, "vc_alloc_delay", &mut cfg.vc_alloc_delay);
-        num(
-            &p.switch_alloc_delay,
-            "switch_alloc_delay",
-            &mut cfg.switch_alloc_delay,
-        );
-        num(&p.crossbar_delay, "crossbar_delay", &mut cfg.crossbar_delay);
-        num(&p.credit_delay, "credit_delay", &mut cfg.credit_delay);
-        num(&p.timeout, "timeout", &mut cfg.timeout);
+        }
+        if let Some(v) = &p.timeout {
+            keys.insert("timeout".to_string(), v.span());
+            cfg.timeout = *v.get_ref();
+        }
         if let Some(v) = &p.adaptive_vcs {
             keys.insert("adaptive_vcs".to_string(), v.span());
             cfg.adaptive_vcs = *v.get_ref();
@@ -665,11 +711,19 @@ impl Loader {
         if let Some(d) = depth {
             keys.insert("buffer_depth".into(), d.span());
             *out_depth = d.get_ref().0;
-            if d.get_ref().0 == BufferDepth::Flits(0) {
-                self.errors.push(NetlistError::ZeroBufferDepth {
+            match d.get_ref().0 {
+                BufferDepth::Flits(0) => self.errors.push(NetlistError::ZeroBufferDepth {
                     at: self.at(&d.span()),
                     scope: scope.to_string(),
-                });
+                }),
+                BufferDepth::Flits(depth) if depth > MAX_BUFFER_DEPTH => {
+                    self.errors.push(NetlistError::BufferDepthTooLarge {
+                        at: self.at(&d.span()),
+                        scope: scope.to_string(),
+                        depth,
+                    })
+                }
+                _ => {}
             }
         }
     }
@@ -827,12 +881,7 @@ impl Loader {
             if let Some(tl) = &h.terminal_latency {
                 source.keys.insert("terminal_latency".into(), tl.span());
                 term = *tl.get_ref();
-                if term == 0 {
-                    self.errors.push(NetlistError::ZeroTerminalLatency {
-                        at: self.at(&tl.span()),
-                        scope: scope.clone(),
-                    });
-                }
+                self.check_terminal_latency(tl, &scope);
             }
             let mut specs = vec![topology::local_port(&config)];
             source.ports.push(None);
@@ -1038,12 +1087,8 @@ impl Loader {
             }
             let latency = c.latency.as_ref().map_or(default_latency, |l| *l.get_ref());
             if let Some(l) = &c.latency {
-                if *l.get_ref() == 0 {
-                    self.errors.push(NetlistError::ZeroLatencyChannel {
-                        at: self.at(&l.span()),
-                        channel: format!("{} -> {}", c.from.get_ref(), c.to.get_ref()),
-                    });
-                }
+                let channel = format!("{} -> {}", c.from.get_ref(), c.to.get_ref());
+                self.check_channel_latency(l, "latency", &channel);
             }
             if let (true, Some((fr, fp)), Some((tr, tp))) = (ok, from, to) {
                 n.add_channel(fr, OutPort(fp), tr, InPort(tp), latency);
@@ -1406,6 +1451,128 @@ latency = 3
         assert!(codes("[topology]\nkind = \"cube\"\n").contains(&"unknown-name"));
         assert!(codes("[topology]\nkind = \"torus\"\nradix = [1]\n").contains(&"bad-topology"));
         assert!(codes("[topology]\nkind = \"torus\"\ndim = 3\n").contains(&"bad-value"));
+    }
+
+    /// `src` with `KEY` replaced by `value`: refused with `code` at `line:col` just above
+    /// `max`, accepted at `max`.
+    fn bounded(src: &str, value: &str, max: u32, code: &str, (line, col): (u32, u32)) {
+        let at_max = src.replace("VALUE", &max.to_string());
+        if let Err(d) = parse(&at_max) {
+            panic!("{value} = {max} should load:\n{d}");
+        }
+        let above = src.replace("VALUE", &(u64::from(max) + 1).to_string());
+        let d = parse(&above).unwrap_err();
+        assert_eq!(d.errors.len(), 1, "{d}");
+        assert_eq!(d.errors[0].code(), code, "{d}");
+        let at = d.errors[0].location().unwrap();
+        assert_eq!((at.line, at.col), (line, col), "{d}");
+        let help = d.errors[0].help();
+        assert!(help.contains(value), "{help}");
+        assert!(help.contains(&max.to_string()), "{help}");
+    }
+
+    #[test]
+    fn values_above_the_limits_are_refused_where_written() {
+        let ring = "[topology]\nkind = \"ring\"\nn = 3\n";
+        for key in [
+            "routing_delay",
+            "vc_alloc_delay",
+            "switch_alloc_delay",
+            "crossbar_delay",
+            "credit_delay",
+        ] {
+            let col = key.len() as u32 + 4;
+            // [defaults]
+            bounded(
+                &format!("[defaults]\n{key} = VALUE\n{ring}"),
+                key,
+                MAX_PIPELINE_DELAY,
+                "delay-too-large",
+                (2, col),
+            );
+            // A router's own key.
+            bounded(
+                &PAIR.replace("name = \"b\"\n", &format!("name = \"b\"\n{key} = VALUE\n")),
+                key,
+                MAX_PIPELINE_DELAY,
+                "delay-too-large",
+                (7, col),
+            );
+        }
+        bounded(
+            &format!("[defaults]\nbuffer_depth = VALUE\n{ring}"),
+            "buffer_depth",
+            MAX_BUFFER_DEPTH,
+            "buffer-depth-too-large",
+            (2, 16),
+        );
+        bounded(
+            &PAIR.replace("name = \"b\"\n", "name = \"b\"\nbuffer_depth = VALUE\n"),
+            "buffer_depth",
+            MAX_BUFFER_DEPTH,
+            "buffer-depth-too-large",
+            (7, 16),
+        );
+        bounded(
+            &PAIR.replacen(
+                "{ name = \"in\" }",
+                "{ name = \"in\", buffer_depth = VALUE }",
+                1,
+            ),
+            "buffer_depth",
+            MAX_BUFFER_DEPTH,
+            "buffer-depth-too-large",
+            (4, 58),
+        );
+        bounded(
+            &format!("channel_latency = VALUE\n{ring}"),
+            "channel_latency",
+            MAX_LATENCY,
+            "channel-latency-too-large",
+            (1, 19),
+        );
+        bounded(
+            &format!("channel_latency = VALUE\n{PAIR}"),
+            "channel_latency",
+            MAX_LATENCY,
+            "channel-latency-too-large",
+            (1, 19),
+        );
+        bounded(
+            &PAIR.replace("latency = 3", "latency = VALUE"),
+            "latency",
+            MAX_LATENCY,
+            "channel-latency-too-large",
+            (14, 11),
+        );
+        bounded(
+            &format!("terminal_latency = VALUE\n{ring}"),
+            "terminal_latency",
+            MAX_LATENCY,
+            "terminal-latency-too-large",
+            (1, 20),
+        );
+        bounded(
+            &PAIR.replace("name = \"b\"\n", "name = \"b\"\nterminal_latency = VALUE\n"),
+            "terminal_latency",
+            MAX_LATENCY,
+            "terminal-latency-too-large",
+            (7, 20),
+        );
+        // The reproductions of the bug: refused, not a panic or an abort later.
+        let d = parse(&format!("[defaults]\nbuffer_depth = 3000000000\n{ring}")).unwrap_err();
+        assert_eq!(
+            d.to_string(),
+            "t.toml:2:16: error[buffer-depth-too-large]: [defaults] has buffer depth 3000000000, \
+             above the limit of 65536 flits per VC\n\
+             help: set buffer_depth <= 65536, or use \"unbounded\" for an effectively infinite buffer"
+        );
+        // `"unbounded"` and `timeout` have no such limit.
+        let n = parse(&format!(
+            "[defaults]\nbuffer_depth = \"unbounded\"\ntimeout = 4000000000\n{ring}"
+        ))
+        .unwrap();
+        assert!(n.routers().all(|r| r.config.timeout == 4_000_000_000));
     }
 
     #[test]

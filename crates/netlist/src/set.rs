@@ -1,6 +1,6 @@
 //! `--set key=value`: one parameter overridden on every router, port or channel.
 
-use crate::config::{BufferDepth, RouterConfig};
+use crate::config::{BufferDepth, RouterConfig, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY};
 use crate::error::NetlistError;
 use crate::format::parse_name;
 use crate::netlist::Netlist;
@@ -44,6 +44,23 @@ fn number(key: &str, value: &str, min: u32) -> Result<u32, NetlistError> {
     }
 }
 
+/// An integer in `min..=max` (the limits of [`crate::config`]).
+fn bounded(key: &str, value: &str, min: u32, max: u32, unit: &str) -> Result<u32, NetlistError> {
+    match value.trim().parse::<u32>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(bad(
+            key,
+            value,
+            format!("expected an integer from {min} to {max} ({unit})"),
+        )),
+    }
+}
+
+/// A router pipeline delay: `0..=`[`MAX_PIPELINE_DELAY`] cycles.
+fn delay(key: &str, value: &str) -> Result<u32, NetlistError> {
+    bounded(key, value, 0, MAX_PIPELINE_DELAY, "cycles")
+}
+
 fn name<T: DeserializeOwned>(key: &str, value: &str) -> Result<T, NetlistError> {
     parse_name::<T>(value.trim()).map_err(|choices| {
         bad(
@@ -73,14 +90,19 @@ impl Netlist {
                 Box::new(move |c| c.vcs = v)
             }
             "buffer_depth" => {
-                let d =
-                    if value.trim() == "unbounded" {
-                        BufferDepth::Unbounded
-                    } else {
-                        BufferDepth::Flits(number(key, value, 1).map_err(|_| {
-                            bad(key, value, "expected an integer >= 1 or `unbounded`")
-                        })?)
-                    };
+                let d = if value.trim() == "unbounded" {
+                    BufferDepth::Unbounded
+                } else {
+                    BufferDepth::Flits(
+                            bounded(key, value, 1, MAX_BUFFER_DEPTH, "flits").map_err(|_| {
+                                bad(
+                                    key,
+                                    value,
+                                    format!("expected an integer from 1 to {MAX_BUFFER_DEPTH} (flits), or `unbounded` for an effectively infinite buffer"),
+                                )
+                            })?,
+                        )
+                };
                 for id in 0..self.num_routers() {
                     let r = self.router_mut(crate::RouterId(id as u32));
                     r.ports.iter_mut().for_each(|p| p.buffer_depth = d);
@@ -88,23 +110,23 @@ impl Netlist {
                 Box::new(move |c| c.buffer_depth = d)
             }
             "routing_delay" => {
-                let v = number(key, value, 0)?;
+                let v = delay(key, value)?;
                 Box::new(move |c| c.routing_delay = v)
             }
             "vc_alloc_delay" => {
-                let v = number(key, value, 0)?;
+                let v = delay(key, value)?;
                 Box::new(move |c| c.vc_alloc_delay = v)
             }
             "switch_alloc_delay" => {
-                let v = number(key, value, 0)?;
+                let v = delay(key, value)?;
                 Box::new(move |c| c.switch_alloc_delay = v)
             }
             "crossbar_delay" => {
-                let v = number(key, value, 0)?;
+                let v = delay(key, value)?;
                 Box::new(move |c| c.crossbar_delay = v)
             }
             "credit_delay" => {
-                let v = number(key, value, 0)?;
+                let v = delay(key, value)?;
                 Box::new(move |c| c.credit_delay = v)
             }
             "switching" => {
@@ -145,12 +167,12 @@ impl Netlist {
                 Box::new(move |c| c.adaptive_vcs = v)
             }
             "channel_latency" => {
-                let v = number(key, value, 1)?;
+                let v = bounded(key, value, 1, MAX_LATENCY, "cycles")?;
                 self.graph.edge_weights_mut().for_each(|c| c.latency = v);
                 return Ok(());
             }
             "terminal_latency" => {
-                let v = number(key, value, 1)?;
+                let v = bounded(key, value, 1, MAX_LATENCY, "cycles")?;
                 self.graph
                     .node_weights_mut()
                     .for_each(|r| r.terminal_latency = v);
@@ -184,7 +206,9 @@ impl Netlist {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::{BufferDepth, RoutingKind, Switching};
+    use crate::config::{
+        BufferDepth, RoutingKind, Switching, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY,
+    };
     use crate::topology::torus;
 
     #[test]
@@ -228,6 +252,32 @@ mod tests {
         assert!(n.set("channel_latency", "0").is_err());
         assert!(n.set("buffer_depth", "-1").is_err());
         assert!(n.set_pair("vcs").is_err());
+        // Values above the limits of `crate::config`, refused naming the key and the limit.
+        for (key, max) in [
+            ("buffer_depth", MAX_BUFFER_DEPTH),
+            ("channel_latency", MAX_LATENCY),
+            ("terminal_latency", MAX_LATENCY),
+            ("routing_delay", MAX_PIPELINE_DELAY),
+            ("vc_alloc_delay", MAX_PIPELINE_DELAY),
+            ("switch_alloc_delay", MAX_PIPELINE_DELAY),
+            ("crossbar_delay", MAX_PIPELINE_DELAY),
+            ("credit_delay", MAX_PIPELINE_DELAY),
+        ] {
+            for above in [u64::from(max) + 1, 4_000_000_000] {
+                let e = n.set(key, &above.to_string()).unwrap_err();
+                assert_eq!(e.code(), "bad-setting");
+                let s = e.to_string();
+                assert!(s.contains(&format!("`{key}`")), "{s}");
+                assert!(s.contains(&format!("to {max} (")), "{s}");
+            }
+            let mut m = torus(&[3, 3]);
+            m.set(key, &max.to_string()).unwrap();
+        }
+        assert!(n
+            .set("buffer_depth", "3000000000")
+            .unwrap_err()
+            .to_string()
+            .contains("`unbounded` for an effectively infinite buffer"));
         // Failed settings leave the netlist as it was.
         assert!(n.routers().all(|r| r.config.vcs == 4));
     }

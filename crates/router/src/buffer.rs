@@ -126,7 +126,7 @@ impl InputBuffer {
                     .flits()
                     .unwrap_or(UNBOUNDED_START)
                     .checked_next_power_of_two()
-                    .expect("buffer depth above 2^31 flits");
+                    .expect("buffer depth above 2^31 flits (netlist validation bounds it by MAX_BUFFER_DEPTH)");
                 let f = Fifo {
                     base: slots,
                     mask: size - 1,

@@ -50,7 +50,7 @@ impl Crossbar {
         let slots = (depth + 1).next_power_of_two();
         assert!(
             u32::try_from(slots as usize * ports).is_ok(),
-            "crossbar pipelines exceed 2^32 flits"
+            "crossbar pipelines exceed 2^32 flits (netlist validation bounds sd and xd by MAX_PIPELINE_DELAY)"
         );
         let empty = (u32::MAX, Flit::PLACEHOLDER);
         Crossbar {

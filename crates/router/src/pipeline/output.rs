@@ -76,7 +76,7 @@ impl CreditReturn {
     fn resize(&mut self, slots: u64) {
         assert!(
             u32::try_from(slots as usize * self.ports).is_ok(),
-            "credit return exceeds 2^32 credits"
+            "credit return exceeds 2^32 credits (netlist validation bounds credit_delay by MAX_PIPELINE_DELAY)"
         );
         self.mask = slots - 1;
         self.credits = vec![(u32::MAX, VcId(0)); slots as usize * self.ports];
