@@ -229,7 +229,9 @@ impl Simulation {
     /// Assembles `netlist` for a run configured by `config`.
     ///
     /// # Errors
-    /// A bad configuration or a routing function that does not fit the netlist.
+    /// A bad configuration or a routing function that does not fit the netlist; a run that
+    /// may pass [`Stamp::LAST`] (`RunTooLong`; with the automatic measurement, counting the
+    /// batch by which it may overrun `max_cycles`).
     pub fn new(netlist: &Netlist, config: &SimConfig) -> Result<Simulation, ConfigError> {
         config.validate()?;
         let lengths = config.lengths();
@@ -273,7 +275,7 @@ impl Simulation {
             t1 + (t2 - t1) * (lengths.mean() - 1.0)
         });
         let windows = WindowState::new(net.len(), net.parts.len(), config.min_parallel_work);
-        Ok(Simulation {
+        let sim = Simulation {
             net,
             config: config.clone(),
             window: config.window(),
@@ -289,7 +291,22 @@ impl Simulation {
             wall: std::time::Duration::ZERO,
             timed_cycles: 0,
             last: Stamp::LAST,
-        })
+        };
+        // The automatic measurement stops at the first sample at or past its budget: up to
+        // one batch later than `validate` counts.
+        let slack = if config.auto.is_some() {
+            sim.batch_cycles()
+        } else {
+            0
+        };
+        let cycles = config.longest_run() + u128::from(slack);
+        if cycles > u128::from(Stamp::LAST.0) {
+            return Err(ConfigError::RunTooLong {
+                cycles,
+                last: Stamp::LAST.0,
+            });
+        }
+        Ok(sim)
     }
 
     /// The next cycle to be simulated.

@@ -54,6 +54,30 @@ fn a_run_past_the_last_stamp_is_refused_before_it_starts() {
 }
 
 #[test]
+fn the_automatic_measurement_counts_the_batch_it_may_overrun() {
+    let last = Stamp::LAST.0;
+    let auto = |max_cycles| SimConfig {
+        rate: 0.05,
+        length: 4,
+        auto: Some(AutoConfig {
+            max_cycles,
+            batch_cycles: 500,
+            ..AutoConfig::default()
+        }),
+        ..SimConfig::default()
+    };
+    let n = torus(&[4, 4]);
+    // Drain 10,000: within the limit for `validate`, past it by the batch's overrun.
+    let over = auto(last - 10_000 - 100);
+    assert_eq!(over.validate(), Ok(()));
+    let Err(ConfigError::RunTooLong { cycles, .. }) = Simulation::new(&n, &over) else {
+        panic!("a run that may pass the last cycle accepted");
+    };
+    assert_eq!(cycles, u128::from(last) - 100 + 500);
+    assert!(Simulation::new(&n, &auto(last - 10_000 - 500)).is_ok());
+}
+
+#[test]
 fn a_library_run_stops_at_the_last_cycle_with_an_error() {
     let config = SimConfig {
         rate: 0.05,

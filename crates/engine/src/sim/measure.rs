@@ -18,7 +18,7 @@ const MIN_MEASURE_SAMPLES: usize = 2 * BATCHES;
 impl Simulation {
     /// Cycles per sample: the configured value, or at least 100 cycles, four zero-load
     /// latencies and ten expected packets (network-wide).
-    fn batch_cycles(&self) -> u64 {
+    pub(super) fn batch_cycles(&self) -> u64 {
         if let Some(b) = self.config.auto.map(|a| a.batch_cycles).filter(|&b| b > 0) {
             return b;
         }
