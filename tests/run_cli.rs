@@ -269,3 +269,45 @@ fn huge_values_are_refused_not_allocated() {
         &t,
     );
 }
+
+/// A network whose values are each within bounds but whose buffers together exceed the
+/// memory (torus 4x4, 255 VCs of 65536 flits per port: about 59 GB of FIFOs) is refused
+/// before anything is allocated, with the estimate, its largest part and what to lower;
+/// exit 1, no abort. Run under `ulimit -v` (8 GB) so that the limit, the lower of it and
+/// the machine's memory, does not depend on the machine, and a failed check could not
+/// exhaust it.
+#[test]
+fn a_network_larger_than_memory_is_refused_before_allocation() {
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/netlists/torus-4x4.toml");
+    let out = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 8000000 && exec \"$0\" \"$@\"",
+            env!("CARGO_BIN_EXE_flitsim"),
+            "run",
+            net,
+            "--set",
+            "vcs=255",
+            "--set",
+            "buffer_depth=65536",
+            "--rate",
+            "0.01",
+        ])
+        .output()
+        .expect("run flitsim under sh");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("memory allocation"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "error: the network needs about 58.8 GB for buffers and channels (input FIFOs 58.8 GB: 16 routers x 5 ports x 255 VCs x 65536 flits), more than the "
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("help: lower buffer_depth or vcs (--set)"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "a result was printed");
+}

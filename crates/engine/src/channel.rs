@@ -211,6 +211,12 @@ impl<T> Default for Lines<T> {
 }
 
 impl<T: Blank> Lines<T> {
+    /// Bytes of the ring of one line of `latency` cycles ([`Lines::push`] adds them to
+    /// the arena), computed without allocating.
+    pub fn line_bytes(latency: u32) -> u64 {
+        u64::from(ring_size(latency.max(1))) * std::mem::size_of::<Slot<T>>() as u64
+    }
+
     /// Adds a line of `latency >= 1` cycles.
     ///
     /// # Panics
@@ -345,6 +351,16 @@ pub struct Wakes {
 }
 
 impl Wakes {
+    /// Bytes [`Wakes::new`] allocates for the same arguments, computed without
+    /// allocating: one bucket per cycle of the ring, each a bit set and a mask per
+    /// component, and its due cycle.
+    pub fn bytes(max_latency: u32, components: usize) -> u64 {
+        let size = (u64::from(max_latency.max(1)) + 1).next_power_of_two();
+        let router_words = components.div_ceil(64) as u64;
+        let stride = 2 * router_words + 2 * router_words * 64;
+        size * (stride + 1) * std::mem::size_of::<u64>() as u64
+    }
+
     /// Wake-ups for a reader partition of `components` routers and as many terminals, on
     /// lines of latency at most `max_latency` (>= 1).
     pub fn new(max_latency: u32, components: usize) -> Wakes {

@@ -3,6 +3,7 @@
 //!
 //! Messages start lowercase, carry no trailing period, use netlist names and say what to do.
 
+use crate::memory::bytes_text;
 use flitsim_netlist::{Cycle, InPort, RouterId, VcId};
 use serde::Serialize;
 use std::fmt;
@@ -72,6 +73,26 @@ pub enum ConfigError {
     /// Virtual cut-through or store-and-forward with buffers shallower than a packet.
     #[error("{0}")]
     SwitchingDepth(String),
+    /// The network's buffers, channels and router state, estimated before anything is
+    /// allocated (`memory::estimate`), need more than the memory the machine has (or
+    /// the process's address-space limit, `ulimit -v`).
+    #[error("the network needs about {} for buffers and channels ({part} {}: {detail}), more than the {} {limit_what}\nhelp: {help}", bytes_text(.needed), bytes_text(.part_bytes), bytes_text(.limit))]
+    NetworkTooLarge {
+        /// Bytes estimated for the whole network.
+        needed: u64,
+        /// Its largest part (`input FIFOs`, `channel delay lines`, ...).
+        part: String,
+        /// Bytes of that part.
+        part_bytes: u64,
+        /// What sizes that part (`16 routers x 5 ports x 255 VCs x 65536 flits`).
+        detail: String,
+        /// The limit in bytes.
+        limit: u64,
+        /// Whose limit it is (`of memory this machine has`).
+        limit_what: String,
+        /// What to do.
+        help: String,
+    },
     /// The routing function cannot run on this netlist.
     #[error("routing `{routing}` does not fit netlist `{netlist}`: {reason}\nhelp: {help}")]
     Routing {

@@ -31,6 +31,7 @@ mod conservation;
 mod cycle;
 pub mod error;
 pub mod length;
+mod memory;
 mod parallel;
 pub mod rng;
 mod sim;

@@ -4,6 +4,7 @@ use crate::assemble::{self, Network, PHASE_BUG};
 use crate::cycle::{Status, View};
 use crate::error::{ConfigError, SimError};
 use crate::length::LengthDist;
+use crate::memory::{self, MemoryLimit};
 use crate::parallel::{self, Stop, WindowState};
 use crate::stats::report::ReportInputs;
 use crate::stats::{AutoConfig, MeasureOutcome, RunReport, TerminalStats, Window};
@@ -229,9 +230,11 @@ impl Simulation {
     /// Assembles `netlist` for a run configured by `config`.
     ///
     /// # Errors
-    /// A bad configuration or a routing function that does not fit the netlist; a run that
-    /// may pass [`Stamp::LAST`] (`RunTooLong`; with the automatic measurement, counting the
-    /// batch by which it may overrun `max_cycles`).
+    /// A bad configuration, a routing function that does not fit the netlist, a network
+    /// too large for the machine's memory (`ConfigError::NetworkTooLarge`, checked before
+    /// anything is allocated), or a run that may pass [`Stamp::LAST`] (`RunTooLong`; with
+    /// the automatic measurement, counting the batch by which it may overrun
+    /// `max_cycles`).
     pub fn new(netlist: &Netlist, config: &SimConfig) -> Result<Simulation, ConfigError> {
         config.validate()?;
         let lengths = config.lengths();
@@ -254,6 +257,7 @@ impl Simulation {
             n => n,
         };
         let threads = useful_workers(threads, netlist.num_routers(), config.min_parallel_work);
+        memory::check(netlist, threads, MemoryLimit::of_machine())?;
         let mut net = assemble::assemble(netlist, &tc, &pattern, config.seed, threads)?;
         if let Some(events) = trace {
             let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.len()];

@@ -113,6 +113,21 @@ impl FifoRecord {
 }
 
 impl InputBuffer {
+    /// Bytes [`InputBuffer::new`] allocates for one FIFO of `depth`, computed without
+    /// allocating: its ring of slots (the depth rounded up to a power of two; an
+    /// unbounded FIFO's [`UNBOUNDED_START`], before any growth), its occupancy levels and
+    /// its position and record.
+    pub fn bytes_per_fifo(depth: BufferDepth) -> u64 {
+        let slots = u64::from(depth.flits().unwrap_or(UNBOUNDED_START)).next_power_of_two();
+        let levels = match depth.flits() {
+            Some(d) => u64::from(d) + 1,
+            None => slots + 1,
+        };
+        slots * std::mem::size_of::<BufferedFlit>() as u64
+            + levels * std::mem::size_of::<u64>() as u64
+            + (std::mem::size_of::<Fifo>() + std::mem::size_of::<FifoRecord>()) as u64
+    }
+
     /// One FIFO per entry of `depths`, all slots allocated here (bounded FIFOs never
     /// allocate afterwards).
     pub fn new(depths: impl IntoIterator<Item = BufferDepth>) -> InputBuffer {

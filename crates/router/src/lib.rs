@@ -202,6 +202,17 @@ struct AdaptiveHops {
 pub const PORT_MASK_PORTS: usize = 32;
 
 impl Router {
+    /// Bytes [`Router::new`] allocates per VC outside the input FIFOs, computed without
+    /// allocating: each of `in_vcs` input VCs' state and route candidates, and each of
+    /// `out_vcs` downstream VCs' credit state and occupancy counters. Not counted: the
+    /// allocators' request, grant and arbiter state, which grows with the square of the
+    /// router's VCs (with matrix arbiters, with their cube).
+    pub fn vc_state_bytes(in_vcs: usize, out_vcs: usize) -> u64 {
+        use std::mem::size_of;
+        (in_vcs * (size_of::<vc_state::InputVcState>() + size_of::<routing::RouteSet>())
+            + out_vcs * (size_of::<credit::OutputVcState>() + 3 * size_of::<u64>())) as u64
+    }
+
     /// Builds the router described by `spec`. `outputs` has one entry per port of `spec`
     /// (index 0 = ejection); `routing` is shared by all routers; `seed` seeds the router's
     /// own RNG stream (selection `random`).

@@ -45,6 +45,22 @@ pub struct Crossbar {
 }
 
 impl Crossbar {
+    /// Bytes [`Crossbar::new`] allocates for `ports` output ports and a pipeline of
+    /// `depth` cycles, computed without allocating: the ring's flit slots, their counts
+    /// and the per-port counts of flits sent.
+    pub fn bytes(ports: usize, depth: u64) -> u64 {
+        let slots = (depth + 1).next_power_of_two();
+        let per_slot = std::mem::size_of::<(u32, Flit)>() as u64 * ports as u64
+            + if cfg!(debug_assertions) {
+                std::mem::size_of::<Cycle>() as u64
+            } else {
+                0
+            };
+        slots * per_slot
+            + SlotCounts::bytes(slots)
+            + std::mem::size_of::<[u64; 2]>() as u64 * ports as u64
+    }
+
     /// For `ports` output ports and a pipeline of `depth` cycles (`sd + xd`).
     pub fn new(ports: usize, depth: u64) -> Crossbar {
         let slots = (depth + 1).next_power_of_two();
@@ -189,6 +205,11 @@ pub(crate) struct SlotCounts {
 }
 
 impl SlotCounts {
+    /// Bytes [`SlotCounts::new`] allocates for a ring of `slots` slots.
+    pub(crate) fn bytes(slots: u64) -> u64 {
+        slots.saturating_sub(NEAR_SLOTS as u64) * std::mem::size_of::<u32>() as u64
+    }
+
     /// Zero counts for a ring of `slots` slots.
     pub(crate) fn new(slots: usize) -> SlotCounts {
         SlotCounts {

@@ -54,6 +54,14 @@ pub struct CreditReturn {
 }
 
 impl CreditReturn {
+    /// Bytes [`CreditReturn::new`] allocates for `ports` input ports and a delay of
+    /// `delay` cycles, computed without allocating: the ring's credit slots and their
+    /// counts (before any growth: only discarded flits' credits make the ring grow).
+    pub fn bytes(ports: usize, delay: u64) -> u64 {
+        let slots = (delay + 1).next_power_of_two();
+        slots * std::mem::size_of::<(u32, VcId)>() as u64 * ports as u64 + SlotCounts::bytes(slots)
+    }
+
     /// For `ports` input ports and a delay of `delay` cycles.
     pub fn new(ports: usize, delay: u64) -> CreditReturn {
         let mut c = CreditReturn {

@@ -1,0 +1,542 @@
+//! The memory a network will take, estimated before assembly allocates it, and the check
+//! that refuses a network that cannot fit ([`check`], called by `Simulation::new`).
+//!
+//! Each netlist value that sizes memory is bounded on its own (`MAX_BUFFER_DEPTH` and the
+//! latency and delay bounds of `flitsim-netlist`), but their product over the routers,
+//! ports, VCs and channels is not: a torus 4x4 with 255 VCs of 65536 flits would need
+//! tens of gigabytes of FIFO slots, and the allocation would abort the process. The
+//! estimate counts the arrays whose size follows from those values, with the sizes of the
+//! real types, at O(routers + channels) cost and without allocating:
+//!
+//! - input FIFOs: per input VC its ring of slots (the depth rounded up to a power of
+//!   two; an unbounded FIFO's start size), its occupancy levels (depth + 1) and its
+//!   position and record ([`InputBuffer::bytes_per_fifo`]);
+//! - channel delay lines: per router-to-router channel and per terminal link (injection
+//!   and ejection), the ring of its forward side (flits) and of its reverse side
+//!   (credits, and timeout resets when a router has a timeout) ([`Lines::line_bytes`]);
+//! - router pipelines: each router's crossbar ring (`switch_alloc_delay +
+//!   crossbar_delay`) and credit-return ring (`credit_delay`) ([`Crossbar::bytes`],
+//!   [`CreditReturn::bytes`]);
+//! - wake-ups: per writer and reader partition a ring of buckets over the largest
+//!   latency ([`Wakes::bytes`]);
+//! - routers and terminals: each one's node (the router's inline state, its terminal)
+//!   and per-VC state ([`Router::vc_state_bytes`]).
+//!
+//! Left out: per-router state of fixed size on the heap (switch allocation's word
+//! path, arbiters, the port tables: a few kB per router), the allocators' request,
+//! grant and arbiter matrices (they grow with the square of a router's VCs), routing
+//! tables, the netlist and names, what unbounded FIFOs, source queues and statistics
+//! grow to while running, and the spare capacity of growing arrays. So the estimate is
+//! a lower bound: torus 64x64 (4 VCs of 8 flits) estimates 66.8 MB against a peak
+//! resident set of about 101 MB, torus 128x128 267 MB against 387 to 414 MB.
+
+use crate::assemble::{bounds, RouterNode, TerminalNode};
+use crate::channel::{Lines, Wakes};
+use crate::error::ConfigError;
+use flitsim_netlist::{BufferDepth, Netlist};
+use flitsim_router::buffer::{InputBuffer, UNBOUNDED_START};
+use flitsim_router::pipeline::crossbar::Crossbar;
+use flitsim_router::pipeline::output::CreditReturn;
+use flitsim_router::{Credit, Flit, Reset, Router};
+
+/// Bytes a network's large arrays take once assembled, by part (see the module docs).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Estimate {
+    /// Input FIFOs: slots, occupancy levels, positions.
+    pub fifos: u64,
+    /// Channel delay lines, both sides, router-to-router channels and terminal links.
+    pub lines: u64,
+    /// Crossbar and credit-return rings.
+    pub pipelines: u64,
+    /// Wake-up buckets.
+    pub wakes: u64,
+    /// Router and terminal nodes and per-VC state.
+    pub nodes: u64,
+}
+
+impl Estimate {
+    /// The sum of the parts.
+    pub fn total(&self) -> u64 {
+        [
+            self.fifos,
+            self.lines,
+            self.pipelines,
+            self.wakes,
+            self.nodes,
+        ]
+        .iter()
+        .fold(0u64, |a, &b| a.saturating_add(b))
+    }
+}
+
+/// A part of an [`Estimate`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Part {
+    Fifos,
+    Lines,
+    Pipelines,
+    Wakes,
+    Nodes,
+}
+
+impl Estimate {
+    /// The largest part and its bytes (the first of equal ones).
+    pub fn largest(&self) -> (Part, u64) {
+        [
+            (Part::Fifos, self.fifos),
+            (Part::Lines, self.lines),
+            (Part::Pipelines, self.pipelines),
+            (Part::Wakes, self.wakes),
+            (Part::Nodes, self.nodes),
+        ]
+        .into_iter()
+        .rev()
+        .max_by_key(|&(_, b)| b)
+        .unwrap_or((Part::Fifos, 0))
+    }
+}
+
+impl Part {
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Fifos => "input FIFOs",
+            Part::Lines => "channel delay lines",
+            Part::Pipelines => "router pipelines",
+            Part::Wakes => "wake-ups",
+            Part::Nodes => "router and terminal state",
+        }
+    }
+
+    /// The settings that make it smaller.
+    pub fn help(self) -> &'static str {
+        match self {
+            Part::Fifos => "lower buffer_depth or vcs (--set), or use a smaller netlist",
+            Part::Lines => {
+                "lower channel_latency or terminal_latency (--set), or use a smaller netlist"
+            }
+            Part::Pipelines => "lower switch_alloc_delay, crossbar_delay or credit_delay (--set)",
+            Part::Wakes => {
+                "lower channel_latency or terminal_latency (--set), or run with fewer --threads"
+            }
+            Part::Nodes => "use a smaller netlist",
+        }
+    }
+
+    /// What sizes it in `netlist` assembled in `parts` partitions
+    /// (`16 routers x 5 ports x 255 VCs x 65536 flits`).
+    pub fn detail(self, netlist: &Netlist, parts: usize) -> String {
+        let n = netlist.num_routers();
+        let lines = || {
+            format!(
+                "{} channels and {} terminal links, latency up to {} cycles",
+                netlist.num_channels(),
+                2 * n,
+                max_latency(netlist)
+            )
+        };
+        let most = |f: &dyn Fn(&flitsim_netlist::RouterConfig) -> u64| {
+            netlist.routers().map(|r| f(&r.config)).max().unwrap_or(0)
+        };
+        match self {
+            Part::Fifos => fifo_detail(netlist),
+            Part::Lines => lines(),
+            Part::Wakes => {
+                let p = bounds(n, parts).len() - 1;
+                format!("{p} x {p} partitions, {}", lines())
+            }
+            Part::Pipelines => format!(
+                "{n} routers, switch_alloc_delay + crossbar_delay up to {} cycles, credit_delay up to {}",
+                most(&|c| u64::from(c.switch_alloc_delay) + u64::from(c.crossbar_delay)),
+                most(&|c| u64::from(c.credit_delay))
+            ),
+            Part::Nodes => format!("{n} routers and terminals"),
+        }
+    }
+}
+
+/// Bytes of the large arrays of `netlist` assembled in `parts` partitions, computed
+/// without allocating, in O(routers + channels + ports).
+pub(crate) fn estimate(netlist: &Netlist, parts: usize) -> Estimate {
+    let mut e = Estimate::default();
+    let resets = netlist.routers().any(|r| r.config.timeout > 0);
+    let line = |latency: u32| {
+        Lines::<Flit>::line_bytes(latency)
+            + Lines::<Credit>::line_bytes(latency)
+            + if resets {
+                Lines::<Reset>::line_bytes(latency)
+            } else {
+                0
+            }
+    };
+    let node = (std::mem::size_of::<RouterNode>() + std::mem::size_of::<TerminalNode>()) as u64;
+    let (mut in_vcs, mut out_vcs) = (0usize, 0usize);
+    for r in netlist.routers() {
+        for p in &r.ports {
+            let fifo = InputBuffer::bytes_per_fifo(p.buffer_depth);
+            e.fifos = e
+                .fifos
+                .saturating_add(u64::from(p.vcs).saturating_mul(fifo));
+            in_vcs += usize::from(p.vcs);
+        }
+        let ports = r.ports.len();
+        let c = &r.config;
+        e.pipelines = e.pipelines.saturating_add(
+            Crossbar::bytes(
+                ports,
+                u64::from(c.switch_alloc_delay) + u64::from(c.crossbar_delay),
+            ) + CreditReturn::bytes(ports, u64::from(c.credit_delay)),
+        );
+        // Its injection and ejection channels.
+        e.lines = e
+            .lines
+            .saturating_add(2u64.saturating_mul(line(r.terminal_latency)));
+        e.nodes = e.nodes.saturating_add(node);
+        // The ejection port's VCs (the terminal's).
+        out_vcs += usize::from(c.vcs);
+    }
+    for ch in netlist.channels() {
+        e.lines = e.lines.saturating_add(line(ch.latency));
+        out_vcs += usize::from(netlist.router(ch.to).ports[ch.to_port.index()].vcs);
+    }
+    e.nodes = e
+        .nodes
+        .saturating_add(Router::vc_state_bytes(in_vcs, out_vcs));
+    let max_latency = max_latency(netlist);
+    let b = bounds(netlist.num_routers(), parts);
+    let writers = (b.len() - 1) as u64;
+    for q in b.windows(2) {
+        e.wakes = e
+            .wakes
+            .saturating_add(writers.saturating_mul(Wakes::bytes(max_latency, q[1] - q[0])));
+    }
+    e
+}
+
+/// The largest latency of a channel or terminal link (1 without any).
+fn max_latency(netlist: &Netlist) -> u32 {
+    netlist
+        .channels()
+        .map(|ch| ch.latency)
+        .chain(netlist.routers().map(|r| r.terminal_latency))
+        .max()
+        .unwrap_or(1)
+}
+
+/// The most memory a run may take: the machine's physical memory (`MemTotal` of
+/// `/proc/meminfo`), or the process's address-space limit (`ulimit -v`, the soft
+/// `Max address space` of `/proc/self/limits`) when lower. Both are fixed for the
+/// process, so whether a network is refused does not depend on the memory free at the
+/// moment (results must be deterministic). `None` where neither can be read (not Linux,
+/// no `/proc`): then nothing is refused and an oversized network still aborts when the
+/// allocation fails.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MemoryLimit {
+    /// The limit in bytes.
+    pub bytes: u64,
+    /// Where it comes from, for the message (after "more than the N GB").
+    pub what: &'static str,
+}
+
+impl MemoryLimit {
+    /// The limit of this machine and process (see the type's docs).
+    pub fn of_machine() -> Option<MemoryLimit> {
+        let physical = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|s| mem_total(&s))
+            .map(|bytes| MemoryLimit {
+                bytes,
+                what: "of memory this machine has",
+            });
+        let address = std::fs::read_to_string("/proc/self/limits")
+            .ok()
+            .and_then(|s| address_space(&s))
+            .map(|bytes| MemoryLimit {
+                bytes,
+                what: "of address space this process may use (ulimit -v)",
+            });
+        match (physical, address) {
+            (Some(p), Some(a)) if a.bytes < p.bytes => Some(a),
+            (Some(p), _) => Some(p),
+            (None, a) => a,
+        }
+    }
+}
+
+/// `MemTotal` of a `/proc/meminfo` text, in bytes.
+fn mem_total(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let mut words = line["MemTotal:".len()..].split_whitespace();
+    let n: u64 = words.next()?.parse().ok()?;
+    match words.next() {
+        Some("kB") => n.checked_mul(1024),
+        None => Some(n),
+        Some(_) => None,
+    }
+}
+
+/// The soft `Max address space` of a `/proc/self/limits` text, in bytes (`None` when
+/// unlimited).
+fn address_space(limits: &str) -> Option<u64> {
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    line["Max address space".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// `12.3 GB` (10^9 bytes) or `45.6 MB`.
+pub(crate) fn bytes_text(b: &u64) -> String {
+    let b = *b as f64;
+    if b >= 1e9 {
+        format!("{:.1} GB", b / 1e9)
+    } else {
+        format!("{:.1} MB", b / 1e6)
+    }
+}
+
+/// Refuses `netlist` assembled in `parts` partitions when its [`estimate`] exceeds
+/// `limit` (`None`: no limit known, nothing refused). Returns the estimate.
+///
+/// # Errors
+/// [`ConfigError::NetworkTooLarge`], naming the largest part of the estimate and the
+/// settings that size it.
+pub(crate) fn check(
+    netlist: &Netlist,
+    parts: usize,
+    limit: Option<MemoryLimit>,
+) -> Result<Estimate, ConfigError> {
+    let e = estimate(netlist, parts);
+    let Some(limit) = limit else {
+        return Ok(e);
+    };
+    if e.total() <= limit.bytes {
+        return Ok(e);
+    }
+    let (part, bytes) = e.largest();
+    Err(ConfigError::NetworkTooLarge {
+        needed: e.total(),
+        part: part.name().to_string(),
+        part_bytes: bytes,
+        detail: part.detail(netlist, parts),
+        limit: limit.bytes,
+        limit_what: limit.what.to_string(),
+        help: part.help().to_string(),
+    })
+}
+
+/// `16 routers x 5 ports x 255 VCs x 65536 flits` when every router has the same ports
+/// and every port the same VCs and depth, else the VC count and the deepest FIFO.
+fn fifo_detail(netlist: &Netlist) -> String {
+    let depth = |d: BufferDepth| match d.flits() {
+        Some(d) => format!("{d} flits"),
+        None => format!("unbounded ({UNBOUNDED_START} flits to start)"),
+    };
+    let first = netlist.routers().next().and_then(|r| {
+        r.ports
+            .first()
+            .map(|p| (r.ports.len(), p.vcs, p.buffer_depth))
+    });
+    let Some((ports, vcs, d)) = first else {
+        return String::new();
+    };
+    let uniform = netlist.routers().all(|r| {
+        r.ports.len() == ports && r.ports.iter().all(|p| p.vcs == vcs && p.buffer_depth == d)
+    });
+    if uniform {
+        return format!(
+            "{} routers x {ports} ports x {vcs} VCs x {}",
+            netlist.num_routers(),
+            depth(d)
+        );
+    }
+    let all = || netlist.routers().flat_map(|r| r.ports.iter());
+    let total: u64 = all().map(|p| u64::from(p.vcs)).sum();
+    let deepest = if all().any(|p| p.buffer_depth.flits().is_none()) {
+        depth(BufferDepth::Unbounded)
+    } else {
+        depth(BufferDepth::Flits(
+            all()
+                .filter_map(|p| p.buffer_depth.flits())
+                .max()
+                .unwrap_or(0),
+        ))
+    };
+    format!(
+        "{total} VCs on {} routers, up to {deepest} each",
+        netlist.num_routers()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ring of 4 routers (3 ports each: local and two neighbours), 2 VCs of 5 flits,
+    /// channels of 3 cycles, terminal links of 1, the default delays (1 cycle each).
+    fn ring(depth: &str) -> Netlist {
+        ring_of(depth, 3)
+    }
+
+    /// [`ring`] with channels of `latency` cycles.
+    fn ring_of(depth: &str, latency: u32) -> Netlist {
+        let src = format!(
+            "name = \"ring-4\"\nchannel_latency = {latency}\nterminal_latency = 1\n\
+             [topology]\nkind = \"ring\"\nn = 4\n\
+             [defaults]\nvcs = 2\nbuffer_depth = {depth}\nrouting = \"dor\"\n"
+        );
+        flitsim_netlist::parse_str(&src, std::path::Path::new("ring-4.toml")).unwrap()
+    }
+
+    #[test]
+    fn the_estimate_of_a_small_ring_matches_a_hand_count() {
+        let n = ring("5");
+        assert_eq!((n.num_routers(), n.num_channels()), (4, 8));
+        // Today's element sizes: a flit 32 bytes, a FIFO slot 36, a line slot its item
+        // and an 8-byte tag (a flit 40, a credit 16), a crossbar slot 36 (port, flit), a
+        // credit-return slot 8 (port, VC); a FIFO's position 32 and record 16.
+        assert_eq!(std::mem::size_of::<Flit>(), 32);
+        assert_eq!(
+            std::mem::size_of::<flitsim_router::buffer::BufferedFlit>(),
+            36
+        );
+        let e = estimate(&n, 1);
+        // Per VC: 5 flits round up to 8 slots, 6 levels: 8 x 36 + 6 x 8 + 32 + 16.
+        let per_vc = 8 * 36 + 6 * 8 + 32 + 16;
+        assert_eq!(e.fifos, 4 * 3 * 2 * per_vc);
+        // 8 channels of 3 cycles (rings of 4 slots) and 8 terminal links of 1 (rings of
+        // 2), each a flit side and a credit side.
+        assert_eq!(e.lines, 8 * 4 * (40 + 16) + 8 * 2 * (40 + 16));
+        // Crossbar: sd + xd = 2, a ring of 4 slots x 3 ports (plus each slot's exit
+        // cycle in debug builds), the ports' sent counts; credits: cd = 1, 2 slots x 3.
+        let debug = if cfg!(debug_assertions) { 4 * 8 } else { 0 };
+        assert_eq!(e.pipelines, 4 * (4 * 3 * 36 + debug + 3 * 16 + 2 * 3 * 8));
+        // Wake-ups: one partition, latency 3: 4 buckets of 2 + 2 x 64 words and a tag.
+        assert_eq!(e.wakes, 4 * (2 + 128 + 1) * 8);
+        // Two partitions: each writer has a ring for each reader.
+        assert_eq!(estimate(&n, 2).wakes, 2 * 2 * 4 * (2 + 128 + 1) * 8);
+        // 24 input VCs; 24 output VCs (2 ejection VCs per router, 2 per channel).
+        let nodes = std::mem::size_of::<RouterNode>() + std::mem::size_of::<TerminalNode>();
+        assert_eq!(e.nodes, 4 * nodes as u64 + Router::vc_state_bytes(24, 24));
+        assert_eq!(
+            e.total(),
+            e.fifos + e.lines + e.pipelines + e.wakes + e.nodes
+        );
+        // An unbounded FIFO counts its start: 16 slots, 17 levels.
+        let u = estimate(&ring("\"unbounded\""), 1);
+        assert_eq!(u.fifos, 4 * 3 * 2 * (16 * 36 + 17 * 8 + 32 + 16));
+    }
+
+    #[test]
+    fn a_network_over_the_limit_is_refused_with_its_largest_part() {
+        let n = ring("65536");
+        let e = estimate(&n, 1);
+        let limit = |bytes| {
+            Some(MemoryLimit {
+                bytes,
+                what: "of memory this machine has",
+            })
+        };
+        assert_eq!(check(&n, 1, limit(e.total())), Ok(e));
+        assert_eq!(check(&n, 1, None), Ok(e));
+        let err = check(&n, 1, limit(e.total() - 1)).unwrap_err();
+        let ConfigError::NetworkTooLarge {
+            needed,
+            ref part,
+            part_bytes,
+            ref detail,
+            ..
+        } = err
+        else {
+            panic!("{err:?}");
+        };
+        assert_eq!(
+            (needed, part.as_str(), part_bytes),
+            (e.total(), "input FIFOs", e.fifos)
+        );
+        assert_eq!(detail, "4 routers x 3 ports x 2 VCs x 65536 flits");
+        let text = err.to_string();
+        assert!(
+            text.starts_with("the network needs about 69.2 MB for buffers and channels (input FIFOs 69.2 MB: 4 routers x 3 ports x 2 VCs x 65536 flits), more than the "),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("of memory this machine has\nhelp: lower buffer_depth or vcs (--set), or use a smaller netlist"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_largest_part_names_what_sizes_it() {
+        let n = ring_of("8", 65536);
+        // Two partitions of two routers, each writer with a ring of 131072 buckets of
+        // 131 words for each reader: 549 MB, more than the 16 lines (58.7 MB).
+        let e = estimate(&n, 2);
+        assert_eq!(e.largest(), (Part::Wakes, e.wakes));
+        assert_eq!(e.wakes, 2 * 2 * 131_072 * 131 * 8);
+        assert_eq!(
+            Part::Lines.detail(&n, 2),
+            "8 channels and 8 terminal links, latency up to 65536 cycles"
+        );
+        assert_eq!(
+            Part::Wakes.detail(&n, 2),
+            "2 x 2 partitions, 8 channels and 8 terminal links, latency up to 65536 cycles"
+        );
+        assert_eq!(
+            Part::Pipelines.detail(&n, 1),
+            "4 routers, switch_alloc_delay + crossbar_delay up to 2 cycles, credit_delay up to 1"
+        );
+        assert_eq!(
+            Part::Fifos.detail(&n, 1),
+            "4 routers x 3 ports x 2 VCs x 8 flits"
+        );
+        assert_eq!(
+            Part::Fifos.detail(&ring("\"unbounded\""), 1),
+            "4 routers x 3 ports x 2 VCs x unbounded (16 flits to start)"
+        );
+    }
+
+    #[test]
+    fn the_limits_are_read_from_proc() {
+        let meminfo = "MemTotal:       24684084 kB\nMemFree:        1000 kB\n";
+        assert_eq!(mem_total(meminfo), Some(24_684_084 * 1024));
+        assert_eq!(mem_total("MemFree: 1 kB\n"), None);
+        let limits = "Limit                     Soft Limit           Hard Limit           Units     \n\
+                      Max address space         6144000000           unlimited            bytes     \n";
+        assert_eq!(address_space(limits), Some(6_144_000_000));
+        let unlimited =
+            "Max address space         unlimited            unlimited            bytes\n";
+        assert_eq!(address_space(unlimited), None);
+        assert_eq!(bytes_text(&48_300_000_000), "48.3 GB");
+        assert_eq!(bytes_text(&100_500_000), "100.5 MB");
+    }
+
+    /// Prints the estimate of the netlists in `netlists/` (and torus 128x128), one
+    /// partition: `cargo test -p flitsim-engine --release estimates_of -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "prints numbers for the README"]
+    fn estimates_of_the_netlists() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../netlists");
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        paths.sort();
+        for p in paths {
+            let n = flitsim_netlist::load(&p).unwrap();
+            let e = estimate(&n, 1);
+            println!("{}: {} {e:?}", p.display(), bytes_text(&e.total()));
+            if p.ends_with("torus-64x64.toml") {
+                let src = std::fs::read_to_string(&p)
+                    .unwrap()
+                    .replace("radix = [64, 64]", "radix = [128, 128]");
+                let n = flitsim_netlist::parse_str(&src, &p).unwrap();
+                let e = estimate(&n, 1);
+                println!("torus 128x128: {} {e:?}", bytes_text(&e.total()));
+            }
+        }
+    }
+}
