@@ -355,19 +355,23 @@ impl Wakes {
     /// allocating: one bucket per cycle of the ring, each a bit set and a mask per
     /// component, and its due cycle.
     pub fn bytes(max_latency: u32, components: usize) -> u64 {
-        let size = (u64::from(max_latency.max(1)) + 1).next_power_of_two();
-        let router_words = components.div_ceil(64) as u64;
-        let stride = 2 * router_words + 2 * router_words * 64;
-        size * (stride + 1) * std::mem::size_of::<u64>() as u64
+        let (size, _, stride) = Self::layout(max_latency, components);
+        (size * (stride + 1) * std::mem::size_of::<u64>()) as u64
+    }
+
+    /// Buckets (a power of two above `max_latency`, at least 1), words of router bits
+    /// per bucket, and words per bucket, for [`Wakes::new`] and [`Wakes::bytes`].
+    fn layout(max_latency: u32, components: usize) -> (usize, usize, usize) {
+        let size = ring_size(max_latency.max(1)) as usize;
+        let router_words = components.div_ceil(64);
+        (size, router_words, 2 * router_words + 2 * router_words * 64)
     }
 
     /// Wake-ups for a reader partition of `components` routers and as many terminals, on
     /// lines of latency at most `max_latency` (>= 1).
     pub fn new(max_latency: u32, components: usize) -> Wakes {
         let max_latency = max_latency.max(1);
-        let size = (max_latency as usize + 1).next_power_of_two();
-        let router_words = components.div_ceil(64);
-        let stride = 2 * router_words + 2 * router_words * 64;
+        let (size, router_words, stride) = Self::layout(max_latency, components);
         Wakes {
             mask: size as u32 - 1,
             max_latency,

@@ -55,17 +55,31 @@ pub(crate) struct Estimate {
 }
 
 impl Estimate {
+    /// The parts and their bytes, in the order of [`Part`].
+    fn parts(&self) -> [(Part, u64); 5] {
+        [
+            (Part::Fifos, self.fifos),
+            (Part::Lines, self.lines),
+            (Part::Pipelines, self.pipelines),
+            (Part::Wakes, self.wakes),
+            (Part::Nodes, self.nodes),
+        ]
+    }
+
     /// The sum of the parts.
     pub fn total(&self) -> u64 {
-        [
-            self.fifos,
-            self.lines,
-            self.pipelines,
-            self.wakes,
-            self.nodes,
-        ]
-        .iter()
-        .fold(0u64, |a, &b| a.saturating_add(b))
+        self.parts()
+            .iter()
+            .fold(0u64, |a, &(_, b)| a.saturating_add(b))
+    }
+
+    /// The largest part and its bytes (the first of equal ones).
+    pub fn largest(&self) -> (Part, u64) {
+        self.parts()
+            .into_iter()
+            .rev()
+            .max_by_key(|&(_, b)| b)
+            .unwrap_or((Part::Fifos, 0))
     }
 }
 
@@ -77,23 +91,6 @@ pub(crate) enum Part {
     Pipelines,
     Wakes,
     Nodes,
-}
-
-impl Estimate {
-    /// The largest part and its bytes (the first of equal ones).
-    pub fn largest(&self) -> (Part, u64) {
-        [
-            (Part::Fifos, self.fifos),
-            (Part::Lines, self.lines),
-            (Part::Pipelines, self.pipelines),
-            (Part::Wakes, self.wakes),
-            (Part::Nodes, self.nodes),
-        ]
-        .into_iter()
-        .rev()
-        .max_by_key(|&(_, b)| b)
-        .unwrap_or((Part::Fifos, 0))
-    }
 }
 
 impl Part {

@@ -104,12 +104,28 @@ struct FifoRecord {
 impl FifoRecord {
     /// Levels FIFO `f` of this depth has: one per occupancy it can reach.
     fn levels(&self, f: &Fifo) -> usize {
-        if self.depth == u32::MAX {
-            f.mask as usize + 2
-        } else {
-            self.depth as usize + 1
-        }
+        levels(self.depth, f.mask + 1) as usize
     }
+}
+
+/// Levels of a FIFO of `depth` flits (`u32::MAX`: unbounded) with a ring of `ring` slots:
+/// one per occupancy it can reach (`depth + 1`; an unbounded FIFO, its ring's size + 1).
+fn levels(depth: u32, ring: u32) -> u64 {
+    if depth == u32::MAX {
+        u64::from(ring) + 1
+    } else {
+        u64::from(depth) + 1
+    }
+}
+
+/// The ring size of a FIFO of `depth`: the depth rounded up to a power of two, or
+/// [`UNBOUNDED_START`] for an unbounded FIFO.
+fn ring_size(depth: BufferDepth) -> u32 {
+    depth
+        .flits()
+        .unwrap_or(UNBOUNDED_START)
+        .checked_next_power_of_two()
+        .expect("buffer depth above 2^31 flits (netlist validation bounds it by MAX_BUFFER_DEPTH)")
 }
 
 impl InputBuffer {
@@ -118,12 +134,9 @@ impl InputBuffer {
     /// unbounded FIFO's [`UNBOUNDED_START`], before any growth), its occupancy levels and
     /// its position and record.
     pub fn bytes_per_fifo(depth: BufferDepth) -> u64 {
-        let slots = u64::from(depth.flits().unwrap_or(UNBOUNDED_START)).next_power_of_two();
-        let levels = match depth.flits() {
-            Some(d) => u64::from(d) + 1,
-            None => slots + 1,
-        };
-        slots * std::mem::size_of::<BufferedFlit>() as u64
+        let ring = ring_size(depth);
+        let levels = levels(depth.flits().unwrap_or(u32::MAX), ring);
+        u64::from(ring) * std::mem::size_of::<BufferedFlit>() as u64
             + levels * std::mem::size_of::<u64>() as u64
             + (std::mem::size_of::<Fifo>() + std::mem::size_of::<FifoRecord>()) as u64
     }
@@ -137,11 +150,7 @@ impl InputBuffer {
         let (mut fifos, mut records): (Vec<Fifo>, Vec<FifoRecord>) = depths
             .into_iter()
             .map(|d| {
-                let size = d
-                    .flits()
-                    .unwrap_or(UNBOUNDED_START)
-                    .checked_next_power_of_two()
-                    .expect("buffer depth above 2^31 flits (netlist validation bounds it by MAX_BUFFER_DEPTH)");
+                let size = ring_size(d);
                 let f = Fifo {
                     base: slots,
                     mask: size - 1,

@@ -49,7 +49,7 @@ impl Crossbar {
     /// `depth` cycles, computed without allocating: the ring's flit slots, their counts
     /// and the per-port counts of flits sent.
     pub fn bytes(ports: usize, depth: u64) -> u64 {
-        let slots = (depth + 1).next_power_of_two();
+        let slots = ring_slots(depth);
         let per_slot = std::mem::size_of::<(u32, Flit)>() as u64 * ports as u64
             + if cfg!(debug_assertions) {
                 std::mem::size_of::<Cycle>() as u64
@@ -63,7 +63,7 @@ impl Crossbar {
 
     /// For `ports` output ports and a pipeline of `depth` cycles (`sd + xd`).
     pub fn new(ports: usize, depth: u64) -> Crossbar {
-        let slots = (depth + 1).next_power_of_two();
+        let slots = ring_slots(depth);
         assert!(
             u32::try_from(slots as usize * ports).is_ok(),
             "crossbar pipelines exceed 2^32 flits (netlist validation bounds sd and xd by MAX_PIPELINE_DELAY)"
@@ -185,6 +185,12 @@ impl Crossbar {
         }
         self.entered = entered;
     }
+}
+
+/// Slots of a ring holding what leaves `delay` cycles after it enters (here and in the
+/// credit return): a power of two above the delay.
+pub(crate) fn ring_slots(delay: u64) -> u64 {
+    (delay + 1).next_power_of_two()
 }
 
 /// Slots whose counts [`SlotCounts`] keeps inside the struct.

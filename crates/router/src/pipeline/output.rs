@@ -21,7 +21,7 @@
 //! credit falls beyond it. SA's credits look for a taken cycle only while a credit queued
 //! that way is still waiting, so they need no per-port state.
 
-use super::crossbar::SlotCounts;
+use super::crossbar::{ring_slots, SlotCounts};
 use crate::flit::Credit;
 use flitsim_netlist::{Cycle, VcId};
 
@@ -58,7 +58,7 @@ impl CreditReturn {
     /// `delay` cycles, computed without allocating: the ring's credit slots and their
     /// counts (before any growth: only discarded flits' credits make the ring grow).
     pub fn bytes(ports: usize, delay: u64) -> u64 {
-        let slots = (delay + 1).next_power_of_two();
+        let slots = ring_slots(delay);
         slots * std::mem::size_of::<(u32, VcId)>() as u64 * ports as u64 + SlotCounts::bytes(slots)
     }
 
@@ -76,7 +76,7 @@ impl CreditReturn {
             #[cfg(debug_assertions)]
             last_emit: (Cycle(0), 0),
         };
-        c.resize((delay + 1).next_power_of_two());
+        c.resize(ring_slots(delay));
         c
     }
 
