@@ -301,12 +301,56 @@ fn a_network_larger_than_memory_is_refused_before_allocation() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(
         stderr.contains(
-            "error: the network needs about 58.8 GB for buffers and channels (input FIFOs 58.8 GB: 16 routers x 5 ports x 255 VCs x 65536 flits), more than the "
+            "error: the network needs about 58.8 GB for buffers, channels and router state (input FIFOs 58.8 GB: 16 routers x 5 ports x 255 VCs x 65536 flits), more than the "
         ),
         "{stderr}"
     );
     assert!(
         stderr.contains("help: lower buffer_depth or vcs (--set)"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "a result was printed");
+}
+
+/// A network whose allocators exceed the memory (torus 4x4, 255 VCs per port and matrix
+/// arbiters: per router 1275 x 1275 VCs, VA's 2550 matrix arbiters of 1275 requesters,
+/// about 8.3 GB) is refused before anything is allocated, naming the allocators and the
+/// cheaper arbiter; exit 1. Before the allocators were counted, it passed the check and
+/// aborted on a failed allocation some seconds into assembly. Under `ulimit -v` (4 GB), as
+/// above, so that a failed check could not exhaust the machine.
+#[test]
+fn a_network_whose_allocators_exceed_memory_is_refused_before_allocation() {
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/netlists/torus-4x4.toml");
+    let out = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 4000000 && exec \"$0\" \"$@\"",
+            env!("CARGO_BIN_EXE_flitsim"),
+            "run",
+            net,
+            "--set",
+            "vcs=255",
+            "--set",
+            "arbiter=matrix",
+            "--rate",
+            "0.01",
+        ])
+        .output()
+        .expect("run flitsim under sh");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("memory allocation"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "error: the network needs about 8.3 GB for buffers, channels and router state (allocators 8.3 GB: 16 routers, up to 1275 input VCs x 1275 output VCs, matrix arbiters), more than the "
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "help: use round-robin arbiters (--set arbiter=round-robin) or lower vcs (--set)"
+        ),
         "{stderr}"
     );
     assert!(out.stdout.is_empty(), "a result was printed");

@@ -6,7 +6,7 @@
 //! ports, VCs and channels is not: a torus 4x4 with 255 VCs of 65536 flits would need
 //! tens of gigabytes of FIFO slots, and the allocation would abort the process. The
 //! estimate counts the arrays whose size follows from those values, with the sizes of the
-//! real types, at O(routers + channels) cost and without allocating:
+//! real types, at O(routers + channels + VCs) cost and without allocating them:
 //!
 //! - input FIFOs: per input VC its ring of slots (the depth rounded up to a power of
 //!   two; an unbounded FIFO's start size), its occupancy levels (depth + 1) and its
@@ -17,23 +17,27 @@
 //! - router pipelines: each router's crossbar ring (`switch_alloc_delay +
 //!   crossbar_delay`) and credit-return ring (`credit_delay`) ([`Crossbar::bytes`],
 //!   [`CreditReturn::bytes`]);
+//! - allocators: per router, VC allocation's request and grant matrices and allocator
+//!   (input VCs x output VCs over all its ports: they grow with the square of its VCs,
+//!   and with matrix arbiters, one per input VC and one per output VC, with the cube)
+//!   and switch allocation's (input ports x output ports, and a VC arbiter per input
+//!   port) ([`Router::allocator_bytes`]);
 //! - wake-ups: per writer and reader partition a ring of buckets over the largest
 //!   latency ([`Wakes::bytes`]);
 //! - routers and terminals: each one's node (the router's inline state, its terminal)
 //!   and per-VC state ([`Router::vc_state_bytes`]).
 //!
-//! Left out: per-router state of fixed size on the heap (switch allocation's word
-//! path, arbiters, the port tables: a few kB per router), the allocators' request,
-//! grant and arbiter matrices (they grow with the square of a router's VCs), routing
-//! tables, the netlist and names, what unbounded FIFOs, source queues and statistics
-//! grow to while running, and the spare capacity of growing arrays. So the estimate is
-//! a lower bound: torus 64x64 (4 VCs of 8 flits) estimates 66.8 MB against a peak
-//! resident set of about 101 MB, torus 128x128 267 MB against 387 to 414 MB.
+//! Left out: other per-router state of fixed or linear size on the heap (the port
+//! tables, VC layout, statistics: a few kB per router), routing tables, the netlist and
+//! names, what unbounded FIFOs, source queues and statistics grow to while running, and
+//! the spare capacity of growing arrays. So the estimate is a lower bound: torus 64x64
+//! (4 VCs of 8 flits) estimates 77.6 MB against a peak resident set of about 101 MB,
+//! torus 128x128 310 MB against 387 to 414 MB.
 
 use crate::assemble::{bounds, RouterNode, TerminalNode};
 use crate::channel::{Lines, Wakes};
 use crate::error::ConfigError;
-use flitsim_netlist::{BufferDepth, Netlist};
+use flitsim_netlist::{ArbiterKind, BufferDepth, Netlist, OutPort, RouterSpec};
 use flitsim_router::buffer::{InputBuffer, UNBOUNDED_START};
 use flitsim_router::pipeline::crossbar::Crossbar;
 use flitsim_router::pipeline::output::CreditReturn;
@@ -48,6 +52,8 @@ pub(crate) struct Estimate {
     pub lines: u64,
     /// Crossbar and credit-return rings.
     pub pipelines: u64,
+    /// VC and switch allocation: request and grant matrices, allocators, arbiters.
+    pub allocators: u64,
     /// Wake-up buckets.
     pub wakes: u64,
     /// Router and terminal nodes and per-VC state.
@@ -56,11 +62,12 @@ pub(crate) struct Estimate {
 
 impl Estimate {
     /// The parts and their bytes, in the order of [`Part`].
-    fn parts(&self) -> [(Part, u64); 5] {
+    fn parts(&self) -> [(Part, u64); 6] {
         [
             (Part::Fifos, self.fifos),
             (Part::Lines, self.lines),
             (Part::Pipelines, self.pipelines),
+            (Part::Allocators, self.allocators),
             (Part::Wakes, self.wakes),
             (Part::Nodes, self.nodes),
         ]
@@ -89,6 +96,7 @@ pub(crate) enum Part {
     Fifos,
     Lines,
     Pipelines,
+    Allocators,
     Wakes,
     Nodes,
 }
@@ -100,19 +108,24 @@ impl Part {
             Part::Fifos => "input FIFOs",
             Part::Lines => "channel delay lines",
             Part::Pipelines => "router pipelines",
+            Part::Allocators => "allocators",
             Part::Wakes => "wake-ups",
             Part::Nodes => "router and terminal state",
         }
     }
 
-    /// The settings that make it smaller.
-    pub fn help(self) -> &'static str {
+    /// The settings that make it smaller in `netlist`.
+    pub fn help(self, netlist: &Netlist) -> &'static str {
         match self {
             Part::Fifos => "lower buffer_depth or vcs (--set), or use a smaller netlist",
             Part::Lines => {
                 "lower channel_latency or terminal_latency (--set), or use a smaller netlist"
             }
             Part::Pipelines => "lower switch_alloc_delay, crossbar_delay or credit_delay (--set)",
+            Part::Allocators if matrix_arbiters(netlist) => {
+                "use round-robin arbiters (--set arbiter=round-robin) or lower vcs (--set)"
+            }
+            Part::Allocators => "lower vcs (--set), or use routers with fewer ports",
             Part::Wakes => {
                 "lower channel_latency or terminal_latency (--set), or run with fewer --threads"
             }
@@ -147,13 +160,65 @@ impl Part {
                 most(&|c| u64::from(c.switch_alloc_delay) + u64::from(c.crossbar_delay)),
                 most(&|c| u64::from(c.credit_delay))
             ),
+            Part::Allocators => allocator_detail(netlist),
             Part::Nodes => format!("{n} routers and terminals"),
         }
     }
 }
 
+/// Does a router of `netlist` use matrix arbiters?
+fn matrix_arbiters(netlist: &Netlist) -> bool {
+    netlist
+        .routers()
+        .any(|r| r.config.arbiter == ArbiterKind::Matrix)
+}
+
+/// The VC counts [`Router::new`] builds router `r` of `netlist` with, into `in_vcs` and
+/// `out_vcs` (cleared first): per input port its VCs; per output port its downstream
+/// side's, the terminal's (the router's `vcs`) for the ejection port, 0 for a port
+/// without a channel (as assembly gives them).
+fn router_vcs(netlist: &Netlist, r: &RouterSpec, in_vcs: &mut Vec<u8>, out_vcs: &mut Vec<u8>) {
+    in_vcs.clear();
+    in_vcs.extend(r.ports.iter().map(|p| p.vcs));
+    out_vcs.clear();
+    out_vcs.push(r.config.vcs);
+    out_vcs.extend((1..r.ports.len()).map(|p| {
+        netlist.out_channel(r.id, OutPort(p as u8)).map_or(0, |ch| {
+            let ch = netlist.channel(ch);
+            netlist.router(ch.to).ports[ch.to_port.index()].vcs
+        })
+    }));
+}
+
+/// `16 routers, up to 1275 input VCs x 1275 output VCs, matrix arbiters`: the most VCs
+/// a router allocates on each side and the arbiter kinds.
+fn allocator_detail(netlist: &Netlist) -> String {
+    let (mut in_vcs, mut out_vcs) = (Vec::new(), Vec::new());
+    let (mut most_in, mut most_out) = (0u64, 0u64);
+    for r in netlist.routers() {
+        router_vcs(netlist, r, &mut in_vcs, &mut out_vcs);
+        let total = |vcs: &[u8]| vcs.iter().map(|&v| u64::from(v)).sum::<u64>();
+        most_in = most_in.max(total(&in_vcs));
+        most_out = most_out.max(total(&out_vcs));
+    }
+    let round_robin = netlist
+        .routers()
+        .any(|r| r.config.arbiter == ArbiterKind::RoundRobin);
+    let arbiters = match (round_robin, matrix_arbiters(netlist)) {
+        (true, true) => "round-robin and matrix arbiters",
+        (false, true) => "matrix arbiters",
+        _ => "round-robin arbiters",
+    };
+    format!(
+        "{} routers, up to {most_in} input VCs x {most_out} output VCs, {arbiters}",
+        netlist.num_routers()
+    )
+}
+
 /// Bytes of the large arrays of `netlist` assembled in `parts` partitions, computed
-/// without allocating, in O(routers + channels + ports).
+/// without allocating them (two vectors of a router's ports are reused), in O(routers +
+/// channels + VCs), plus per router its ports times its channels (finding each output
+/// port's channel, as assembly does).
 pub(crate) fn estimate(netlist: &Netlist, parts: usize) -> Estimate {
     let mut e = Estimate::default();
     let resets = netlist.routers().any(|r| r.config.timeout > 0);
@@ -168,6 +233,7 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize) -> Estimate {
     };
     let node = (std::mem::size_of::<RouterNode>() + std::mem::size_of::<TerminalNode>()) as u64;
     let (mut in_vcs, mut out_vcs) = (0usize, 0usize);
+    let (mut router_in, mut router_out) = (Vec::new(), Vec::new());
     for r in netlist.routers() {
         for p in &r.ports {
             let fifo = InputBuffer::bytes_per_fifo(p.buffer_depth);
@@ -184,6 +250,10 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize) -> Estimate {
                 u64::from(c.switch_alloc_delay) + u64::from(c.crossbar_delay),
             ) + CreditReturn::bytes(ports, u64::from(c.credit_delay)),
         );
+        router_vcs(netlist, r, &mut router_in, &mut router_out);
+        e.allocators =
+            e.allocators
+                .saturating_add(Router::allocator_bytes(c, &router_in, &router_out));
         // Its injection and ejection channels.
         e.lines = e
             .lines
@@ -321,7 +391,7 @@ pub(crate) fn check(
         detail: part.detail(netlist, parts),
         limit: limit.bytes,
         limit_what: limit.what.to_string(),
-        help: part.help().to_string(),
+        help: part.help(netlist).to_string(),
     })
 }
 
@@ -380,10 +450,16 @@ mod tests {
 
     /// [`ring`] with channels of `latency` cycles.
     fn ring_of(depth: &str, latency: u32) -> Netlist {
+        ring_with(depth, latency, 2, "round-robin")
+    }
+
+    /// [`ring_of`] with `vcs` VCs per port and arbiters of `arbiter`.
+    fn ring_with(depth: &str, latency: u32, vcs: u8, arbiter: &str) -> Netlist {
         let src = format!(
             "name = \"ring-4\"\nchannel_latency = {latency}\nterminal_latency = 1\n\
              [topology]\nkind = \"ring\"\nn = 4\n\
-             [defaults]\nvcs = 2\nbuffer_depth = {depth}\nrouting = \"dor\"\n"
+             [defaults]\nvcs = {vcs}\nbuffer_depth = {depth}\nrouting = \"dor\"\n\
+             arbiter = \"{arbiter}\"\n"
         );
         flitsim_netlist::parse_str(&src, std::path::Path::new("ring-4.toml")).unwrap()
     }
@@ -418,9 +494,24 @@ mod tests {
         // 24 input VCs; 24 output VCs (2 ejection VCs per router, 2 per channel).
         let nodes = std::mem::size_of::<RouterNode>() + std::mem::size_of::<TerminalNode>();
         assert_eq!(e.nodes, 4 * nodes as u64 + Router::vc_state_bytes(24, 24));
+        // Allocators, per router 6 input VCs x 6 output VCs (2 ejection VCs, 2 per
+        // channel) and 3 x 3 ports, round-robin arbiters on fixed arrays (no heap):
+        // VA's request, grant and scratch matrices, 6 rows of one word and a row mask
+        // each; SA's request, grant and scratch matrices (3 rows and a mask each), its
+        // masks of eligible and requesting VCs (a word each) and its one-word path's
+        // arrays (1984 bytes).
+        let va = 3 * (6 + 1) * 8;
+        let sa = 3 * (3 + 1) * 8 + 2 * 8 + 1984;
+        assert_eq!(e.allocators, 4 * (va + sa));
+        // Matrix arbiters add vectors of arbiters (40 bytes each) and their rows: VA's
+        // 6 + 6 arbiters of 6 requesters (a word per row), SA's 3 + 3 port arbiters of 3
+        // and 3 VC arbiters of 2.
+        let m = estimate(&ring_with("5", 3, 2, "matrix"), 1);
+        let arbiters = 12 * (40 + 6 * 8) + 6 * (40 + 3 * 8) + 3 * (40 + 2 * 8);
+        assert_eq!(m.allocators, 4 * (va + sa + arbiters));
         assert_eq!(
             e.total(),
-            e.fifos + e.lines + e.pipelines + e.wakes + e.nodes
+            e.fifos + e.lines + e.pipelines + e.allocators + e.wakes + e.nodes
         );
         // An unbounded FIFO counts its start: 16 slots, 17 levels.
         let u = estimate(&ring("\"unbounded\""), 1);
@@ -457,12 +548,94 @@ mod tests {
         assert_eq!(detail, "4 routers x 3 ports x 2 VCs x 65536 flits");
         let text = err.to_string();
         assert!(
-            text.starts_with("the network needs about 69.2 MB for buffers and channels (input FIFOs 69.2 MB: 4 routers x 3 ports x 2 VCs x 65536 flits), more than the "),
+            text.starts_with("the network needs about 69.2 MB for buffers, channels and router state (input FIFOs 69.2 MB: 4 routers x 3 ports x 2 VCs x 65536 flits), more than the "),
             "{text}"
         );
         assert!(
             text.ends_with("of memory this machine has\nhelp: lower buffer_depth or vcs (--set), or use a smaller netlist"),
             "{text}"
+        );
+    }
+
+    /// With N input VCs and N output VCs per router, VA's matrices hold about 3 N^2
+    /// bits and its matrix arbiters (2N of N requesters) about 2 N^3: doubling the VCs
+    /// multiplies the part by almost 4 with round-robin arbiters (their vectors and SA's
+    /// state grow slower, the one-word path's arrays not at all) and by almost 8 with
+    /// matrix arbiters. When the part is the largest, the refusal names it and what to
+    /// change.
+    #[test]
+    fn the_allocators_grow_with_the_square_of_the_vcs_and_the_cube_with_matrix_arbiters() {
+        let part = |vcs, arbiter| estimate(&ring_with("8", 3, vcs, arbiter), 1).allocators;
+        // 64 VCs per port: 192 x 192 per router, 3 words per row; 128: 384 x 384, 6 words.
+        let ratio = |arbiter| part(128, arbiter) as f64 / part(64, arbiter) as f64;
+        let (rr, mx) = (ratio("round-robin"), ratio("matrix"));
+        assert!((3.0..4.0).contains(&rr), "round-robin: x{rr}");
+        assert!((7.9..8.0).contains(&mx), "matrix: x{mx}");
+        // At least VA's matrices (3 of 192 rows of 3 words) and, with matrix arbiters,
+        // its 2 x 192 arbiters of 192 rows of 3 words (and 40 bytes in their vectors).
+        let va = 3 * 192 * 3 * 8;
+        assert!(part(64, "round-robin") > 4 * va);
+        assert!(part(64, "matrix") > 4 * (va + 2 * 192 * (40 + 192 * 3 * 8)));
+        // 255 VCs: 765 x 765 per router, 450.7 MB with matrix arbiters, far more than
+        // the FIFOs (1.2 MB).
+        let big = ring_with("8", 3, 255, "matrix");
+        let e = estimate(&big, 1);
+        assert_eq!(e.largest(), (Part::Allocators, e.allocators));
+        assert_eq!(bytes_text(&e.allocators), "450.7 MB");
+        let limit = Some(MemoryLimit {
+            bytes: 400_000_000,
+            what: "of memory this machine has",
+        });
+        let err = check(&big, 1, limit).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "the network needs about 452.3 MB for buffers, channels and router state \
+             (allocators 450.7 MB: 4 routers, up to 765 input VCs x 765 output VCs, \
+             matrix arbiters), more than the 400.0 MB of memory this machine has\n\
+             help: use round-robin arbiters (--set arbiter=round-robin) or lower vcs (--set)"
+        );
+        // Round-robin arbiters: 1.0 MB, the help names the VCs.
+        let rr = ring_with("8", 3, 255, "round-robin");
+        assert_eq!(bytes_text(&estimate(&rr, 1).allocators), "1.0 MB");
+        assert_eq!(
+            Part::Allocators.help(&rr),
+            "lower vcs (--set), or use routers with fewer ports"
+        );
+        assert_eq!(
+            Part::Allocators.detail(&rr, 1),
+            "4 routers, up to 765 input VCs x 765 output VCs, round-robin arbiters"
+        );
+    }
+
+    /// Each router counts its own VCs and arbiters: in the heterogeneous torus, r5 with
+    /// 200 VCs per input port and matrix arbiters (1000 input VCs; out, its terminal's
+    /// 200 VCs and 4 on each neighbour), its four neighbours with 200 downstream VCs on
+    /// the port towards r5, the other 11 routers with 4 VCs everywhere.
+    #[test]
+    fn the_allocators_are_counted_per_router() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../netlists/hetero-torus-4x4.toml");
+        let src = std::fs::read_to_string(&path).unwrap().replace(
+            "name = \"r5\"\ncoord = [1, 1]\n",
+            "name = \"r5\"\ncoord = [1, 1]\nvcs = 200\narbiter = \"matrix\"\n",
+        );
+        let n = flitsim_netlist::parse_str(&src, &path).unwrap();
+        let (hot, plain) = (
+            &n.router(flitsim_netlist::RouterId(5)).config,
+            &n.router(flitsim_netlist::RouterId(0)).config,
+        );
+        assert_eq!((hot.vcs, hot.arbiter), (200, ArbiterKind::Matrix));
+        let per_router = Router::allocator_bytes(hot, &[200; 5], &[200, 4, 4, 4, 4])
+            + 4 * Router::allocator_bytes(plain, &[4; 5], &[4, 4, 4, 4, 200])
+            + 11 * Router::allocator_bytes(plain, &[4; 5], &[4; 5]);
+        let e = estimate(&n, 1);
+        assert_eq!(e.allocators, per_router);
+        // r5's matrix arbiters are most of it: VA's 1000 of 216 requesters (4 words per
+        // row) and 216 of 1000 (16 words per row).
+        assert!(e.allocators > 1000 * 216 * 4 * 8 + 216 * 1000 * 16 * 8);
+        assert_eq!(
+            Part::Allocators.detail(&n, 1),
+            "16 routers, up to 1000 input VCs x 216 output VCs, round-robin and matrix arbiters"
         );
     }
 

@@ -204,13 +204,29 @@ pub const PORT_MASK_PORTS: usize = 32;
 impl Router {
     /// Bytes [`Router::new`] allocates per VC outside the input FIFOs, computed without
     /// allocating: each of `in_vcs` input VCs' state and route candidates, and each of
-    /// `out_vcs` downstream VCs' credit state and occupancy counters. Not counted: the
-    /// allocators' request, grant and arbiter state, which grows with the square of the
-    /// router's VCs (with matrix arbiters, with their cube).
+    /// `out_vcs` downstream VCs' credit state and occupancy counters. The allocators'
+    /// state, which grows faster, is [`Router::allocator_bytes`].
     pub fn vc_state_bytes(in_vcs: usize, out_vcs: usize) -> u64 {
         use std::mem::size_of;
         (in_vcs * (size_of::<vc_state::InputVcState>() + size_of::<routing::RouteSet>())
             + out_vcs * (size_of::<credit::OutputVcState>() + 3 * size_of::<u64>())) as u64
+    }
+
+    /// Bytes [`Router::new`] allocates for VC and switch allocation under `config`, for a
+    /// router whose input ports have `in_vcs` VCs each and whose output ports' downstream
+    /// sides have `out_vcs` VCs each (the counts [`Router::new`] reads from its spec and
+    /// outputs), computed without allocating ([`VcAlloc::bytes`], [`SwitchAlloc::bytes`]).
+    /// VA's request, grant and allocator matrices grow with the square of the router's
+    /// VCs (input VCs x output VCs over all ports), and with matrix arbiters (one per
+    /// input VC over the output VCs, and one per output VC over the input VCs) with the
+    /// cube.
+    pub fn allocator_bytes(config: &RouterConfig, in_vcs: &[u8], out_vcs: &[u8]) -> u64 {
+        let total = |vcs: &[u8]| vcs.iter().map(|&v| usize::from(v)).sum::<usize>();
+        VcAlloc::bytes(config, total(in_vcs), total(out_vcs)).saturating_add(SwitchAlloc::bytes(
+            config,
+            in_vcs,
+            out_vcs.len(),
+        ))
     }
 
     /// Builds the router described by `spec`. `outputs` has one entry per port of `spec`

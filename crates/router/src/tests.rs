@@ -460,6 +460,41 @@ fn output_first_allocation_and_matrix_arbiters_meet_the_same_timing() {
     }
 }
 
+/// [`Router::allocator_bytes`] from the VC counts of a router's spec and outputs is what
+/// [`Router::new`] allocates for VC and switch allocation (the vectors' capacities), for
+/// every allocator and arbiter kind, one-word routers and routers past 64 VCs, output
+/// ports whose downstream VCs differ from the input ports'.
+#[test]
+fn allocator_bytes_are_what_a_router_allocates() {
+    use flitsim_netlist::{AllocatorKind, ArbiterKind};
+    for (vcs, out_vcs) in [(1, 1), (2, 4), (20, 3), (70, 30)] {
+        for alloc in [
+            AllocatorKind::SeparableInputFirst,
+            AllocatorKind::SeparableOutputFirst,
+        ] {
+            for arb in [ArbiterKind::RoundRobin, ArbiterKind::Matrix] {
+                let tweak = |c: &mut RouterConfig| {
+                    c.vc_allocator = alloc;
+                    c.switch_allocator = alloc;
+                    c.arbiter = arb;
+                };
+                let h = Harness::with([1, 1, 1, 1, 1], vcs, out_vcs, 8, tweak);
+                let mut config = RouterConfig {
+                    vcs,
+                    ..RouterConfig::default()
+                };
+                tweak(&mut config);
+                let (in_vcs, out) = ([vcs; PORTS], [vcs, out_vcs, out_vcs]);
+                assert_eq!(
+                    Router::allocator_bytes(&config, &in_vcs, &out),
+                    h.r.va.heap_bytes() + h.r.sa.heap_bytes(),
+                    "{vcs} VCs in, {out_vcs} out, {alloc:?} {arb:?}"
+                );
+            }
+        }
+    }
+}
+
 /// A tiny network (routers from a generated ring or torus, channels as delay lines, a
 /// terminal that injects one packet flit by flit and consumes at once) to check the
 /// zero-load formula across routers:

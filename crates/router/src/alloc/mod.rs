@@ -44,18 +44,41 @@ pub type RequestMatrix = BitMatrix;
 /// Grants: bit `(r, c)` = requester r got resource c.
 pub type GrantMatrix = BitMatrix;
 
+/// Words per row, words of all rows, and words of the row mask of a `rows x cols`
+/// matrix: the sizing rule of [`BitMatrix::new`] and [`BitMatrix::bytes`].
+fn matrix_words(rows: usize, cols: usize) -> (usize, usize, usize) {
+    let wpr = mask::words(cols);
+    (wpr, rows * wpr, mask::words(rows))
+}
+
 impl BitMatrix {
+    /// Bytes [`BitMatrix::new`] allocates for a `rows x cols` matrix, computed without
+    /// allocating: its rows (rounded up to words) and its row mask.
+    pub fn bytes(rows: usize, cols: usize) -> u64 {
+        let (_, words, nonempty) = matrix_words(rows, cols);
+        (words as u64)
+            .saturating_add(nonempty as u64)
+            .saturating_mul(std::mem::size_of::<u64>() as u64)
+    }
+
     /// An all-zero `rows x cols` matrix.
     pub fn new(rows: usize, cols: usize) -> BitMatrix {
-        let wpr = mask::words(cols);
+        let (wpr, words, nonempty) = matrix_words(rows, cols);
         BitMatrix {
             rows,
             cols,
             wpr,
-            words: vec![0; rows * wpr],
-            nonempty: vec![0; mask::words(rows)],
+            words: vec![0; words],
+            nonempty: vec![0; nonempty],
         }
     }
+
+    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
+    #[cfg(test)]
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        ((self.words.capacity() + self.nonempty.capacity()) * std::mem::size_of::<u64>()) as u64
+    }
+
     /// Rows.
     pub fn rows(&self) -> usize {
         self.rows
@@ -353,6 +376,26 @@ pub enum Allocator {
 }
 
 impl Allocator {
+    /// Bytes [`Allocator::new`] allocates for `kind` over `rows x cols` with arbiters of
+    /// `arbiter`, computed without allocating: its arbiter banks and scratch matrices
+    /// (they grow with `rows x cols`; with matrix arbiters, with `rows x cols x
+    /// max(rows, cols)`).
+    pub fn bytes(kind: AllocatorKind, arbiter: ArbiterKind, rows: usize, cols: usize) -> u64 {
+        match kind {
+            AllocatorKind::SeparableInputFirst => SeparableInputFirst::bytes(arbiter, rows, cols),
+            AllocatorKind::SeparableOutputFirst => SeparableOutputFirst::bytes(arbiter, rows, cols),
+        }
+    }
+
+    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
+    #[cfg(test)]
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        match self {
+            Allocator::InputFirst(a) => a.s.heap_bytes(),
+            Allocator::OutputFirst(a) => a.heap_bytes(),
+        }
+    }
+
     /// An allocator of `kind` over `rows x cols`, built from arbiters of `arbiter`.
     pub fn new(kind: AllocatorKind, arbiter: ArbiterKind, rows: usize, cols: usize) -> Allocator {
         match kind {
@@ -630,15 +673,41 @@ pub(crate) struct Separable {
     pub by_col: BitMatrix,
 }
 
+/// The sizes of a separable allocator's row arbiters (one per row, over the columns) and
+/// of its column arbiters (one per column, over the rows): the rule of
+/// [`Separable::new`] and [`Separable::bytes`].
+fn arbiter_sizes(rows: usize, cols: usize) -> [std::iter::RepeatN<usize>; 2] {
+    [
+        std::iter::repeat_n(cols, rows),
+        std::iter::repeat_n(rows, cols),
+    ]
+}
+
 impl Separable {
+    /// Bytes [`Separable::new`] allocates, computed without allocating: both arbiter
+    /// banks and the `cols x rows` scratch.
+    pub fn bytes(arbiter: ArbiterKind, rows: usize, cols: usize) -> u64 {
+        let [row_sizes, col_sizes] = arbiter_sizes(rows, cols);
+        Arbiters::bytes(arbiter, row_sizes)
+            .saturating_add(Arbiters::bytes(arbiter, col_sizes))
+            .saturating_add(BitMatrix::bytes(cols, rows))
+    }
+
     pub fn new(arbiter: ArbiterKind, rows: usize, cols: usize) -> Separable {
+        let [row_sizes, col_sizes] = arbiter_sizes(rows, cols);
         Separable {
             rows,
             cols,
-            row_arb: Arbiters::new(arbiter, (0..rows).map(|_| cols)),
-            col_arb: Arbiters::new(arbiter, (0..cols).map(|_| rows)),
+            row_arb: Arbiters::new(arbiter, row_sizes),
+            col_arb: Arbiters::new(arbiter, col_sizes),
             by_col: BitMatrix::new(cols, rows),
         }
+    }
+
+    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
+    #[cfg(test)]
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        self.row_arb.heap_bytes() + self.col_arb.heap_bytes() + self.by_col.heap_bytes()
     }
 
     #[inline]
@@ -804,6 +873,53 @@ mod tests {
         }
         grants.sort_unstable();
         grants
+    }
+
+    /// `bytes` of a matrix and of an allocator is what `new` allocates (the vectors'
+    /// capacities), for one-word and multi-word shapes, word banks and vectors of
+    /// arbiters, every kind.
+    #[test]
+    fn bytes_are_what_new_allocates() {
+        for (rows, cols) in [
+            (0, 0),
+            (1, 1),
+            (6, 6),
+            (20, 20),
+            (64, 64),
+            (65, 3),
+            (3, 65),
+            (130, 70),
+        ] {
+            assert_eq!(
+                BitMatrix::bytes(rows, cols),
+                BitMatrix::new(rows, cols).heap_bytes(),
+                "{rows} x {cols}"
+            );
+            for kind in KINDS {
+                for arb in ARBS {
+                    assert_eq!(
+                        Allocator::bytes(kind, arb, rows, cols),
+                        Allocator::new(kind, arb, rows, cols).heap_bytes(),
+                        "{kind:?} {arb:?} {rows} x {cols}"
+                    );
+                }
+            }
+        }
+        // A 6 x 6 matrix: one word per row and the row mask.
+        assert_eq!(BitMatrix::bytes(6, 6), (6 + 1) * 8);
+        // Matrix arbiters, one per row over 130 columns and one per column over 130 rows:
+        // each a vector of arbiters (40 bytes each) and 130 rows of 3 words per arbiter.
+        let words = |rows: u64, cols: u64| (rows * cols.div_ceil(64) + rows.div_ceil(64)) * 8;
+        assert_eq!(std::mem::size_of::<crate::arbiter::MatrixArbiter>(), 40);
+        assert_eq!(
+            Allocator::bytes(
+                AllocatorKind::SeparableInputFirst,
+                ArbiterKind::Matrix,
+                130,
+                130
+            ),
+            2 * 130 * (40 + 130 * 3 * 8) + words(130, 130)
+        );
     }
 
     proptest! {

@@ -13,6 +13,12 @@ pub struct SeparableInputFirst {
 }
 
 impl SeparableInputFirst {
+    /// Bytes [`SeparableInputFirst::new`] allocates, computed without allocating: the
+    /// shared separable state.
+    pub fn bytes(arbiter: ArbiterKind, rows: usize, cols: usize) -> u64 {
+        Separable::bytes(arbiter, rows, cols)
+    }
+
     /// Over `rows x cols` with arbiters of `arbiter`.
     pub fn new(arbiter: ArbiterKind, rows: usize, cols: usize) -> SeparableInputFirst {
         SeparableInputFirst {

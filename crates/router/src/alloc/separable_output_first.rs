@@ -15,12 +15,24 @@ pub struct SeparableOutputFirst {
 }
 
 impl SeparableOutputFirst {
+    /// Bytes [`SeparableOutputFirst::new`] allocates, computed without allocating: the
+    /// shared separable state and the `rows x cols` scratch of the columns' picks.
+    pub fn bytes(arbiter: ArbiterKind, rows: usize, cols: usize) -> u64 {
+        Separable::bytes(arbiter, rows, cols).saturating_add(BitMatrix::bytes(rows, cols))
+    }
+
     /// Over `rows x cols` with arbiters of `arbiter`.
     pub fn new(arbiter: ArbiterKind, rows: usize, cols: usize) -> SeparableOutputFirst {
         SeparableOutputFirst {
             s: Separable::new(arbiter, rows, cols),
             mid: BitMatrix::new(rows, cols),
         }
+    }
+
+    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
+    #[cfg(test)]
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        self.s.heap_bytes() + self.mid.heap_bytes()
     }
 
     /// Computes grants for `req` into `grant` (cleared first); priorities stay.

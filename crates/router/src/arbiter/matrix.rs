@@ -14,11 +14,26 @@ pub struct MatrixArbiter {
     prio: Vec<u64>,
 }
 
+/// Words per row and words in all of the priority matrix of an arbiter over `size`
+/// requesters (`size` rows): the sizing rule of [`MatrixArbiter::new`] and
+/// [`MatrixArbiter::bytes`].
+fn prio_words(size: usize) -> (usize, usize) {
+    let wpr = mask::words(size);
+    (wpr, size * wpr)
+}
+
 impl MatrixArbiter {
+    /// Bytes [`MatrixArbiter::new`] allocates for `size` requesters, computed without
+    /// allocating: the priority matrix, `size` rows of `size` bits (rounded up to words),
+    /// so a bank of such arbiters, one per requester of another, grows with the cube.
+    pub fn bytes(size: usize) -> u64 {
+        (prio_words(size).1 as u64).saturating_mul(std::mem::size_of::<u64>() as u64)
+    }
+
     /// An arbiter over `size` requesters; initially lower index beats higher index.
     pub fn new(size: usize) -> MatrixArbiter {
-        let wpr = mask::words(size);
-        let mut prio = vec![0; size * wpr];
+        let (wpr, words) = prio_words(size);
+        let mut prio = vec![0; words];
         for i in 0..size {
             for j in i + 1..size {
                 mask::set(&mut prio[i * wpr..(i + 1) * wpr], j);
@@ -30,6 +45,12 @@ impl MatrixArbiter {
     /// Number of requesters.
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// Bytes its vector holds (its capacity), for the tests of the `bytes` functions.
+    #[cfg(test)]
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        (self.prio.capacity() * std::mem::size_of::<u64>()) as u64
     }
 
     /// The lowest-indexed requester of `req` that beats every other requester of `req`.

@@ -56,6 +56,38 @@ impl Arbiters {
         }
     }
 
+    /// Bytes [`Arbiters::new`] allocates for a bank of `kind` with one arbiter per entry of
+    /// `sizes`, computed without allocating: nothing for a round-robin bank that
+    /// [fits](RoundRobinWordBank::fits) fixed arrays (it lives inside the enum), else the
+    /// vector of arbiters, and a matrix arbiter's priority matrix
+    /// ([`MatrixArbiter::bytes`]).
+    pub fn bytes(kind: ArbiterKind, sizes: impl Iterator<Item = usize> + Clone) -> u64 {
+        use std::mem::size_of;
+        let n = sizes.clone().count() as u64;
+        match kind {
+            ArbiterKind::RoundRobin if RoundRobinWordBank::fits(sizes.clone()) => 0,
+            ArbiterKind::RoundRobin => n.saturating_mul(size_of::<RoundRobinArbiter>() as u64),
+            ArbiterKind::Matrix => sizes.fold(
+                n.saturating_mul(size_of::<MatrixArbiter>() as u64),
+                |b, size| b.saturating_add(MatrixArbiter::bytes(size)),
+            ),
+        }
+    }
+
+    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
+    #[cfg(test)]
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        use std::mem::size_of;
+        match self {
+            Arbiters::RoundRobinWords(_) => 0,
+            Arbiters::RoundRobin(a) => (a.capacity() * size_of::<RoundRobinArbiter>()) as u64,
+            Arbiters::Matrix(a) => a.iter().fold(
+                (a.capacity() * size_of::<MatrixArbiter>()) as u64,
+                |b, m| b + m.heap_bytes(),
+            ),
+        }
+    }
+
     /// Number of arbiters.
     pub fn len(&self) -> usize {
         match self {
@@ -234,6 +266,40 @@ mod tests {
                 served[want_mx] = t as i64;
             }
         }
+    }
+
+    /// `bytes` of a bank is what `new` allocates (the vectors' capacities): nothing for a
+    /// round-robin bank on fixed arrays, the arbiters' vector past 64 arbiters or 64
+    /// requesters, and a matrix arbiter's rows of words.
+    #[test]
+    fn bytes_are_what_new_allocates() {
+        let banks: [Vec<usize>; 8] = [
+            vec![],
+            vec![1],
+            vec![4, 64],
+            vec![65],
+            vec![2, 5, 3],
+            vec![64; 64],
+            vec![3; 65],
+            vec![130, 7],
+        ];
+        for kind in kinds() {
+            for sizes in &banks {
+                assert_eq!(
+                    Arbiters::bytes(kind, sizes.iter().copied()),
+                    Arbiters::new(kind, sizes.iter().copied()).heap_bytes(),
+                    "{kind:?} {sizes:?}"
+                );
+            }
+        }
+        let rr = |sizes: &[usize]| Arbiters::bytes(ArbiterKind::RoundRobin, sizes.iter().copied());
+        assert_eq!(rr(&[64; 64]), 0);
+        assert_eq!(rr(&[3; 65]), 65 * 16);
+        // 130 rows of 3 words, 7 rows of 1, and two arbiters of 40 bytes.
+        assert_eq!(
+            Arbiters::bytes(ArbiterKind::Matrix, [130, 7].into_iter()),
+            (130 * 3 + 7) * 8 + 2 * 40
+        );
     }
 
     #[test]

@@ -78,10 +78,24 @@ pub struct RoundRobinWordBank {
 }
 
 impl RoundRobinWordBank {
-    /// Arbiters of the given sizes, each with requester 0 first; `None` when there are
-    /// more than 64 or one has more than 64 requesters.
+    /// Do arbiters of these sizes fit a bank: at most 64 of at most 64 requesters each?
+    /// The rule of [`RoundRobinWordBank::new`], and of [`super::Arbiters::bytes`] (a bank
+    /// that fits holds no vector).
+    pub fn fits(sizes: impl IntoIterator<Item = usize>) -> bool {
+        let mut n = 0usize;
+        for size in sizes {
+            n += 1;
+            if n > 64 || size > 64 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Arbiters of the given sizes, each with requester 0 first; `None` when they do not
+    /// [fit](RoundRobinWordBank::fits).
     pub fn new(sizes: &[usize]) -> Option<RoundRobinWordBank> {
-        if sizes.len() > 64 || sizes.iter().any(|&n| n > 64) {
+        if !Self::fits(sizes.iter().copied()) {
             return None;
         }
         let mut bank = RoundRobinWordBank {

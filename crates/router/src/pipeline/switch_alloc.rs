@@ -162,11 +162,58 @@ impl WordPath {
     }
 }
 
+/// Words of the multi-word path's masks for input ports of `in_vcs` VCs each: `eligible`
+/// (every input VC) and `vc_req` (the VCs of the port with the most). The sizing rule of
+/// [`SwitchAlloc::new`] and [`SwitchAlloc::bytes`].
+fn mask_words(in_vcs: impl Iterator<Item = u8>) -> (usize, usize) {
+    let (total, most) = in_vcs.fold((0usize, 0u8), |(t, m), v| (t + usize::from(v), m.max(v)));
+    (mask::words(total), mask::words(usize::from(most)))
+}
+
 impl SwitchAlloc {
+    /// Bytes [`SwitchAlloc::new`] allocates for a router whose input ports have `in_vcs`
+    /// VCs each and which has `out_ports` output ports, under `config`, computed without
+    /// allocating: the one-word path's arrays, the port allocator
+    /// ([`Allocator::bytes`], input ports x output ports), the input ports' VC arbiters
+    /// (with matrix arbiters, they grow with the square of a port's VCs), the
+    /// multi-word path's masks and its request and grant matrices.
+    pub fn bytes(config: &RouterConfig, in_vcs: &[u8], out_ports: usize) -> u64 {
+        use std::mem::size_of;
+        let pi = in_vcs.len();
+        let (eligible, vc_req) = mask_words(in_vcs.iter().copied());
+        (size_of::<WordPath>() as u64)
+            .saturating_add(Allocator::bytes(
+                config.switch_allocator,
+                config.arbiter,
+                pi,
+                out_ports,
+            ))
+            .saturating_add(Arbiters::bytes(
+                config.arbiter,
+                in_vcs.iter().map(|&v| usize::from(v)),
+            ))
+            .saturating_add(((eligible + vc_req) * size_of::<u64>()) as u64)
+            .saturating_add(BitMatrix::bytes(pi, out_ports).saturating_mul(2))
+    }
+
+    /// Bytes it holds on the heap (its vectors' capacities), for the tests of the `bytes`
+    /// functions.
+    #[cfg(test)]
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        use std::mem::size_of;
+        (size_of::<WordPath>()
+            + (self.eligible.capacity() + self.vc_req.capacity()) * size_of::<u64>()
+            + self.winners.capacity() * size_of::<u32>()) as u64
+            + self.allocator.heap_bytes()
+            + self.vc_arb.heap_bytes()
+            + self.req.heap_bytes()
+            + self.grant.heap_bytes()
+    }
+
     /// For a router with this layout and configuration.
     pub fn new(config: &RouterConfig, s: &RouterState) -> SwitchAlloc {
         let (pi, po) = (s.layout.in_ports(), s.layout.out_ports());
-        let max_vcs = (0..pi).map(|p| s.layout.in_vcs(p)).max().unwrap_or(0);
+        let (eligible, vc_req) = mask_words((0..pi).map(|p| s.layout.in_vcs(p)));
         let req = BitMatrix::new(pi, po);
         SwitchAlloc {
             word: Box::new(WordPath::new(s)),
@@ -179,8 +226,8 @@ impl SwitchAlloc {
                 config.arbiter,
                 (0..pi).map(|p| usize::from(s.layout.in_vcs(p))),
             ),
-            eligible: vec![0; mask::words(s.layout.total_in_vcs())],
-            vc_req: vec![0; mask::words(usize::from(max_vcs))],
+            eligible: vec![0; eligible],
+            vc_req: vec![0; vc_req],
             req,
             grant: BitMatrix::new(pi, po),
             winners: Vec::new(),

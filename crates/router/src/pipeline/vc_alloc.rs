@@ -48,6 +48,29 @@ pub struct VcAlloc {
 }
 
 impl VcAlloc {
+    /// Bytes [`VcAlloc::new`] allocates for a router of `in_vcs` input VCs and `out_vcs`
+    /// output VCs over all its ports under `config`, computed without allocating: the
+    /// request and grant matrices (input VCs x output VCs) and the allocator
+    /// ([`Allocator::bytes`]). They grow with the square of the router's VCs, with matrix
+    /// arbiters with the cube.
+    pub fn bytes(config: &RouterConfig, in_vcs: usize, out_vcs: usize) -> u64 {
+        BitMatrix::bytes(in_vcs, out_vcs)
+            .saturating_mul(2)
+            .saturating_add(Allocator::bytes(
+                config.vc_allocator,
+                config.arbiter,
+                in_vcs,
+                out_vcs,
+            ))
+    }
+
+    /// Bytes its vectors hold (their capacities; `port_dim`, the caller's, left out), for
+    /// the tests of the `bytes` functions.
+    #[cfg(test)]
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        self.req.heap_bytes() + self.grant.heap_bytes() + self.allocator.heap_bytes()
+    }
+
     /// For a router with this layout and configuration.
     pub fn new(
         config: &RouterConfig,
