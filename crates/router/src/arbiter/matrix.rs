@@ -34,9 +34,16 @@ impl MatrixArbiter {
     pub fn new(size: usize) -> MatrixArbiter {
         let (wpr, words) = prio_words(size);
         let mut prio = vec![0; words];
-        for i in 0..size {
-            for j in i + 1..size {
-                mask::set(&mut prio[i * wpr..(i + 1) * wpr], j);
+        // Row i holds bits i + 1 .. size, set a word at a time (bit by bit, a bank of
+        // arbiters over a thousand requesters each took minutes to build).
+        for (i, row) in prio.chunks_exact_mut(wpr.max(1)).enumerate() {
+            let first = i + 1;
+            if first < size {
+                row[first / 64] = !0 << (first % 64);
+                row[first / 64 + 1..].fill(!0);
+                if size % 64 != 0 {
+                    row[wpr - 1] &= (1 << (size % 64)) - 1;
+                }
             }
         }
         MatrixArbiter { size, wpr, prio }
@@ -92,6 +99,23 @@ impl MatrixArbiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The initial matrix has bit `(i, j)` set exactly when `i < j`, for sizes around
+    /// the word boundaries.
+    #[test]
+    fn lower_index_beats_higher_at_first() {
+        for size in (0..=130).chain([191, 192, 193, 300]) {
+            let a = MatrixArbiter::new(size);
+            assert_eq!(a.prio.len(), size * a.wpr);
+            for i in 0..size {
+                let row = &a.prio[i * a.wpr..(i + 1) * a.wpr];
+                for j in 0..a.wpr * 64 {
+                    let set = row[j / 64] >> (j % 64) & 1 == 1;
+                    assert_eq!(set, i < j && j < size, "size {size}, bit ({i}, {j})");
+                }
+            }
+        }
+    }
 
     #[test]
     fn least_recently_served_wins() {
