@@ -193,6 +193,34 @@ fn bad_flags_give_clear_errors() {
     rejects(&[], "", &PathBuf::from("/nonexistent/netlist.toml"));
 }
 
+/// `flitsim trace`'s own flags: an empty cycle range and malformed injections are errors
+/// that say what to give, before anything is simulated.
+#[test]
+fn bad_trace_flags_give_clear_errors() {
+    let t = torus_4x4();
+    let net = t.to_str().unwrap();
+    for (flags, says) in [
+        (
+            &["--from", "10", "--to", "5"][..],
+            "--from 10 --to 5: the first cycle",
+        ),
+        (&["--inject", "0:0:2:0"][..], "needs at least 1 flit"),
+        (&["--inject", "a:b"][..], "expected CYCLE:SRC:DST:LEN"),
+        (&["--inject", "0:0:99:4"][..], "terminal 99 does not exist"),
+    ] {
+        let mut args = vec!["trace", net, "--rate", "0"];
+        args.extend_from_slice(flags);
+        let out = flitsim(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{flags:?}: {err}");
+        assert!(
+            err.contains(says) && err.contains("help:"),
+            "{flags:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
 /// Values that would make `run` panic or abort on allocation (a buffer, delay line or
 /// pipeline ring sized by them) are refused where they enter: the netlist's file and line,
 /// or the `--set` key and its limit; a non-zero exit and no panic.

@@ -227,7 +227,7 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
     let m = &r.measurement;
     let _ = writeln!(
         s,
-        "95% CI    latency +-{} cycles ({}), accepted +-{} flits/terminal/cycle; {} batches of {} cycles",
+        "95% CI    latency +-{} cycles ({}), accepted +-{} flits/terminal/cycle; {} batches of the samples taken every {} cycles",
         opt(r.latency.ci95, 2),
         m.latency_ci95_relative
             .map_or_else(|| "n/a".to_string(), |x| format!("{:.2}%", x * 100.0)),

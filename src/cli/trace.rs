@@ -83,7 +83,9 @@ fn parse_injection(s: &str, terminals: usize) -> anyhow::Result<Injection> {
         }
     }
     if inj.len == 0 {
-        return Err(anyhow!("--inject {s}: a packet needs at least 1 flit"));
+        return Err(anyhow!(
+            "--inject {s}: a packet needs at least 1 flit\nhelp: LEN, the last field, counts flits (for example --inject 0:0:2:4)"
+        ));
     }
     Ok(inj)
 }
@@ -93,6 +95,13 @@ fn parse_injection(s: &str, terminals: usize) -> anyhow::Result<Injection> {
 /// # Errors
 /// A bad netlist, flag or output file.
 pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
+    if let (Some(from), Some(to)) = (args.from, args.to) {
+        if from > to {
+            return Err(anyhow!(
+                "--from {from} --to {to}: the first cycle to print is after the last\nhelp: give --from at most --to (both cycles are printed)"
+            ));
+        }
+    }
     let netlist = args.run.load_netlist()?;
     let config = args.run.sim_config()?;
     let mut sim = Simulation::new(&netlist, &config)?;
