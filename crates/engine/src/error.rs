@@ -37,6 +37,16 @@ pub enum ConfigError {
         /// The known names.
         choices: String,
     },
+    /// A known traffic pattern with a parameter it cannot take.
+    #[error("traffic `{traffic}`: {problem}\nhelp: write it as {form}")]
+    BadTrafficParameter {
+        /// The pattern as given.
+        traffic: String,
+        /// What is wrong with its parameters.
+        problem: String,
+        /// The pattern's form, with an example.
+        form: &'static str,
+    },
     /// The traffic pattern needs more terminals than the netlist has.
     #[error("traffic `{traffic}` needs at least {needed} terminals, the netlist has {have}\nhelp: use a larger netlist")]
     TooFewTerminals {

@@ -158,22 +158,39 @@ impl FromStr for TrafficKind {
             return Ok(TrafficKind::Trace(PathBuf::from(path)));
         }
         if let Some(l) = s.strip_prefix("fixed-distance:") {
+            let bad = |problem: String| ConfigError::BadTrafficParameter {
+                traffic: s.to_string(),
+                problem,
+                form: "fixed-distance:L (L router-to-router hops, e.g. fixed-distance:2)",
+            };
             return l
                 .trim()
                 .parse()
                 .map(TrafficKind::FixedDistance)
-                .map_err(|_| unknown(s));
+                .map_err(|_| bad(format!("L `{}` is not a whole number of hops", l.trim())));
         }
         if let Some(rest) = s.strip_prefix("hotspot:") {
-            let (hot, fraction) = rest.rsplit_once(':').ok_or_else(|| unknown(s))?;
+            let bad = |problem: String| {
+                ConfigError::BadTrafficParameter {
+                traffic: s.to_string(),
+                problem,
+                form: "hotspot:T[,T...]:FRACTION (hot terminal ids, then the fraction of packets sent to them, e.g. hotspot:0,5:0.25)",
+            }
+            };
+            let (hot, fraction) = rest
+                .rsplit_once(':')
+                .ok_or_else(|| bad("no FRACTION after the hot terminals".to_string()))?;
             let hot: Vec<u32> = hot
                 .split(',')
                 .map(|t| t.trim().parse())
                 .collect::<Result<_, _>>()
-                .map_err(|_| unknown(s))?;
-            let fraction: f64 = fraction.trim().parse().map_err(|_| unknown(s))?;
-            if hot.is_empty() || !(0.0..=1.0).contains(&fraction) {
-                return Err(unknown(s));
+                .map_err(|_| bad(format!("`{hot}` is not a list of terminal ids")))?;
+            let fraction: f64 = fraction
+                .trim()
+                .parse()
+                .map_err(|_| bad(format!("FRACTION `{}` is not a number", fraction.trim())))?;
+            if !(0.0..=1.0).contains(&fraction) {
+                return Err(bad(format!("FRACTION {fraction} is not in [0, 1]")));
             }
             return Ok(TrafficKind::Hotspot { hot, fraction });
         }
@@ -266,14 +283,16 @@ mod tests {
             let k: TrafficKind = s.parse().unwrap();
             assert_eq!(k.to_string(), s);
         }
-        for bad in [
-            "unifrom",
-            "fixed-distance:x",
-            "hotspot:1",
-            "hotspot::0.5",
-            "hotspot:1:2",
+        for (bad, says) in [
+            ("unifrom", "unknown traffic pattern"),
+            ("fixed-distance:x", "L `x` is not a whole number"),
+            ("hotspot:1", "no FRACTION"),
+            ("hotspot::0.5", "`` is not a list of terminal ids"),
+            ("hotspot:1:2", "FRACTION 2 is not in [0, 1]"),
+            ("hotspot:1:x", "FRACTION `x` is not a number"),
         ] {
-            assert!(bad.parse::<TrafficKind>().is_err(), "{bad}");
+            let e = bad.parse::<TrafficKind>().unwrap_err().to_string();
+            assert!(e.contains(says) && e.contains("help:"), "{bad}: {e}");
         }
     }
 }
