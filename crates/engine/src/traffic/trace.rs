@@ -121,10 +121,21 @@ pub fn parse(src: &str, path: &Path, terminals: usize) -> Result<Vec<TraceEvent>
 /// # Errors
 /// An unreadable file (line 0) or the first malformed line.
 pub fn load(path: &Path, terminals: usize) -> Result<Vec<TraceEvent>, TraceFileError> {
-    let src = std::fs::read_to_string(path).map_err(|e| TraceFileError {
+    let bytes = std::fs::read(path).map_err(|e| TraceFileError {
         path: path.to_path_buf(),
         line: 0,
         message: format!("cannot read the trace file: {e}"),
+    })?;
+    let src = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        TraceFileError {
+            path: path.to_path_buf(),
+            line: 1 + valid.iter().filter(|&&b| b == b'\n').count(),
+            message: format!(
+                "not text: byte {} is not valid UTF-8 (is this a binary file?)",
+                valid.len()
+            ),
+        }
     })?;
     parse(&src, path, terminals)
 }
@@ -132,6 +143,18 @@ pub fn load(path: &Path, terminals: usize) -> Result<Vec<TraceEvent>, TraceFileE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file that is not UTF-8 text is refused at the line holding the first bad byte.
+    #[test]
+    fn binary_file_is_refused_with_its_line() {
+        let path =
+            std::env::temp_dir().join(format!("flitsim-binary-trace-{}", std::process::id()));
+        std::fs::write(&path, b"0 0 1 4\n1 0 1 \xff4\n").unwrap();
+        let e = load(&path, 4).unwrap_err();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(e.line, 2);
+        assert!(e.to_string().contains("byte 14 is not valid UTF-8"), "{e}");
+    }
 
     #[test]
     fn parses_comments_blank_lines_and_sorts_by_cycle() {
