@@ -92,6 +92,14 @@ pub enum NetlistError {
         /// The operating system's message.
         message: String,
     },
+    /// The file is not UTF-8 text (a binary file, or another encoding).
+    #[error("not text: byte {byte} is not valid UTF-8")]
+    NotText {
+        /// Where the first invalid byte is.
+        at: Location,
+        /// Its offset in the file.
+        byte: usize,
+    },
     /// The file is not valid TOML.
     #[error("invalid TOML: {message}")]
     Syntax {
@@ -443,6 +451,7 @@ impl NetlistError {
         use NetlistError::*;
         match self {
             Io { .. } => "io",
+            NotText { .. } => "not-text",
             Syntax { .. } => "toml-syntax",
             UnknownKey { .. } => "unknown-key",
             MissingKey { .. } => "missing-key",
@@ -483,6 +492,7 @@ impl NetlistError {
         use NetlistError::*;
         match self {
             Io { at, .. }
+            | NotText { at, .. }
             | Syntax { at, .. }
             | UnknownKey { at, .. }
             | MissingKey { at, .. }
@@ -522,6 +532,7 @@ impl NetlistError {
         use NetlistError::*;
         match self {
             Io { .. } => "check the path and the file's permissions".into(),
+            NotText { .. } => "a netlist is a TOML file in UTF-8; check that the path names one".into(),
             Syntax { .. } => "fix the TOML syntax (https://toml.io)".into(),
             UnknownKey { choices, .. } => format!("expected one of {}", one_of(choices)),
             MissingKey { key, .. } => format!("add `{key} = ...`"),

@@ -58,9 +58,17 @@ use toml::Spanned;
 
 /// Reads and loads a netlist file (parse, build, structural validation).
 pub fn load(path: &Path) -> Result<Netlist, Diagnostics> {
-    let src = std::fs::read_to_string(path).map_err(|e| NetlistError::Io {
+    let bytes = std::fs::read(path).map_err(|e| NetlistError::Io {
         at: crate::error::Location::file(path),
         message: e.to_string(),
+    })?;
+    let src = String::from_utf8(bytes).map_err(|e| {
+        let byte = e.utf8_error().valid_up_to();
+        let valid = std::str::from_utf8(&e.as_bytes()[..byte]).unwrap_or_default();
+        NetlistError::NotText {
+            at: crate::error::Location::from_offset(path, valid, byte),
+            byte,
+        }
     })?;
     parse_str(&src, path)
 }
