@@ -129,3 +129,27 @@ fn safaei_zero_load_and_bad_split() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not deadlock-free"));
 }
+
+/// A minimum service time above the mean has no M/G/1 reading: refused with help.
+#[test]
+fn mg1_minimum_above_the_mean_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .args([
+            "model",
+            "mg1",
+            "--lambda",
+            "0.01",
+            "--service",
+            "10",
+            "--min",
+            "20",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--min 20 with --service 10") && err.contains("help:"),
+        "{err}"
+    );
+}

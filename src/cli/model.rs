@@ -321,6 +321,14 @@ fn markov(a: &MarkovArgs, json_out: bool) -> anyhow::Result<ExitCode> {
 }
 
 fn mg1(a: &Mg1Args, json_out: bool) -> anyhow::Result<ExitCode> {
+    if let Some(m) = a.min {
+        if !(0.0..=a.service).contains(&m) {
+            bail!(
+                "--min {m} with --service {}: the minimum service time must be in [0, mean service time]\nhelp: give --min at most --service (--min is the packet length M, --service the mean)",
+                a.service
+            );
+        }
+    }
     let variance = match (a.variance, a.min) {
         (Some(v), _) => ServiceVariance::Exact(v),
         (None, Some(m)) => ServiceVariance::MinusMinimum(m),
