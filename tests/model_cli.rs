@@ -153,3 +153,39 @@ fn mg1_minimum_above_the_mean_is_refused() {
         "{err}"
     );
 }
+
+/// Negative values reach the models' own checks (not clap's "unexpected argument").
+#[test]
+fn negative_model_parameters_are_named() {
+    for (args, says) in [
+        (
+            &["mg1", "--lambda", "-1", "--service", "10"][..],
+            "arrival rate must be",
+        ),
+        (
+            &[
+                "markov",
+                "--lambda",
+                "0.01",
+                "--service",
+                "-10",
+                "--vcs",
+                "2",
+            ][..],
+            "service must be",
+        ),
+        (
+            &["vct", "--rate", "-0.5"][..],
+            "--rate must be a finite number >= 0",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_flitsim"))
+            .arg("model")
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

@@ -54,13 +54,13 @@ pub enum ModelCommand {
 #[derive(Debug, Args)]
 pub struct HuKleinrockArgs {
     /// Mean packet length in flits (exponentially distributed).
-    #[arg(long, default_value_t = 100.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 100.0)]
     pub length: f64,
     /// Timeout threshold in cycles.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 20.0)]
     pub timeout: f64,
     /// Propagation delay of the path in cycles (eq 20).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
     pub propagation: f64,
     #[command(flatten)]
     #[allow(missing_docs)]
@@ -143,10 +143,10 @@ pub struct QuagliaArgs {
 #[derive(Debug, Args)]
 pub struct MarkovArgs {
     /// Packet arrival rate on the channel (packets per cycle).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub lambda: f64,
     /// Mean VC holding (service) time in cycles.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub service: f64,
     /// Number of virtual channels of the physical channel.
     #[arg(long, default_value_t = 4)]
@@ -157,17 +157,17 @@ pub struct MarkovArgs {
 #[derive(Debug, Args)]
 pub struct Mg1Args {
     /// Arrival rate (customers per cycle).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub lambda: f64,
     /// Mean service time in cycles.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub service: f64,
     /// Service-time variance (default: the papers' approximation `(service - min)^2` when
     /// `--min` is given, else exponential service).
-    #[arg(long, conflicts_with = "min")]
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "min")]
     pub variance: Option<f64>,
     /// Minimum service time (the packet length M): variance `(service - min)^2`.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub min: Option<f64>,
 }
 
@@ -175,7 +175,7 @@ pub struct Mg1Args {
 #[derive(Debug, Clone, Args)]
 pub struct RateArgs {
     /// One packet generation rate (packets per terminal per cycle).
-    #[arg(long, conflicts_with = "rates")]
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "rates")]
     pub rate: Option<f64>,
     /// A range of rates `A:B:STEP`, A and B included.
     #[arg(long)]
