@@ -64,7 +64,12 @@ pub struct RunArgs {
 
     /// Target relative half-width of the mean latency's 95% confidence interval
     /// (automatic measurement, without `--warmup`/`--cycles`).
-    #[arg(long, value_name = "F", default_value_t = 0.02)]
+    #[arg(
+        long,
+        value_name = "F",
+        default_value_t = 0.02,
+        allow_negative_numbers = true
+    )]
     pub ci_target: f64,
 
     /// Cycle budget of warm-up plus measurement (automatic measurement).

@@ -33,7 +33,12 @@ pub struct BuffersArgs {
     pub run: RunArgs,
 
     /// Required throughput as a fraction of the unbounded-buffer throughput.
-    #[arg(long, value_name = "F", default_value_t = 0.99)]
+    #[arg(
+        long,
+        value_name = "F",
+        default_value_t = 0.99,
+        allow_negative_numbers = true
+    )]
     pub fraction: f64,
 
     /// Only report occupancies with unbounded buffers (no depth search).
