@@ -220,3 +220,23 @@ fn reproduce_001_to_004_quick_run_and_write_their_files() {
         assert!(table.lines().count() > 10, "{paper}: {table}");
     }
 }
+
+/// An output directory that cannot be created is refused (`reproduce::run` creates it
+/// before simulating: a full `reproduce 000` takes minutes, and the test would too if the
+/// error came at its end), and so are an unknown paper and `--threads 0`.
+#[test]
+fn reproduce_checks_its_arguments_before_simulating() {
+    let file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("reproduce-out-is-a-file");
+    std::fs::write(&file, "").unwrap();
+    let out = flitsim(&["reproduce", "000", "--out", file.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot create the output directory") && err.contains("help:"),
+        "{err}"
+    );
+    let out = flitsim(&["reproduce", "9"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown paper `9`"));
+    let out = flitsim(&["reproduce", "004", "--quick", "--threads", "0"]);
+    assert_eq!(out.status.code(), Some(2), "clap's usage error");
+}

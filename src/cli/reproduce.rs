@@ -4,7 +4,7 @@
 //! SVG charts to `--out` (default `reproduce-<paper>/`).
 
 use crate::reproduce::{self, Budget, Output};
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,8 +25,8 @@ pub struct ReproduceArgs {
     pub out: Option<PathBuf>,
 
     /// Simulations run at the same time (default: the available cores).
-    #[arg(long, value_name = "T")]
-    pub threads: Option<usize>,
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
 
     /// Run seed.
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -45,12 +45,27 @@ pub const PAPERS: [&str; 5] = ["000", "001", "002", "003", "004"];
 /// # Errors
 /// An unknown paper or an unwritable output directory.
 pub fn compute(paper: &str, budget: &Budget) -> anyhow::Result<(&'static str, Output)> {
+    let id = paper_id(paper)?;
+    Ok((
+        id,
+        match id {
+            "000" => reproduce::p000::run(budget),
+            "001" => reproduce::p001::run(budget),
+            "002" => reproduce::p002::run(budget),
+            "003" => reproduce::p003::run(budget),
+            _ => reproduce::p004::run(budget),
+        },
+    ))
+}
+
+/// The paper's number as its directory and tables name it (`4` -> `004`).
+fn paper_id(paper: &str) -> anyhow::Result<&'static str> {
     Ok(match paper {
-        "000" | "0" => ("000", reproduce::p000::run(budget)),
-        "001" | "1" => ("001", reproduce::p001::run(budget)),
-        "002" | "2" => ("002", reproduce::p002::run(budget)),
-        "003" | "3" => ("003", reproduce::p003::run(budget)),
-        "004" | "4" => ("004", reproduce::p004::run(budget)),
+        "000" | "0" => "000",
+        "001" | "1" => "001",
+        "002" | "2" => "002",
+        "003" | "3" => "003",
+        "004" | "4" => "004",
         _ => bail!(
             "unknown paper `{paper}`\nhelp: choose one of {}",
             PAPERS.join(", ")
@@ -61,23 +76,31 @@ pub fn compute(paper: &str, budget: &Budget) -> anyhow::Result<(&'static str, Ou
 /// Runs `flitsim reproduce`.
 ///
 /// # Errors
-/// An unknown paper or an unwritable output directory.
+/// An unknown paper or an unwritable output directory (both found before anything is
+/// simulated).
 pub fn run(args: &ReproduceArgs) -> anyhow::Result<ExitCode> {
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        |n| n as usize,
+    );
     let budget = Budget {
         quick: args.quick,
         threads,
         seed: args.seed,
     };
-    let start = Instant::now();
-    let (paper, out) = compute(&args.paper, &budget)?;
+    let id = paper_id(&args.paper)?;
     let dir = args
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("reproduce-{paper}")));
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        .unwrap_or_else(|| PathBuf::from(format!("reproduce-{id}")));
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        anyhow!(
+            "--out {}: cannot create the output directory: {e}\nhelp: give --out a directory you can write (it is created if missing)",
+            dir.display()
+        )
+    })?;
+    let start = Instant::now();
+    let (paper, out) = compute(&args.paper, &budget)?;
     let mut text = format!(
         "flitsim reproduce {paper}{}\n\n",
         if args.quick { " --quick" } else { "" }
