@@ -222,6 +222,34 @@ fn bad_trace_flags_give_clear_errors() {
     }
 }
 
+/// Output files that cannot be written are refused before anything is simulated, naming
+/// the flag (a sweep or a depth search takes minutes; the error must not wait for it).
+#[test]
+fn unwritable_output_files_are_refused_up_front() {
+    let t = torus_4x4();
+    let net = t.to_str().unwrap();
+    let bad = "/nonexistent-flitsim-dir/out";
+    for args in [
+        &["sweep", net, "--rates", "auto", "-q", "--plot", bad][..],
+        &["sweep", net, "--rates", "0.01", "-q", "--csv", bad][..],
+        &["buffers", net, "--plot", bad][..],
+        &["check", net, "--plot", bad][..],
+    ] {
+        let out = flitsim(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        let flag = args[args.len() - 2];
+        assert!(
+            err.contains(&format!("{flag} {bad}: cannot write the file")) && err.contains("help:"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?}: nothing simulated or printed"
+        );
+    }
+}
+
 /// Values that would make `run` panic or abort on allocation (a buffer, delay line or
 /// pipeline ring sized by them) are refused where they enter: the netlist's file and line,
 /// or the `--set` key and its limit; a non-zero exit and no panic.

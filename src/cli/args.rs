@@ -6,7 +6,7 @@ use clap::Args;
 use flitsim_engine::stats::AutoConfig;
 use flitsim_engine::{LengthDist, SimConfig, TrafficKind};
 use flitsim_netlist::Netlist;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The simulation flags.
 #[derive(Args, Debug, Clone)]
@@ -123,6 +123,24 @@ pub struct RunArgs {
     /// `x-first`); overrides the netlist (same as `--set selection=...`).
     #[arg(long, value_name = "S")]
     pub selection: Option<String>,
+}
+
+/// Checks, before anything is simulated, that output file `path` (given with `flag`) can
+/// be written, by creating it (empty until the command writes it at its end): a missing
+/// directory or a read-only place is reported now, not after minutes of simulation.
+///
+/// # Errors
+/// The file cannot be created; the message names the flag.
+pub fn check_writable(flag: &str, path: Option<&Path>) -> anyhow::Result<()> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    std::fs::File::create(path).map(drop).map_err(|e| {
+        anyhow!(
+            "{flag} {}: cannot write the file: {e}\nhelp: give a file in an existing directory you can write",
+            path.display()
+        )
+    })
 }
 
 impl RunArgs {

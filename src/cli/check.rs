@@ -102,6 +102,7 @@ pub fn compute(netlist: &Netlist, config: &SimConfig) -> anyhow::Result<CheckRes
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let netlist = args.run.load_netlist()?;
     let config = args.run.sim_config()?;
+    super::args::check_writable("--plot", args.plot.as_deref())?;
     let r = compute(&netlist, &config)?;
     if args.run.json {
         let config_json = super::run::effective_config(&netlist, &config, &args.run);

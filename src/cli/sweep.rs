@@ -301,6 +301,8 @@ fn curve_specs(args: &SweepArgs) -> anyhow::Result<Vec<CurveSpec>> {
 /// A bad netlist, flag or output file.
 pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     let specs = curve_specs(args)?;
+    super::args::check_writable("--csv", args.csv.as_deref())?;
+    super::args::check_writable("--plot", args.plot.as_deref())?;
     // `--threads` (shared with `run`) also sets how many points run at once.
     let threads = match args.run.threads {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
