@@ -8,6 +8,7 @@
 //! (torus: shortest way around each ring; mesh: Manhattan; hypercube: Hamming distance),
 //! never from the simulator or the routing code.
 
+use flitsim::engine::zero_load::UniformSums;
 use flitsim::engine::{zero_load_latency_pair, zero_load_latency_uniform, SimConfig, Simulation};
 use flitsim::netlist::topology::{hypercube, mesh, torus};
 use flitsim::netlist::{Netlist, TerminalId, Topology};
@@ -254,4 +255,56 @@ fn the_reported_zero_load_latency_is_the_formula_averaged_over_uniform_pairs() {
             5
         )
     );
+}
+
+/// The uniform sums behind the reported zero-load latency equal the per-pair walk summed
+/// over every ordered pair, on the shipped and test netlists: every generator, a
+/// heterogeneous torus, an explicit netlist with uneven channel and terminal latencies,
+/// each switching mode, and dimension-order, adaptive, turn-model, table and source
+/// routing.
+#[test]
+fn uniform_sums_of_the_fixtures_equal_the_per_pair_walk() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let explicit = "tests/data/ok/mesh-2x2-explicit.toml";
+    let cases: [(&str, &[(&str, &str)]); 14] = [
+        ("netlists/torus-4x4.toml", &[]),
+        ("netlists/torus-4x4.toml", &[("switching", "saf")]),
+        ("netlists/torus-4x4.toml", &[("routing", "duato")]),
+        ("netlists/hetero-torus-4x4.toml", &[]),
+        ("netlists/hetero-torus-4x4.toml", &[("routing", "quaglia")]),
+        ("netlists/mesh-8x8.toml", &[]),
+        (
+            "netlists/mesh-8x8.toml",
+            &[("routing", "west-first"), ("switching", "vct")],
+        ),
+        ("netlists/hypercube-6.toml", &[]),
+        ("netlists/hypercube-6.toml", &[("routing", "pcube")]),
+        ("netlists/ring-8.toml", &[("channel_latency", "3")]),
+        ("netlists/paper004-torus-8x8.toml", &[]),
+        (explicit, &[]),
+        (explicit, &[("routing", "table")]),
+        (explicit, &[("routing", "source"), ("switching", "saf")]),
+    ];
+    for (file, sets) in cases {
+        let mut n = flitsim::netlist::load(&root.join(file)).unwrap();
+        for (k, v) in sets {
+            n.set(k, v).unwrap();
+        }
+        let kind = n.routers().next().unwrap().config.routing;
+        let routing = flitsim::router::routing::build(kind, &n).unwrap();
+        let f = routing.as_ref();
+        let t = n.num_terminals() as u32;
+        for threads in [1, 2] {
+            let sums = UniformSums::of_threads(&n, f, threads);
+            for len in [1, 5] {
+                let mut naive = 0;
+                for s in 0..t {
+                    for d in (0..t).filter(|&d| d != s) {
+                        naive += zero_load_latency_pair(&n, f, TerminalId(s), TerminalId(d), len);
+                    }
+                }
+                assert_eq!(sums.total(len), naive, "{file} {sets:?}, {len} flits");
+            }
+        }
+    }
 }

@@ -252,11 +252,11 @@ impl Simulation {
             record_deliveries: config.record_deliveries,
             backoff: config.backoff,
         };
-        let threads = match config.threads {
+        let asked = match config.threads {
             0 => auto_threads(netlist.num_routers()),
             n => n,
         };
-        let threads = useful_workers(threads, netlist.num_routers(), config.min_parallel_work);
+        let threads = useful_workers(asked, netlist.num_routers(), config.min_parallel_work);
         memory::check(netlist, threads, MemoryLimit::of_machine())?;
         let mut net = assemble::assemble(netlist, &tc, &pattern, config.seed, threads)?;
         if let Some(events) = trace {
@@ -274,7 +274,9 @@ impl Simulation {
         }
         let zero_load_latency = net.routing.as_ref().map_or(0.0, |f| {
             // T0 is affine in the length: evaluate at 1 and 2 flits, extend to the mean.
-            let sums = zero_load::UniformSums::of(netlist, f.as_ref());
+            // The walk splits the destinations over the threads asked (integer sums: the
+            // same for any count), also where the run itself keeps fewer workers.
+            let sums = zero_load::UniformSums::of_threads(netlist, f.as_ref(), asked);
             let (t1, t2) = (sums.mean(1), sums.mean(2));
             t1 + (t2 - t1) * (lengths.mean() - 1.0)
         });
