@@ -35,6 +35,16 @@ pub fn flitsim(args: &[&str]) -> Output {
         .expect("run flitsim")
 }
 
+/// `flitsim args` under `ulimit -v kb` (address space in kB), through `sh`.
+fn flitsim_under_ulimit(kb: u64, args: &[&str]) -> Output {
+    let limit = format!("ulimit -v {kb} && exec \"$0\" \"$@\"");
+    Command::new("sh")
+        .args(["-c", &limit, env!("CARGO_BIN_EXE_flitsim")])
+        .args(args)
+        .output()
+        .expect("run flitsim under sh")
+}
+
 /// Every leaf path of a JSON value (`latency.mean`), sorted.
 fn leaf_paths(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
     match v {
@@ -336,11 +346,9 @@ fn huge_values_are_refused_not_allocated() {
 #[test]
 fn a_network_larger_than_memory_is_refused_before_allocation() {
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/netlists/torus-4x4.toml");
-    let out = Command::new("sh")
-        .args([
-            "-c",
-            "ulimit -v 8000000 && exec \"$0\" \"$@\"",
-            env!("CARGO_BIN_EXE_flitsim"),
+    let out = flitsim_under_ulimit(
+        8000000,
+        &[
             "run",
             net,
             "--set",
@@ -349,9 +357,8 @@ fn a_network_larger_than_memory_is_refused_before_allocation() {
             "buffer_depth=65536",
             "--rate",
             "0.01",
-        ])
-        .output()
-        .expect("run flitsim under sh");
+        ],
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(!stderr.contains("memory allocation"), "{stderr}");
@@ -378,11 +385,9 @@ fn a_network_larger_than_memory_is_refused_before_allocation() {
 #[test]
 fn a_network_whose_allocators_exceed_memory_is_refused_before_allocation() {
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/netlists/torus-4x4.toml");
-    let out = Command::new("sh")
-        .args([
-            "-c",
-            "ulimit -v 4000000 && exec \"$0\" \"$@\"",
-            env!("CARGO_BIN_EXE_flitsim"),
+    let out = flitsim_under_ulimit(
+        4000000,
+        &[
             "run",
             net,
             "--set",
@@ -391,9 +396,8 @@ fn a_network_whose_allocators_exceed_memory_is_refused_before_allocation() {
             "arbiter=matrix",
             "--rate",
             "0.01",
-        ])
-        .output()
-        .expect("run flitsim under sh");
+        ],
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(!stderr.contains("memory allocation"), "{stderr}");
