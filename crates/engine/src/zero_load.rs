@@ -426,11 +426,9 @@ impl<'a> Walker<'a> {
             for s in (0..n).filter(|&s| s != d) {
                 let src = TerminalId(s as u32);
                 let first = netlist.terminal_router(src);
-                let m = scratch.memo[first.index()];
-                let (base, saf) = if m.stamp == dst.0 {
-                    (m.base, u64::from(m.saf))
-                } else {
-                    self.walk_by_router(first, src, dst, target, &mut scratch)
+                let (base, saf) = match scratch.recall(first.index(), dst) {
+                    Some(rest) => rest,
+                    None => self.walk_by_router(first, src, dst, target, &mut scratch),
                 };
                 sums.pairs += 1;
                 sums.base += u64::from(self.stage[first.index()].lt) + base;
@@ -438,6 +436,16 @@ impl<'a> Walker<'a> {
             }
         }
         sums
+    }
+
+    /// Panics when the walk in progress in `scratch` has met more routers than there are:
+    /// the routing function loops instead of reaching `dst`.
+    fn check_progress(&self, scratch: &Scratch, src: TerminalId, dst: TerminalId) {
+        assert!(
+            scratch.walk.len() < self.routers,
+            "routing {} does not reach {dst} from {src}",
+            self.routing.name()
+        );
     }
 
     /// Remaining `(base, saf)` from router `r` toward `dst` (at router `target`), which
@@ -453,15 +461,10 @@ impl<'a> Walker<'a> {
     ) -> (u64, u64) {
         scratch.walk.clear();
         let mut rest = loop {
-            let m = scratch.memo[r.index()];
-            if m.stamp == dst.0 {
-                break (m.base, u64::from(m.saf));
+            if let Some(rest) = scratch.recall(r.index(), dst) {
+                break rest;
             }
-            assert!(
-                scratch.walk.len() < self.routers,
-                "routing {} does not reach {dst} from {src}",
-                self.routing.name()
-            );
+            self.check_progress(scratch, src, dst);
             let here = self.stage[r.index()];
             if r == target {
                 scratch
@@ -566,20 +569,17 @@ impl<'a> Walker<'a> {
         let Some((st, latency)) = self.hop(&mut ctx, dst, target, &mut scratch.set) else {
             return (2 * lt + at.delay, saf);
         };
-        let m = scratch.memo[st];
-        let rest = if m.stamp == dst.0 {
-            (m.base, u64::from(m.saf))
+        let rest = if let Some(rest) = scratch.recall(st, dst) {
+            rest
         } else {
             // Most misses are one state short of a remembered one: take that step here.
             let (first, here) = (st, self.stage[ctx.router.index()]);
             let rest = match self.hop(&mut ctx, dst, target, &mut scratch.set) {
                 None => (here.delay + u64::from(here.lt), u64::from(here.saf)),
                 Some((st, latency)) => {
-                    let m = scratch.memo[st];
-                    let rest = if m.stamp == dst.0 {
-                        (m.base, u64::from(m.saf))
-                    } else {
-                        self.walk_by_state(ctx, st, src, dst, scratch)
+                    let rest = match scratch.recall(st, dst) {
+                        Some(rest) => rest,
+                        None => self.walk_by_state(ctx, st, src, dst, scratch),
                     };
                     (here.delay + latency + rest.0, u64::from(here.saf) + rest.1)
                 }
@@ -605,15 +605,10 @@ impl<'a> Walker<'a> {
         let target = self.netlist.terminal_router(dst);
         scratch.walk.clear();
         let mut rest = loop {
-            let m = scratch.memo[st];
-            if m.stamp == dst.0 {
-                break (m.base, u64::from(m.saf));
+            if let Some(rest) = scratch.recall(st, dst) {
+                break rest;
             }
-            assert!(
-                scratch.walk.len() < self.routers,
-                "routing {} does not reach {dst} from {src}",
-                self.routing.name()
-            );
+            self.check_progress(scratch, src, dst);
             let here = self.stage[ctx.router.index()];
             let saf = u64::from(here.saf);
             let Some((next, latency)) = self.hop(&mut ctx, dst, target, &mut scratch.set) else {
@@ -641,6 +636,13 @@ impl Scratch {
             walk: Vec::new(),
             set: RouteSet::new(),
         }
+    }
+
+    /// The `(base, saf)` remembered for memo index `st` toward `dst`, if any.
+    #[inline(always)]
+    fn recall(&self, st: usize, dst: TerminalId) -> Option<(u64, u64)> {
+        let m = self.memo[st];
+        (m.stamp == dst.0).then_some((m.base, u64::from(m.saf)))
     }
 
     /// Remembers `(base, saf)` for memo index `st` toward `dst`.
