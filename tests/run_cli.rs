@@ -201,6 +201,7 @@ fn bad_flags_give_clear_errors() {
     rejects(&["--set", "vcs=1"], "vcs", &t); // dateline DOR needs 2 VC classes
     rejects(&["--traffic", "nope"], "nope", &t);
     rejects(&["--ci-target", "-1"], "--ci-target -1 is out of range", &t);
+    rejects(&["--max-cycles", "0"], "0 is not in 1..", &t);
     rejects(&[], "", &PathBuf::from("/nonexistent/netlist.toml"));
 }
 

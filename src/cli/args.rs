@@ -73,7 +73,7 @@ pub struct RunArgs {
     pub ci_target: f64,
 
     /// Cycle budget of warm-up plus measurement (automatic measurement).
-    #[arg(long, value_name = "C", default_value_t = 200_000)]
+    #[arg(long, value_name = "C", default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_cycles: u64,
 
     /// Add per-channel statistics (`channels`: utilisation, P(v) of busy VCs, head

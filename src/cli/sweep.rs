@@ -46,7 +46,7 @@ pub struct SweepArgs {
     pub points: usize,
 
     /// Cycle budget of each saturation probe with `--rates auto`.
-    #[arg(long, value_name = "C", default_value_t = 30_000)]
+    #[arg(long, value_name = "C", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub probe_cycles: u64,
 
     /// Also write the table as CSV to FILE.
