@@ -360,21 +360,14 @@ fn a_network_larger_than_memory_is_refused_before_allocation() {
             "0.01",
         ],
     );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(!stderr.contains("memory allocation"), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert!(
-        stderr.contains(
-            "error: the network needs about 58.8 GB for buffers, channels and router state (input FIFOs 58.8 GB: 16 routers x 5 ports x 255 VCs x 65536 flits), more than the "
-        ),
-        "{stderr}"
+    // 16 x 5 x 255 FIFOs of 65536 slots of 36 bytes (48.1 GB) and 65537 occupancy levels
+    // of 8 bytes (10.7 GB).
+    assert_refused_for_memory(
+        &out,
+        "58.8 GB",
+        "(input FIFOs 58.8 GB: 16 routers x 5 ports x 255 VCs x 65536 flits)",
+        "lower buffer_depth or vcs (--set)",
     );
-    assert!(
-        stderr.contains("help: lower buffer_depth or vcs (--set)"),
-        "{stderr}"
-    );
-    assert!(out.stdout.is_empty(), "a result was printed");
 }
 
 /// A network whose allocators exceed the memory (torus 4x4, 255 VCs per port and matrix
@@ -399,21 +392,30 @@ fn a_network_whose_allocators_exceed_memory_is_refused_before_allocation() {
             "0.01",
         ],
     );
+    // Per router 2 x 1275 matrix arbiters of 1275 rows of 20 words (204,000 bytes each):
+    // 16 x 2550 x 204,000 = 8.32 GB, beside which the rest is small.
+    assert_refused_for_memory(
+        &out,
+        "8.3 GB",
+        "(allocators 8.3 GB: 16 routers, up to 1275 input VCs x 1275 output VCs, matrix arbiters)",
+        "use round-robin arbiters (--set arbiter=round-robin) or lower vcs (--set)",
+    );
+}
+
+/// `out` is the memory check's refusal: exit 1, no abort or panic, nothing printed, the
+/// error naming the network's `total` and its largest part (`part`, with what sizes it),
+/// and the help `help`.
+fn assert_refused_for_memory(out: &Output, total: &str, part: &str, help: &str) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(!stderr.contains("memory allocation"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(
-        stderr.contains(
-            "error: the network needs about 8.3 GB for buffers, channels and router state (allocators 8.3 GB: 16 routers, up to 1275 input VCs x 1275 output VCs, matrix arbiters), more than the "
-        ),
+        stderr.contains(&format!(
+            "error: the network needs about {total} for buffers, channels and router state {part}, more than the "
+        )),
         "{stderr}"
     );
-    assert!(
-        stderr.contains(
-            "help: use round-robin arbiters (--set arbiter=round-robin) or lower vcs (--set)"
-        ),
-        "{stderr}"
-    );
+    assert!(stderr.contains(&format!("help: {help}")), "{stderr}");
     assert!(out.stdout.is_empty(), "a result was printed");
 }
