@@ -232,7 +232,8 @@ impl Simulation {
     /// # Errors
     /// A bad configuration, a routing function that does not fit the netlist, a network
     /// too large for the machine's memory (`ConfigError::NetworkTooLarge`, checked once
-    /// the routing functions are built, before the network is allocated), or a run that may pass [`Stamp::LAST`] (`RunTooLong`; with
+    /// the routing functions are built, before the network and the zero-load latency
+    /// walk are allocated), or a run that may pass [`Stamp::LAST`] (`RunTooLong`; with
     /// the automatic measurement, counting the batch by which it may overrun
     /// `max_cycles`).
     pub fn new(netlist: &Netlist, config: &SimConfig) -> Result<Simulation, ConfigError> {
@@ -258,7 +259,13 @@ impl Simulation {
         };
         let threads = useful_workers(asked, netlist.num_routers(), config.min_parallel_work);
         let routings = assemble::RoutingFunctions::build(netlist)?;
-        memory::check(netlist, threads, MemoryLimit::of_machine())?;
+        // The zero-load latency walk below runs on router 0's function over the threads
+        // asked, after assembly: its memos add to the network's.
+        let walk = memory::Walk {
+            dimension_order: routings.first().is_some_and(|f| f.is_dimension_order()),
+            threads: asked,
+        };
+        memory::check(netlist, threads, walk, MemoryLimit::of_machine())?;
         let mut net = assemble::assemble(netlist, &routings, &tc, &pattern, config.seed, threads);
         if let Some(events) = trace {
             let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.len()];
