@@ -346,8 +346,6 @@ pub(crate) struct Network {
     pub wires: Vec<(LineRef, LineRef)>,
     pub ends: Vec<ChannelEnds>,
     pub names: Names,
-    /// The routing function of router 0 (zero-load latency).
-    pub routing: Option<Arc<dyn RoutingFunction>>,
     /// Some router has a timeout: resets travel on channels' reverse sides.
     pub resets: bool,
 }
@@ -370,21 +368,43 @@ pub(crate) fn bounds(n: usize, parts: usize) -> Vec<usize> {
     (0..=parts).map(|p| p * n / parts).collect()
 }
 
-/// Builds the routing functions the netlist's routers use (one per distinct kind).
-pub(crate) fn routing_functions(
-    netlist: &Netlist,
-) -> Result<BTreeMap<u8, Arc<dyn RoutingFunction>>, ConfigError> {
-    let mut by_kind: BTreeMap<u8, Arc<dyn RoutingFunction>> = BTreeMap::new();
-    for r in netlist.routers() {
-        let key = r.config.routing as u8;
-        if by_kind.contains_key(&key) {
-            continue;
+/// The routing functions a netlist's routers use, one per distinct kind. Built once,
+/// before the memory check (which sizes the zero-load latency walk by router 0's), and
+/// shared by [`assemble`] and the walk.
+pub(crate) struct RoutingFunctions {
+    /// By `RoutingKind as u8`.
+    by_kind: BTreeMap<u8, Arc<dyn RoutingFunction>>,
+    /// Router 0's (the zero-load latency walk's); `None` without routers.
+    first: Option<Arc<dyn RoutingFunction>>,
+}
+
+impl RoutingFunctions {
+    /// Builds the routing functions of `netlist`'s routers.
+    ///
+    /// # Errors
+    /// `ConfigError::Routing` for a routing function that does not fit `netlist`.
+    pub fn build(netlist: &Netlist) -> Result<RoutingFunctions, ConfigError> {
+        let mut by_kind: BTreeMap<u8, Arc<dyn RoutingFunction>> = BTreeMap::new();
+        for r in netlist.routers() {
+            let key = r.config.routing as u8;
+            if by_kind.contains_key(&key) {
+                continue;
+            }
+            let f = routing::build(r.config.routing, netlist)
+                .map_err(|e| routing_error(netlist, r.config.routing, &e))?;
+            by_kind.insert(key, f);
         }
-        let f = routing::build(r.config.routing, netlist)
-            .map_err(|e| routing_error(netlist, r.config.routing, &e))?;
-        by_kind.insert(key, f);
+        let first = netlist
+            .routers()
+            .next()
+            .map(|r| Arc::clone(&by_kind[&(r.config.routing as u8)]));
+        Ok(RoutingFunctions { by_kind, first })
     }
-    Ok(by_kind)
+
+    /// Router 0's routing function (the zero-load latency walk's); `None` without routers.
+    pub fn first(&self) -> Option<&Arc<dyn RoutingFunction>> {
+        self.first.as_ref()
+    }
 }
 
 fn routing_error(
@@ -406,16 +426,17 @@ fn routing_error(
     }
 }
 
-/// Assembles `netlist` with terminals configured by `tc` and destinations from `pattern`,
-/// split into `parts` partitions of contiguous ids.
+/// Assembles `netlist` with its routing functions `routings` (built from it), terminals
+/// configured by `tc` and destinations from `pattern`, split into `parts` partitions of
+/// contiguous ids.
 pub(crate) fn assemble(
     netlist: &Netlist,
+    routings: &RoutingFunctions,
     tc: &TerminalConfig,
     pattern: &Arc<dyn TrafficPattern>,
     seed: u64,
     parts: usize,
-) -> Result<Network, ConfigError> {
-    let routings = routing_functions(netlist)?;
+) -> Network {
     let n = netlist.num_routers();
     let c = netlist.num_channels();
     let bounds = bounds(n, parts);
@@ -584,7 +605,7 @@ pub(crate) fn assemble(
                 }),
             }
         }
-        let routing = Arc::clone(&routings[&(spec.config.routing as u8)]);
+        let routing = Arc::clone(&routings.by_kind[&(spec.config.routing as u8)]);
         let router = Router::new(
             spec,
             outputs,
@@ -649,10 +670,6 @@ pub(crate) fn assemble(
             .ports
             .push(spec.ports.iter().map(|p| p.name.clone()).collect());
     }
-    let routing = netlist
-        .routers()
-        .next()
-        .map(|r| Arc::clone(&routings[&(r.config.routing as u8)]));
     let parts = nodes
         .into_iter()
         .zip(outbound)
@@ -661,15 +678,14 @@ pub(crate) fn assemble(
             lines: RwLock::new(lines),
         })
         .collect();
-    Ok(Network {
+    Network {
         parts,
         bounds,
         wires,
         ends,
         names,
-        routing,
         resets,
-    })
+    }
 }
 
 #[cfg(test)]

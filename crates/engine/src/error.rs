@@ -83,9 +83,10 @@ pub enum ConfigError {
     /// Virtual cut-through or store-and-forward with buffers shallower than a packet.
     #[error("{0}")]
     SwitchingDepth(String),
-    /// The network's buffers, channels and router state (allocators included), estimated
-    /// before anything is allocated (`memory::estimate`), need more than the memory the
-    /// machine has (or the process's address-space limit, `ulimit -v`).
+    /// The network's buffers, channels and router state (allocators included) and the
+    /// zero-load latency walk's memos, estimated before the network is allocated
+    /// (`memory::estimate`), need more than the memory the machine has (or the process's
+    /// address-space limit, `ulimit -v`).
     #[error("the network needs about {} for buffers, channels and router state ({part} {}: {detail}), more than the {} {limit_what}\nhelp: {help}", bytes_text(.needed), bytes_text(.part_bytes), bytes_text(.limit))]
     NetworkTooLarge {
         /// Bytes estimated for the whole network.

@@ -25,18 +25,25 @@
 //! - wake-ups: per writer and reader partition a ring of buckets over the largest
 //!   latency ([`Wakes::bytes`]);
 //! - routers and terminals: each one's node (the router's inline state, its terminal)
-//!   and per-VC state ([`Router::vc_state_bytes`]).
+//!   and per-VC state ([`Router::vc_state_bytes`]);
+//! - the zero-load latency walk, which runs after assembly and so adds to the network's
+//!   peak: per walk worker its memo, an entry of 16 bytes per router under a
+//!   dimension-order routing function, else per router x most ports x most VCs
+//!   ([`WalkMemos::bytes`]; the workers follow the threads asked, at most one per 256
+//!   terminals, see [`Walk`]).
 //!
 //! Left out: other per-router state of fixed or linear size on the heap (the port
-//! tables, VC layout, statistics: a few kB per router), routing tables, the netlist and
-//! names, what unbounded FIFOs, source queues and statistics grow to while running, and
-//! the spare capacity of growing arrays. So the estimate is a lower bound: torus 64x64
-//! (4 VCs of 8 flits) estimates 77.6 MB against a peak resident set of about 101 MB,
-//! torus 128x128 310 MB against 387 to 414 MB.
+//! tables, VC layout, statistics: a few kB per router), routing tables, the walk's tables
+//! shared by its workers (16 bytes per router and 9 per router and port) and each
+//! worker's route in progress, the netlist and names, what unbounded FIFOs, source
+//! queues and statistics grow to while running, and the spare capacity of growing
+//! arrays. So the estimate is a lower bound: torus 64x64 (4 VCs of 8 flits, one thread) estimates 77.7 MB against a
+//! peak resident set of about 101 MB, torus 128x128 311 MB against 387 to 414 MB.
 
 use crate::assemble::{bounds, RouterNode, TerminalNode};
 use crate::channel::{Lines, Wakes};
 use crate::error::ConfigError;
+use crate::zero_load::WalkMemos;
 use flitsim_netlist::{ArbiterKind, BufferDepth, Netlist, OutPort, RouterSpec};
 use flitsim_router::buffer::{InputBuffer, UNBOUNDED_START};
 use flitsim_router::pipeline::crossbar::Crossbar;
@@ -58,11 +65,13 @@ pub(crate) struct Estimate {
     pub wakes: u64,
     /// Router and terminal nodes and per-VC state.
     pub nodes: u64,
+    /// The zero-load latency walk's memos, one per worker.
+    pub walk: u64,
 }
 
 impl Estimate {
     /// The parts and their bytes, in the order of [`Part`].
-    fn parts(&self) -> [(Part, u64); 6] {
+    fn parts(&self) -> [(Part, u64); 7] {
         [
             (Part::Fifos, self.fifos),
             (Part::Lines, self.lines),
@@ -70,6 +79,7 @@ impl Estimate {
             (Part::Allocators, self.allocators),
             (Part::Wakes, self.wakes),
             (Part::Nodes, self.nodes),
+            (Part::ZeroLoadWalk, self.walk),
         ]
     }
 
@@ -99,6 +109,26 @@ pub(crate) enum Part {
     Allocators,
     Wakes,
     Nodes,
+    ZeroLoadWalk,
+}
+
+/// What sizes the zero-load latency walk `Simulation::new` runs after assembly
+/// ([`crate::zero_load::UniformSums::of_threads`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Walk {
+    /// Router 0's routing function, the walk's, is dimension-order
+    /// (`RoutingFunction::is_dimension_order`): a memo by router, else by state.
+    pub dimension_order: bool,
+    /// The threads asked of the run (before `useful_workers` lowers them to the
+    /// partitions): the walk splits its destinations over them.
+    pub threads: usize,
+}
+
+impl Walk {
+    /// Its memos in `netlist`.
+    fn memos(self, netlist: &Netlist) -> WalkMemos {
+        WalkMemos::of(netlist, self.dimension_order, self.threads)
+    }
 }
 
 impl Part {
@@ -111,11 +141,12 @@ impl Part {
             Part::Allocators => "allocators",
             Part::Wakes => "wake-ups",
             Part::Nodes => "router and terminal state",
+            Part::ZeroLoadWalk => "zero-load latency walk",
         }
     }
 
-    /// The settings that make it smaller in `netlist`.
-    pub fn help(self, netlist: &Netlist) -> &'static str {
+    /// The settings that make it smaller in `netlist`, walked as `walk`.
+    pub fn help(self, netlist: &Netlist, walk: Walk) -> &'static str {
         match self {
             Part::Fifos => "lower buffer_depth or vcs (--set), or use a smaller netlist",
             Part::Lines => {
@@ -130,12 +161,16 @@ impl Part {
                 "lower channel_latency or terminal_latency (--set), or run with fewer --threads"
             }
             Part::Nodes => "use a smaller netlist",
+            Part::ZeroLoadWalk if walk.dimension_order => "run with fewer --threads",
+            Part::ZeroLoadWalk => {
+                "run with fewer --threads, or use dimension-order routing (--routing dor) or lower vcs (--set)"
+            }
         }
     }
 
-    /// What sizes it in `netlist` assembled in `parts` partitions
+    /// What sizes it in `netlist` assembled in `parts` partitions and walked as `walk`
     /// (`16 routers x 5 ports x 255 VCs x 65536 flits`).
-    pub fn detail(self, netlist: &Netlist, parts: usize) -> String {
+    pub fn detail(self, netlist: &Netlist, parts: usize, walk: Walk) -> String {
         let n = netlist.num_routers();
         let lines = || {
             format!(
@@ -162,7 +197,27 @@ impl Part {
             ),
             Part::Allocators => allocator_detail(netlist),
             Part::Nodes => format!("{n} routers and terminals"),
+            Part::ZeroLoadWalk => walk_detail(walk.memos(netlist)),
         }
+    }
+}
+
+/// `2 workers x 16 routers x 5 ports x 255 VCs x 16 B` (a memo by state) or `2 workers x
+/// 16 routers x 16 B` (by router): what sizes the walk's memos.
+fn walk_detail(m: WalkMemos) -> String {
+    let workers = match m.workers {
+        1 => "1 worker".to_string(),
+        w => format!("{w} workers"),
+    };
+    let entry = WalkMemos::ENTRY_BYTES;
+    let shape = m.shape;
+    if m.dimension_order {
+        format!("{workers} x {} routers x {entry} B", shape.routers)
+    } else {
+        format!(
+            "{workers} x {} routers x {} ports x {} VCs x {entry} B",
+            shape.routers, shape.ports, shape.vcs
+        )
     }
 }
 
@@ -215,12 +270,15 @@ fn allocator_detail(netlist: &Netlist) -> String {
     )
 }
 
-/// Bytes of the large arrays of `netlist` assembled in `parts` partitions, computed
-/// without allocating them (two vectors of a router's ports are reused), in O(routers +
-/// channels + VCs), plus per router its ports times its channels (finding each output
-/// port's channel, as assembly does).
-pub(crate) fn estimate(netlist: &Netlist, parts: usize) -> Estimate {
-    let mut e = Estimate::default();
+/// Bytes of the large arrays of `netlist` assembled in `parts` partitions and of the
+/// zero-load latency walk `walk`, computed without allocating them (two vectors of a
+/// router's ports are reused), in O(routers + channels + VCs), plus per router its ports
+/// times its channels (finding each output port's channel, as assembly does).
+pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate {
+    let mut e = Estimate {
+        walk: walk.memos(netlist).bytes(),
+        ..Estimate::default()
+    };
     let resets = netlist.routers().any(|r| r.config.timeout > 0);
     let line = |latency: u32| {
         Lines::<Flit>::line_bytes(latency)
@@ -365,8 +423,9 @@ pub(crate) fn bytes_text(b: &u64) -> String {
     }
 }
 
-/// Refuses `netlist` assembled in `parts` partitions when its [`estimate`] exceeds
-/// `limit` (`None`: no limit known, nothing refused). Returns the estimate.
+/// Refuses `netlist` assembled in `parts` partitions and walked as `walk` when its
+/// [`estimate`] exceeds `limit` (`None`: no limit known, nothing refused). Returns the
+/// estimate.
 ///
 /// # Errors
 /// [`ConfigError::NetworkTooLarge`], naming the largest part of the estimate and the
@@ -374,9 +433,10 @@ pub(crate) fn bytes_text(b: &u64) -> String {
 pub(crate) fn check(
     netlist: &Netlist,
     parts: usize,
+    walk: Walk,
     limit: Option<MemoryLimit>,
 ) -> Result<Estimate, ConfigError> {
-    let e = estimate(netlist, parts);
+    let e = estimate(netlist, parts, walk);
     let Some(limit) = limit else {
         return Ok(e);
     };
@@ -388,10 +448,10 @@ pub(crate) fn check(
         needed: e.total(),
         part: part.name().to_string(),
         part_bytes: bytes,
-        detail: part.detail(netlist, parts),
+        detail: part.detail(netlist, parts, walk),
         limit: limit.bytes,
         limit_what: limit.what.to_string(),
-        help: part.help(netlist).to_string(),
+        help: part.help(netlist, walk).to_string(),
     })
 }
 
@@ -441,6 +501,14 @@ fn fifo_detail(netlist: &Netlist) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use flitsim_netlist::RoutingKind;
+    use flitsim_router::routing::kind_name;
+
+    /// The zero-load latency walk of a dimension-order routing function on one thread.
+    const DOR: Walk = Walk {
+        dimension_order: true,
+        threads: 1,
+    };
 
     /// A ring of 4 routers (3 ports each: local and two neighbours), 2 VCs of 5 flits,
     /// channels of 3 cycles, terminal links of 1, the default delays (1 cycle each).
@@ -476,7 +544,7 @@ mod tests {
             std::mem::size_of::<flitsim_router::buffer::BufferedFlit>(),
             36
         );
-        let e = estimate(&n, 1);
+        let e = estimate(&n, 1, DOR);
         // Per VC: 5 flits round up to 8 slots, 6 levels: 8 x 36 + 6 x 8 + 32 + 16.
         let per_vc = 8 * 36 + 6 * 8 + 32 + 16;
         assert_eq!(e.fifos, 4 * 3 * 2 * per_vc);
@@ -490,7 +558,7 @@ mod tests {
         // Wake-ups: one partition, latency 3: 4 buckets of 2 + 2 x 64 words and a tag.
         assert_eq!(e.wakes, 4 * (2 + 128 + 1) * 8);
         // Two partitions: each writer has a ring for each reader.
-        assert_eq!(estimate(&n, 2).wakes, 2 * 2 * 4 * (2 + 128 + 1) * 8);
+        assert_eq!(estimate(&n, 2, DOR).wakes, 2 * 2 * 4 * (2 + 128 + 1) * 8);
         // 24 input VCs; 24 output VCs (2 ejection VCs per router, 2 per channel).
         let nodes = std::mem::size_of::<RouterNode>() + std::mem::size_of::<TerminalNode>();
         assert_eq!(e.nodes, 4 * nodes as u64 + Router::vc_state_bytes(24, 24));
@@ -506,31 +574,33 @@ mod tests {
         // Matrix arbiters add vectors of arbiters (40 bytes each) and their rows: VA's
         // 6 + 6 arbiters of 6 requesters (a word per row), SA's 3 + 3 port arbiters of 3
         // and 3 VC arbiters of 2.
-        let m = estimate(&ring_with("5", 3, 2, "matrix"), 1);
+        let m = estimate(&ring_with("5", 3, 2, "matrix"), 1, DOR);
         let arbiters = 12 * (40 + 6 * 8) + 6 * (40 + 3 * 8) + 3 * (40 + 2 * 8);
         assert_eq!(m.allocators, 4 * (va + sa + arbiters));
+        // The zero-load latency walk: one worker, its memo an entry of 16 bytes per router.
+        assert_eq!(e.walk, 4 * 16);
         assert_eq!(
             e.total(),
-            e.fifos + e.lines + e.pipelines + e.allocators + e.wakes + e.nodes
+            e.fifos + e.lines + e.pipelines + e.allocators + e.wakes + e.nodes + e.walk
         );
         // An unbounded FIFO counts its start: 16 slots, 17 levels.
-        let u = estimate(&ring("\"unbounded\""), 1);
+        let u = estimate(&ring("\"unbounded\""), 1, DOR);
         assert_eq!(u.fifos, 4 * 3 * 2 * (16 * 36 + 17 * 8 + 32 + 16));
     }
 
     #[test]
     fn a_network_over_the_limit_is_refused_with_its_largest_part() {
         let n = ring("65536");
-        let e = estimate(&n, 1);
+        let e = estimate(&n, 1, DOR);
         let limit = |bytes| {
             Some(MemoryLimit {
                 bytes,
                 what: "of memory this machine has",
             })
         };
-        assert_eq!(check(&n, 1, limit(e.total())), Ok(e));
-        assert_eq!(check(&n, 1, None), Ok(e));
-        let err = check(&n, 1, limit(e.total() - 1)).unwrap_err();
+        assert_eq!(check(&n, 1, DOR, limit(e.total())), Ok(e));
+        assert_eq!(check(&n, 1, DOR, None), Ok(e));
+        let err = check(&n, 1, DOR, limit(e.total() - 1)).unwrap_err();
         let ConfigError::NetworkTooLarge {
             needed,
             ref part,
@@ -565,7 +635,7 @@ mod tests {
     /// change.
     #[test]
     fn the_allocators_grow_with_the_square_of_the_vcs_and_the_cube_with_matrix_arbiters() {
-        let part = |vcs, arbiter| estimate(&ring_with("8", 3, vcs, arbiter), 1).allocators;
+        let part = |vcs, arbiter| estimate(&ring_with("8", 3, vcs, arbiter), 1, DOR).allocators;
         // 64 VCs per port: 192 x 192 per router, 3 words per row; 128: 384 x 384, 6 words.
         let ratio = |arbiter| part(128, arbiter) as f64 / part(64, arbiter) as f64;
         let (rr, mx) = (ratio("round-robin"), ratio("matrix"));
@@ -579,14 +649,14 @@ mod tests {
         // 255 VCs: 765 x 765 per router, 450.7 MB with matrix arbiters, far more than
         // the FIFOs (1.2 MB).
         let big = ring_with("8", 3, 255, "matrix");
-        let e = estimate(&big, 1);
+        let e = estimate(&big, 1, DOR);
         assert_eq!(e.largest(), (Part::Allocators, e.allocators));
         assert_eq!(bytes_text(&e.allocators), "450.7 MB");
         let limit = Some(MemoryLimit {
             bytes: 400_000_000,
             what: "of memory this machine has",
         });
-        let err = check(&big, 1, limit).unwrap_err().to_string();
+        let err = check(&big, 1, DOR, limit).unwrap_err().to_string();
         assert_eq!(
             err,
             "the network needs about 452.3 MB for buffers, channels and router state \
@@ -596,13 +666,13 @@ mod tests {
         );
         // Round-robin arbiters: 1.0 MB, the help names the VCs.
         let rr = ring_with("8", 3, 255, "round-robin");
-        assert_eq!(bytes_text(&estimate(&rr, 1).allocators), "1.0 MB");
+        assert_eq!(bytes_text(&estimate(&rr, 1, DOR).allocators), "1.0 MB");
         assert_eq!(
-            Part::Allocators.help(&rr),
+            Part::Allocators.help(&rr, DOR),
             "lower vcs (--set), or use routers with fewer ports"
         );
         assert_eq!(
-            Part::Allocators.detail(&rr, 1),
+            Part::Allocators.detail(&rr, 1, DOR),
             "4 routers, up to 765 input VCs x 765 output VCs, round-robin arbiters"
         );
     }
@@ -628,13 +698,13 @@ mod tests {
         let per_router = Router::allocator_bytes(hot, &[200; 5], &[200, 4, 4, 4, 4])
             + 4 * Router::allocator_bytes(plain, &[4; 5], &[4, 4, 4, 4, 200])
             + 11 * Router::allocator_bytes(plain, &[4; 5], &[4; 5]);
-        let e = estimate(&n, 1);
+        let e = estimate(&n, 1, DOR);
         assert_eq!(e.allocators, per_router);
         // r5's matrix arbiters are most of it: VA's 1000 of 216 requesters (4 words per
         // row) and 216 of 1000 (16 words per row).
         assert!(e.allocators > 1000 * 216 * 4 * 8 + 216 * 1000 * 16 * 8);
         assert_eq!(
-            Part::Allocators.detail(&n, 1),
+            Part::Allocators.detail(&n, 1, DOR),
             "16 routers, up to 1000 input VCs x 216 output VCs, round-robin and matrix arbiters"
         );
     }
@@ -644,27 +714,27 @@ mod tests {
         let n = ring_of("8", 65536);
         // Two partitions of two routers, each writer with a ring of 131072 buckets of
         // 131 words for each reader: 549 MB, more than the 16 lines (58.7 MB).
-        let e = estimate(&n, 2);
+        let e = estimate(&n, 2, DOR);
         assert_eq!(e.largest(), (Part::Wakes, e.wakes));
         assert_eq!(e.wakes, 2 * 2 * 131_072 * 131 * 8);
         assert_eq!(
-            Part::Lines.detail(&n, 2),
+            Part::Lines.detail(&n, 2, DOR),
             "8 channels and 8 terminal links, latency up to 65536 cycles"
         );
         assert_eq!(
-            Part::Wakes.detail(&n, 2),
+            Part::Wakes.detail(&n, 2, DOR),
             "2 x 2 partitions, 8 channels and 8 terminal links, latency up to 65536 cycles"
         );
         assert_eq!(
-            Part::Pipelines.detail(&n, 1),
+            Part::Pipelines.detail(&n, 1, DOR),
             "4 routers, switch_alloc_delay + crossbar_delay up to 2 cycles, credit_delay up to 1"
         );
         assert_eq!(
-            Part::Fifos.detail(&n, 1),
+            Part::Fifos.detail(&n, 1, DOR),
             "4 routers x 3 ports x 2 VCs x 8 flits"
         );
         assert_eq!(
-            Part::Fifos.detail(&ring("\"unbounded\""), 1),
+            Part::Fifos.detail(&ring("\"unbounded\""), 1, DOR),
             "4 routers x 3 ports x 2 VCs x unbounded (16 flits to start)"
         );
     }
@@ -684,8 +754,137 @@ mod tests {
         assert_eq!(bytes_text(&100_500_000), "100.5 MB");
     }
 
+    /// Torus 32x32 (1024 routers and terminals, 5 ports, 4 VCs), routed by `routing`.
+    fn torus_32x32(routing: RoutingKind) -> Netlist {
+        let mut n = flitsim_netlist::topology::torus(&[32, 32]);
+        n.set("routing", kind_name(routing)).unwrap();
+        n
+    }
+
+    /// The walk of `netlist`'s router 0 routing function over `threads` threads, as
+    /// `Simulation::new` sizes it.
+    fn walk_of(netlist: &Netlist, threads: usize) -> Walk {
+        let routings = crate::assemble::RoutingFunctions::build(netlist).unwrap();
+        Walk {
+            dimension_order: routings.first().unwrap().is_dimension_order(),
+            threads,
+        }
+    }
+
+    /// The walk's memos are 16 bytes per router under a dimension-order function and per
+    /// (router, input port, input VC) under any other, one memo per worker; the workers
+    /// follow the threads asked, at most one per 256 terminals and at least one.
+    #[test]
+    fn the_walk_is_counted_per_worker_by_router_or_by_state() {
+        let dor = torus_32x32(RoutingKind::Dor);
+        let duato = torus_32x32(RoutingKind::Duato);
+        assert!(walk_of(&dor, 1).dimension_order);
+        assert!(!walk_of(&duato, 1).dimension_order);
+        // 1024 terminals: at most 4 workers; 0 threads count as 1.
+        for (threads, workers) in [(0, 1), (1, 1), (2, 2), (3, 3), (4, 4), (8, 4), (64, 4)] {
+            let walk = |n: &Netlist| estimate(n, 1, walk_of(n, threads)).walk;
+            assert_eq!(walk(&dor), workers * 1024 * 16, "{threads} threads");
+            assert_eq!(
+                walk(&duato),
+                workers * 1024 * 5 * 4 * 16,
+                "{threads} threads"
+            );
+        }
+        // 16 terminals: one worker whatever the threads.
+        let small = flitsim_netlist::topology::torus(&[4, 4]);
+        let walk = |threads| estimate(&small, 1, walk_of(&small, threads)).walk;
+        assert_eq!((walk(1), walk(2), walk(16)), (16 * 16, 16 * 16, 16 * 16));
+        // The partitions do not change it (the walk splits over the threads asked).
+        let duato_4 = walk_of(&duato, 4);
+        assert_eq!(estimate(&duato, 2, duato_4).walk, 4 * 1024 * 5 * 4 * 16);
+        assert_eq!(
+            Part::ZeroLoadWalk.detail(&duato, 2, duato_4),
+            "4 workers x 1024 routers x 5 ports x 4 VCs x 16 B"
+        );
+        assert_eq!(
+            Part::ZeroLoadWalk.detail(&dor, 1, walk_of(&dor, 1)),
+            "1 worker x 1024 routers x 16 B"
+        );
+        assert_eq!(
+            Part::ZeroLoadWalk.help(&dor, walk_of(&dor, 2)),
+            "run with fewer --threads"
+        );
+        assert_eq!(
+            Part::ZeroLoadWalk.help(&duato, duato_4),
+            "run with fewer --threads, or use dimension-order routing (--routing dor) or lower vcs (--set)"
+        );
+    }
+
+    /// The memo by state takes the most VCs of any input port for every router and port:
+    /// one port of 255 VCs in torus 32x32 under Duato's routing makes the walk's memos,
+    /// 4 x 1024 x 5 x 255 x 16 B = 83.6 MB, the largest part, and a refusal names them.
+    #[test]
+    fn a_walk_larger_than_the_network_is_named_in_the_refusal() {
+        let mut n = torus_32x32(RoutingKind::Duato);
+        n.router_mut(flitsim_netlist::RouterId(7)).ports[1].vcs = 255;
+        let walk = walk_of(&n, 8);
+        let e = estimate(&n, 2, walk);
+        assert_eq!(e.walk, 4 * 1024 * 5 * 255 * 16);
+        assert_eq!(e.largest(), (Part::ZeroLoadWalk, e.walk));
+        let limit = Some(MemoryLimit {
+            bytes: 50_000_000,
+            what: "of memory this machine has",
+        });
+        let err = check(&n, 2, walk, limit).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "the network needs about {} for buffers, channels and router state \
+                 (zero-load latency walk 83.6 MB: 4 workers x 1024 routers x 5 ports x 255 \
+                 VCs x 16 B), more than the 50.0 MB of memory this machine has\n\
+                 help: run with fewer --threads, or use dimension-order routing \
+                 (--routing dor) or lower vcs (--set)",
+                bytes_text(&e.total())
+            )
+        );
+        // One thread: one worker, 20.9 MB.
+        assert_eq!(estimate(&n, 2, walk_of(&n, 1)).walk, 1024 * 5 * 255 * 16);
+    }
+
+    /// The estimate's figure is what the walk allocates: per worker, the capacity of the
+    /// memo the walk builds, on netlists whose routers differ in ports (mesh, hypercube)
+    /// and VCs (the heterogeneous torus), under dimension-order and other functions.
+    #[test]
+    fn the_walk_estimate_is_what_the_walk_allocates() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../netlists");
+        let load = |name: &str| flitsim_netlist::load(&dir.join(name)).unwrap();
+        let mut hetero = load("hetero-torus-4x4.toml");
+        hetero.router_mut(flitsim_netlist::RouterId(5)).ports[2].vcs = 9;
+        let cases = [
+            (load("torus-4x4.toml"), RoutingKind::Dor, 1),
+            (load("torus-4x4.toml"), RoutingKind::Duato, 1),
+            (hetero.clone(), RoutingKind::Dor, 1),
+            (hetero, RoutingKind::Quaglia, 1),
+            (load("mesh-8x8.toml"), RoutingKind::WestFirst, 1),
+            (load("mesh-8x8.toml"), RoutingKind::Dor, 1),
+            (load("hypercube-6.toml"), RoutingKind::Pcube, 1),
+            (torus_32x32(RoutingKind::Dor), RoutingKind::Dor, 3),
+            (torus_32x32(RoutingKind::Duato), RoutingKind::Duato, 4),
+        ];
+        for (mut n, kind, workers) in cases {
+            n.set("routing", kind_name(kind)).unwrap();
+            let f = flitsim_router::routing::build(kind, &n).unwrap();
+            let walk = walk_of(&n, workers);
+            assert_eq!(walk.dimension_order, f.is_dimension_order());
+            let allocated = crate::zero_load::worker_memo_bytes(&n, f.as_ref());
+            assert_eq!(
+                estimate(&n, 1, walk).walk,
+                workers as u64 * allocated,
+                "{kind:?} on {}",
+                n.name
+            );
+        }
+    }
+
     /// Prints the estimate of the netlists in `netlists/` (and torus 128x128), one
-    /// partition: `cargo test -p flitsim-engine --release estimates_of -- --ignored --nocapture`.
+    /// partition and one thread; for torus 64x64 and 128x128 also two threads and Duato's
+    /// routing (not dimension-order):
+    /// `cargo test -p flitsim-engine --release estimates_of -- --ignored --nocapture`.
     #[test]
     #[ignore = "prints numbers for the README"]
     fn estimates_of_the_netlists() {
@@ -695,17 +894,28 @@ mod tests {
             .map(|e| e.unwrap().path())
             .collect();
         paths.sort();
+        let print = |what: &str, n: &Netlist, threads: usize| {
+            let e = estimate(n, threads, walk_of(n, threads));
+            println!(
+                "{what}, {threads} thread(s): {} {e:?}",
+                bytes_text(&e.total())
+            );
+        };
         for p in paths {
             let n = flitsim_netlist::load(&p).unwrap();
-            let e = estimate(&n, 1);
-            println!("{}: {} {e:?}", p.display(), bytes_text(&e.total()));
+            print(&p.display().to_string(), &n, 1);
             if p.ends_with("torus-64x64.toml") {
                 let src = std::fs::read_to_string(&p)
                     .unwrap()
                     .replace("radix = [64, 64]", "radix = [128, 128]");
-                let n = flitsim_netlist::parse_str(&src, &p).unwrap();
-                let e = estimate(&n, 1);
-                println!("torus 128x128: {} {e:?}", bytes_text(&e.total()));
+                let big = flitsim_netlist::parse_str(&src, &p).unwrap();
+                for (what, mut n) in [("torus 64x64", n), ("torus 128x128", big)] {
+                    print(what, &n, 1);
+                    print(what, &n, 2);
+                    n.set("routing", "duato").unwrap();
+                    print(&format!("{what} duato"), &n, 1);
+                    print(&format!("{what} duato"), &n, 2);
+                }
             }
         }
     }

@@ -231,8 +231,9 @@ impl Simulation {
     ///
     /// # Errors
     /// A bad configuration, a routing function that does not fit the netlist, a network
-    /// too large for the machine's memory (`ConfigError::NetworkTooLarge`, checked before
-    /// anything is allocated), or a run that may pass [`Stamp::LAST`] (`RunTooLong`; with
+    /// too large for the machine's memory (`ConfigError::NetworkTooLarge`, checked once
+    /// the routing functions are built, before the network and the zero-load latency
+    /// walk are allocated), or a run that may pass [`Stamp::LAST`] (`RunTooLong`; with
     /// the automatic measurement, counting the batch by which it may overrun
     /// `max_cycles`).
     pub fn new(netlist: &Netlist, config: &SimConfig) -> Result<Simulation, ConfigError> {
@@ -257,8 +258,15 @@ impl Simulation {
             n => n,
         };
         let threads = useful_workers(asked, netlist.num_routers(), config.min_parallel_work);
-        memory::check(netlist, threads, MemoryLimit::of_machine())?;
-        let mut net = assemble::assemble(netlist, &tc, &pattern, config.seed, threads)?;
+        let routings = assemble::RoutingFunctions::build(netlist)?;
+        // The zero-load latency walk below runs on router 0's function over the threads
+        // asked, after assembly: its memos add to the network's.
+        let walk = memory::Walk {
+            dimension_order: routings.first().is_some_and(|f| f.is_dimension_order()),
+            threads: asked,
+        };
+        memory::check(netlist, threads, walk, MemoryLimit::of_machine())?;
+        let mut net = assemble::assemble(netlist, &routings, &tc, &pattern, config.seed, threads);
         if let Some(events) = trace {
             let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.len()];
             for e in events {
@@ -272,7 +280,7 @@ impl Simulation {
                 }
             }
         }
-        let zero_load_latency = net.routing.as_ref().map_or(0.0, |f| {
+        let zero_load_latency = routings.first().map_or(0.0, |f| {
             // T0 is affine in the length: evaluate at 1 and 2 flits, extend to the mean.
             // The walk splits the destinations over the threads asked (integer sums: the
             // same for any count), also where the run itself keeps fewer workers.

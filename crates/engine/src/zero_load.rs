@@ -201,6 +201,10 @@ impl UniformSums {
     /// times that for others. The sums are the same integers as adding
     /// [`zero_load_latency_pair`] over all pairs.
     ///
+    /// Memory: each worker has its own memo, 16 bytes per router for a dimension-order
+    /// function and per (router, input port, input VC) for others (`WalkMemos`, which
+    /// the memory estimate counts).
+    ///
     /// # Panics
     /// As [`zero_load_route`], for a broken routing function.
     pub fn of_threads(
@@ -208,7 +212,7 @@ impl UniformSums {
         routing: &dyn RoutingFunction,
         threads: usize,
     ) -> UniformSums {
-        let workers = threads.min(netlist.num_terminals() / DESTINATIONS_PER_WORKER);
+        let workers = workers_of_threads(threads, netlist.num_terminals());
         UniformSums::of_workers(netlist, routing, workers)
     }
 
@@ -217,7 +221,7 @@ impl UniformSums {
     fn of_workers(netlist: &Netlist, routing: &dyn RoutingFunction, workers: usize) -> UniformSums {
         let walker = Walker::new(netlist, routing);
         let n = netlist.num_terminals();
-        let workers = workers.clamp(1, n.max(1));
+        let workers = running_workers(workers, n);
         if workers == 1 {
             return walker.sums(0..n);
         }
@@ -256,6 +260,117 @@ impl UniformSums {
             0.0
         } else {
             self.total(length) as f64 / self.pairs as f64
+        }
+    }
+}
+
+/// The workers [`UniformSums::of_threads`] runs for `threads` asked on `terminals`
+/// destinations: at most one per [`DESTINATIONS_PER_WORKER`] destinations, then as
+/// [`running_workers`].
+fn workers_of_threads(threads: usize, terminals: usize) -> usize {
+    running_workers(threads.min(terminals / DESTINATIONS_PER_WORKER), terminals)
+}
+
+/// The workers [`UniformSums::of_workers`] runs for `workers` asked on `terminals`
+/// destinations: at least 1, at most one per destination.
+fn running_workers(workers: usize, terminals: usize) -> usize {
+    workers.clamp(1, terminals.max(1))
+}
+
+/// The memos the uniform walk ([`UniformSums::of_threads`]) allocates, one per worker,
+/// each sized by [`MemoShape::entries`]: what the memory estimate counts for the walk.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct WalkMemos {
+    /// Workers, each with its own memo.
+    pub workers: usize,
+    /// The netlist's routers, ports and VCs.
+    pub shape: MemoShape,
+    /// The routing function is dimension-order: a memo by router, else by state.
+    pub dimension_order: bool,
+}
+
+impl WalkMemos {
+    /// Bytes of a memo entry.
+    pub const ENTRY_BYTES: u64 = std::mem::size_of::<Memo>() as u64;
+
+    /// The memos of the walk of `netlist` with `threads` asked (as
+    /// [`UniformSums::of_threads`]), under a routing function that is dimension-order
+    /// ([`RoutingFunction::is_dimension_order`]) or not. Costs O(routers + ports).
+    pub fn of(netlist: &Netlist, dimension_order: bool, threads: usize) -> WalkMemos {
+        WalkMemos {
+            workers: workers_of_threads(threads, netlist.num_terminals()),
+            shape: MemoShape::of(netlist),
+            dimension_order,
+        }
+    }
+
+    /// Entries of one worker's memo.
+    pub fn entries(&self) -> usize {
+        self.shape.entries(self.dimension_order)
+    }
+
+    /// Bytes of all the memos: workers x entries x [`WalkMemos::ENTRY_BYTES`] (16).
+    pub fn bytes(&self) -> u64 {
+        (self.workers as u64)
+            .saturating_mul(self.entries() as u64)
+            .saturating_mul(WalkMemos::ENTRY_BYTES)
+    }
+}
+
+/// The sizes a walk's memo follows, which are also the strides of [`Walker`]'s tables.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MemoShape {
+    /// Routers: the memo by router, one plane of the memo by state.
+    pub routers: usize,
+    /// Most ports of any router (at least 1): the stride of [`Walker`]'s
+    /// `(router, output port)` tables, and the memo by state's input ports.
+    pub ports: usize,
+    /// Most VCs of any input port (at least 1): the memo by state's VCs per input port.
+    pub vcs: usize,
+}
+
+impl MemoShape {
+    /// The shape of `netlist`.
+    pub fn of(netlist: &Netlist) -> MemoShape {
+        let ports = netlist
+            .routers()
+            .map(|r| r.ports.len())
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let vcs = netlist
+            .routers()
+            .flat_map(|r| r.ports.iter().map(|p| usize::from(p.vcs)))
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        MemoShape {
+            routers: netlist.num_routers(),
+            ports,
+            vcs,
+        }
+    }
+
+    /// Entries of a memo by router ([`Walker::sums_by_router`]): one per router.
+    fn by_router(&self) -> usize {
+        self.routers
+    }
+
+    /// Entries of a memo by state ([`Walker::sums_by_state`]): one per (router, input
+    /// port, input VC), a plane of routers per input port and VC.
+    fn by_state(&self) -> usize {
+        self.routers
+            .saturating_mul(self.ports)
+            .saturating_mul(self.vcs)
+    }
+
+    /// Entries of one worker's memo under a routing function that is dimension-order or
+    /// not: by router or by state, as [`Walker::sums`] chooses.
+    pub fn entries(&self, dimension_order: bool) -> usize {
+        if dimension_order {
+            self.by_router()
+        } else {
+            self.by_state()
         }
     }
 }
@@ -304,12 +419,9 @@ struct Walker<'a> {
     /// `to_port[router * ports + out_port]`: the input port at the far end (read by
     /// [`Walker::sums_by_state`] only).
     to_port: Vec<u8>,
-    /// Most ports of any router (stride of `hop` and `to_port`).
-    ports: usize,
-    /// Most VCs of any input port.
-    vcs: usize,
-    /// Routers (the size of one memo plane).
-    routers: usize,
+    /// Routers, most ports of any router (the stride of `hop` and `to_port`) and most
+    /// VCs of any input port: the sizes of the memo.
+    shape: MemoShape,
 }
 
 /// One worker's memo and scratch space.
@@ -323,13 +435,8 @@ struct Scratch {
 
 impl<'a> Walker<'a> {
     fn new(netlist: &'a Netlist, routing: &'a dyn RoutingFunction) -> Walker<'a> {
-        let ports = netlist.routers().map(|r| r.ports.len()).max().unwrap_or(1);
-        let vcs = netlist
-            .routers()
-            .flat_map(|r| r.ports.iter().map(|p| usize::from(p.vcs)))
-            .max()
-            .unwrap_or(1)
-            .max(1);
+        let shape = MemoShape::of(netlist);
+        let ports = shape.ports;
         let stage = netlist
             .routers()
             .map(|r| {
@@ -373,25 +480,31 @@ impl<'a> Walker<'a> {
             stage,
             hop,
             to_port,
-            ports,
-            vcs,
-            routers: netlist.num_routers(),
+            shape,
         }
     }
 
-    /// The sums over every source and the destinations `dests`.
+    /// The sums over every source and the destinations `dests`, with a memo of its own
+    /// ([`Walker::scratch`]).
     fn sums(&self, dests: Range<usize>) -> UniformSums {
+        let mut scratch = self.scratch();
         if self.routing.is_dimension_order() {
-            self.sums_by_router(dests)
+            self.sums_by_router(dests, &mut scratch)
         } else {
-            self.sums_by_state(dests)
+            self.sums_by_state(dests, &mut scratch)
         }
+    }
+
+    /// A worker's memo and scratch space: its memo by router for a dimension-order
+    /// function, else by state ([`MemoShape::entries`]).
+    fn scratch(&self) -> Scratch {
+        Scratch::new(self.shape.entries(self.routing.is_dimension_order()))
     }
 
     /// Where output `port` of `r` leads (index into `hop` and `to_port`), if connected.
     #[inline(always)]
     fn leads(&self, r: RouterId, port: OutPort) -> Option<(usize, Hop)> {
-        let i = r.index() * self.ports + port.index();
+        let i = r.index() * self.shape.ports + port.index();
         self.hop.get(i).filter(|h| h.to != NOWHERE).map(|&h| (i, h))
     }
 
@@ -415,10 +528,10 @@ impl<'a> Walker<'a> {
     /// class changes only the VCs taken, which cost nothing at zero load. So the
     /// remaining latency depends on the router alone: one question per (router,
     /// destination), remembered per destination, instead of one per state met.
-    fn sums_by_router(&self, dests: Range<usize>) -> UniformSums {
+    /// `scratch` holds a memo by router ([`MemoShape::entries`]).
+    fn sums_by_router(&self, dests: Range<usize>, scratch: &mut Scratch) -> UniformSums {
         let netlist = self.netlist;
         let n = netlist.num_terminals();
-        let mut scratch = Scratch::new(self.routers);
         let mut sums = UniformSums::default();
         for d in dests {
             let dst = TerminalId(d as u32);
@@ -428,7 +541,7 @@ impl<'a> Walker<'a> {
                 let first = netlist.terminal_router(src);
                 let (base, saf) = match scratch.recall(first.index(), dst) {
                     Some(rest) => rest,
-                    None => self.walk_by_router(first, src, dst, target, &mut scratch),
+                    None => self.walk_by_router(first, src, dst, target, scratch),
                 };
                 sums.pairs += 1;
                 sums.base += u64::from(self.stage[first.index()].lt) + base;
@@ -442,7 +555,7 @@ impl<'a> Walker<'a> {
     /// the routing function loops instead of reaching `dst`.
     fn check_progress(&self, scratch: &Scratch, src: TerminalId, dst: TerminalId) {
         assert!(
-            scratch.walk.len() < self.routers,
+            scratch.walk.len() < self.shape.routers,
             "routing {} does not reach {dst} from {src}",
             self.routing.name()
         );
@@ -496,16 +609,16 @@ impl<'a> Walker<'a> {
     }
 
     /// [`Walker::sums`] for any routing function: the remaining latency is remembered
-    /// per state (router, input port, input VC) met.
-    fn sums_by_state(&self, dests: Range<usize>) -> UniformSums {
+    /// per state (router, input port, input VC) met. `scratch` holds a memo by state
+    /// ([`MemoShape::entries`]).
+    fn sums_by_state(&self, dests: Range<usize>, scratch: &mut Scratch) -> UniformSums {
         let netlist = self.netlist;
         let n = netlist.num_terminals();
-        let mut scratch = Scratch::new(self.routers * self.ports * self.vcs);
         let mut sums = UniformSums::default();
         for d in dests {
             let dst = TerminalId(d as u32);
             for s in (0..n).filter(|&s| s != d) {
-                let (base, saf) = self.pair(TerminalId(s as u32), dst, &mut scratch);
+                let (base, saf) = self.pair(TerminalId(s as u32), dst, scratch);
                 sums.pairs += 1;
                 sums.base += base;
                 sums.saf += saf;
@@ -540,7 +653,7 @@ impl<'a> Walker<'a> {
             self.broken(ctx, "chose an unconnected output port");
         };
         let vc = usize::from(c.vcs.lo);
-        if vc >= self.vcs {
+        if vc >= self.shape.vcs {
             self.broken(ctx, "chose a VC the next input port does not have");
         }
         let in_port = self.to_port[i];
@@ -549,7 +662,8 @@ impl<'a> Walker<'a> {
             in_port: InPort(in_port),
             in_vc: VcId(c.vcs.lo),
         };
-        let state = (usize::from(in_port) * self.vcs + vc) * self.routers + hop.to as usize;
+        let shape = &self.shape;
+        let state = (usize::from(in_port) * shape.vcs + vc) * shape.routers + hop.to as usize;
         Some((state, u64::from(hop.latency)))
     }
 
@@ -623,7 +737,20 @@ impl<'a> Walker<'a> {
     }
 }
 
+/// Bytes of the memo one worker of the walk of `netlist` under `routing` allocates (the
+/// capacity of [`Walker::scratch`]'s memo), for the tests of [`WalkMemos::bytes`].
+#[cfg(test)]
+pub(crate) fn worker_memo_bytes(netlist: &Netlist, routing: &dyn RoutingFunction) -> u64 {
+    Walker::new(netlist, routing).scratch().memo_bytes()
+}
+
 impl Scratch {
+    /// Bytes its memo holds on the heap (its capacity).
+    #[cfg(test)]
+    fn memo_bytes(&self) -> u64 {
+        (self.memo.capacity() * std::mem::size_of::<Memo>()) as u64
+    }
+
     /// A memo of `states` routers or states, none remembered.
     fn new(states: usize) -> Scratch {
         let memo = Memo {
@@ -814,10 +941,13 @@ mod tests {
             }
             let walker = Walker::new(&n, f.as_ref());
             let all = 0..n.num_terminals();
-            let by_state = walker.sums_by_state(all.clone());
+            let mut by_state = Scratch::new(walker.shape.by_state());
+            let by_state = walker.sums_by_state(all.clone(), &mut by_state);
             assert_eq!(by_state, sums, "{what}: by state");
             if f.is_dimension_order() {
-                assert_eq!(walker.sums_by_router(all), sums, "{what}: by router");
+                let mut by_router = Scratch::new(walker.shape.by_router());
+                let by_router = walker.sums_by_router(all, &mut by_router);
+                assert_eq!(by_router, sums, "{what}: by router");
             }
             for workers in 2..=4 {
                 let split = UniformSums::of_workers(&n, f.as_ref(), workers);
