@@ -412,7 +412,7 @@ fn assert_refused_for_memory(out: &Output, total: &str, part: &str, help: &str) 
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(
         stderr.contains(&format!(
-            "error: the network needs about {total} for buffers, channels and router state {part}, more than the "
+            "error: the network needs about {total} for buffers, channels, router state and set-up {part}, more than the "
         )),
         "{stderr}"
     );

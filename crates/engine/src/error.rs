@@ -87,7 +87,7 @@ pub enum ConfigError {
     /// zero-load latency walk's memos, estimated before the network is allocated
     /// (`memory::estimate`), need more than the memory the machine has (or the process's
     /// address-space limit, `ulimit -v`).
-    #[error("the network needs about {} for buffers, channels and router state ({part} {}: {detail}), more than the {} {limit_what}\nhelp: {help}", bytes_text(.needed), bytes_text(.part_bytes), bytes_text(.limit))]
+    #[error("the network needs about {} for buffers, channels, router state and set-up ({part} {}: {detail}), more than the {} {limit_what}\nhelp: {help}", bytes_text(.needed), bytes_text(.part_bytes), bytes_text(.limit))]
     NetworkTooLarge {
         /// Bytes estimated for the whole network.
         needed: u64,

@@ -618,7 +618,7 @@ mod tests {
         assert_eq!(detail, "4 routers x 3 ports x 2 VCs x 65536 flits");
         let text = err.to_string();
         assert!(
-            text.starts_with("the network needs about 69.2 MB for buffers, channels and router state (input FIFOs 69.2 MB: 4 routers x 3 ports x 2 VCs x 65536 flits), more than the "),
+            text.starts_with("the network needs about 69.2 MB for buffers, channels, router state and set-up (input FIFOs 69.2 MB: 4 routers x 3 ports x 2 VCs x 65536 flits), more than the "),
             "{text}"
         );
         assert!(
@@ -659,7 +659,7 @@ mod tests {
         let err = check(&big, 1, DOR, limit).unwrap_err().to_string();
         assert_eq!(
             err,
-            "the network needs about 452.3 MB for buffers, channels and router state \
+            "the network needs about 452.3 MB for buffers, channels, router state and set-up \
              (allocators 450.7 MB: 4 routers, up to 765 input VCs x 765 output VCs, \
              matrix arbiters), more than the 400.0 MB of memory this machine has\n\
              help: use round-robin arbiters (--set arbiter=round-robin) or lower vcs (--set)"
@@ -834,7 +834,7 @@ mod tests {
         assert_eq!(
             err,
             format!(
-                "the network needs about {} for buffers, channels and router state \
+                "the network needs about {} for buffers, channels, router state and set-up \
                  (zero-load latency walk 83.6 MB: 4 workers x 1024 routers x 5 ports x 255 \
                  VCs x 16 B), more than the 50.0 MB of memory this machine has\n\
                  help: run with fewer --threads, or use dimension-order routing \
