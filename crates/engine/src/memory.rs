@@ -37,8 +37,9 @@
 //! shared by its workers (16 bytes per router and 9 per router and port) and each
 //! worker's route in progress, the netlist and names, what unbounded FIFOs, source
 //! queues and statistics grow to while running, and the spare capacity of growing
-//! arrays. So the estimate is a lower bound: torus 64x64 (4 VCs of 8 flits, one thread) estimates 77.7 MB against a
-//! peak resident set of about 101 MB, torus 128x128 311 MB against 387 to 414 MB.
+//! arrays. So the estimate is a lower bound: torus 64x64 (4 VCs of 8 flits, one thread)
+//! estimates 77.7 MB against a peak resident set of about 101 MB, torus 128x128 311 MB
+//! against 387 to 414 MB.
 
 use crate::assemble::{bounds, RouterNode, TerminalNode};
 use crate::channel::{Lines, Wakes};
