@@ -3,7 +3,7 @@
 //! hypercube-10 and torus 64x64, at 1 and 2 threads asked for (an upper bound: the engine
 //! keeps at most routers / 64 workers, so torus 8x8 runs one). Throughput is in router-cycles
 //! (routers x cycles). Fixed seed, network warmed to steady state before measuring.
-//! CI only compiles this (`cargo bench --no-run`); numbers go to README-perf, never into
+//! CI only compiles this (`cargo bench --no-run`); numbers go to docs/performance.md, never into
 //! test assertions.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

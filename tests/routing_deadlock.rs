@@ -14,7 +14,7 @@
 //! cheaper), under the default `vc_release = tail`. Duato-style functions (`duato`,
 //! `duato-nbc`, `quaglia`) allocate their adaptive VCs atomically (Duato's queue
 //! assumption, `RouterState::release_for`): before that rule `duato` on torus-8x8 with
-//! 4-flit packets at this load deadlocked at cycle 2240 (see README, Routing functions).
+//! 4-flit packets at this load deadlocked at cycle 2240 (see docs/routing.md).
 
 use flitsim::engine::{RunReport, SimConfig, Simulation};
 use flitsim::netlist::topology::{hypercube, mesh, torus};

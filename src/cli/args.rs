@@ -103,7 +103,7 @@ pub struct RunArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
 
-    /// Print one JSON object (fields documented in the README) instead of a summary.
+    /// Print one JSON object (fields documented in docs/run-output.md) instead of a summary.
     #[arg(long)]
     pub json: bool,
 

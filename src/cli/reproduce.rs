@@ -13,7 +13,7 @@ use std::time::Instant;
 /// `flitsim reproduce` flags.
 #[derive(Args, Debug, Clone)]
 pub struct ReproduceArgs {
-    /// Paper number: 000, 001, 002, 003 or 004 (see docs: the papers' README).
+    /// Paper number: 000, 001, 002, 003 or 004 (see docs/validation.md).
     pub paper: String,
 
     /// Few cycles per point (seconds; for tests): the numbers are noisy.

@@ -887,7 +887,7 @@ mod tests {
     /// routing (not dimension-order):
     /// `cargo test -p flitsim-engine --release estimates_of -- --ignored --nocapture`.
     #[test]
-    #[ignore = "prints numbers for the README"]
+    #[ignore = "prints numbers for docs/performance.md"]
     fn estimates_of_the_netlists() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../netlists");
         let mut paths: Vec<_> = std::fs::read_dir(&dir)

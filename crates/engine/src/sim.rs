@@ -81,7 +81,7 @@ pub struct SimConfig {
     pub cycle_checks: bool,
 }
 
-/// Default of [`SimConfig::min_parallel_work`]. Measured on two cores (README, "Threads 1
+/// Default of [`SimConfig::min_parallel_work`]. Measured on two cores (docs/performance.md, "Threads 1
 /// vs 2"): two workers lose at 30-34 routers stepped per cycle per worker (torus 8x8 at
 /// 0.25, 16x16 at 0.02 flits/terminal/cycle), break even at about 70 (16x16 at 0.05) and
 /// win from about 120 (16x16 at 0.13); torus 8x8 therefore always runs serial windows on

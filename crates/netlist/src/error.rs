@@ -536,7 +536,7 @@ impl NetlistError {
             Syntax { .. } => "fix the TOML syntax (https://toml.io)".into(),
             UnknownKey { choices, .. } => format!("expected one of {}", one_of(choices)),
             MissingKey { key, .. } => format!("add `{key} = ...`"),
-            BadValue { .. } => "see the netlist format in the README".into(),
+            BadValue { .. } => "see the netlist format in docs/netlist.md".into(),
             UnknownName { choices, .. } => format!("expected one of {}", one_of(choices)),
             BadTopology { .. } => {
                 "torus: radix >= 2 per dimension; mesh: radix >= 1; hypercube: 1 <= dim <= 16; ring: n >= 2; at most 65536 routers".into()

@@ -2,7 +2,7 @@
 //! output series (`series`), turned into means, rates and intervals only at report time
 //! (`report`).
 //!
-//! Methodology (README "Measurement"): the terminals' counters are merged every
+//! Methodology (docs/measurement.md): the terminals' counters are merged every
 //! `batch_cycles` cycles into a [`series::Sample`]. In automatic mode the warm-up ends when
 //! MSER-5 ([`warmup`]) finds the end of the transient in the latency series; packets
 //! generated from then on are measured until the batch-means 95% interval of the mean

@@ -1,5 +1,5 @@
 //! The report of a run: what `flitsim run --json` prints (besides `config`). Field names
-//! are stable: scripts depend on them (see README "flitsim run: JSON fields").
+//! are stable: scripts depend on them (see docs/run-output.md).
 
 use super::measure::{MeasureOutcome, Measurement};
 use super::{TerminalStats, Window};
