@@ -6,7 +6,7 @@
 //!   direction; eject at the destination. Minimal. When both directions are minimal (the
 //!   destination exactly `k/2` hops away, even `k`) the router parameter `dor_tie` decides:
 //!   `balanced` (default) lets each packet pick from a hash of its packet id
-//!   ([`super::geometry::tie_dir`]), so half the tie traffic takes each direction; `plus`
+//!   (`tie_dir` in `geometry.rs`), so half the tie traffic takes each direction; `plus`
 //!   always goes `Plus`. A tie only occurs where the packet turns into the dimension.
 //! - Routing contract: [`RoutingFunction::route_packet`] gives the packet's own hop;
 //!   [`RoutingFunction::route`] (destination only) gives the union over packets, both tie
