@@ -240,7 +240,6 @@ mod tests {
     use super::super::testutil::*;
     use super::super::{build, cdg, RoutingMismatch};
     use super::*;
-    use crate::{FlitKind, Stamp};
     use flitsim_netlist::{InPort, Netlist, RoutingKind, VcId, TERMINAL_PORT};
 
     /// Every (tie, dateline) rule pair.
@@ -297,8 +296,9 @@ mod tests {
         }
     }
 
-    /// A broken variant of the shipped function: `dateline` keeps class 0 everywhere (no
-    /// class switch), or `detour` sends ties the long way round (non-minimal).
+    /// A broken variant of the shipped function: `no_switch` keeps class 0 everywhere, or
+    /// `detour` sends a packet entering a dimension `k/2 - 1` hops from its destination the
+    /// long way round (`k/2 + 1` hops, non-minimal).
     struct Broken {
         inner: DorTorusDateline,
         no_switch: bool,
@@ -405,23 +405,6 @@ mod tests {
         assert_eq!(ring_classes(DatelineRule::Entry, 1, 3), [0, 0]);
         assert_eq!(ring_classes(DatelineRule::Wrap, 5, 3), [0, 0]);
         assert_eq!(ring_classes(DatelineRule::Entry, 5, 3), [1, 1]);
-    }
-
-    fn head(source: u32, seq: u32, dest: u32) -> Flit {
-        Flit {
-            packet: PacketId {
-                source: TerminalId(source),
-                seq,
-            },
-            index: 0,
-            len: 1,
-            kind: FlitKind::HeadTail,
-            vc: VcId(0),
-            dest: TerminalId(dest),
-            created: Stamp(0),
-            injected: Stamp(0),
-            hops: 0,
-        }
     }
 
     #[test]

@@ -86,25 +86,7 @@ mod tests {
     use super::super::testutil::*;
     use super::super::{build, cdg, RouteSet};
     use super::*;
-    use crate::{FlitKind, PacketId, Stamp};
     use flitsim_netlist::{InPort, VcId, TERMINAL_PORT};
-
-    fn head(source: u32, seq: u32, dest: u32) -> Flit {
-        Flit {
-            packet: PacketId {
-                source: TerminalId(source),
-                seq,
-            },
-            index: 0,
-            len: 1,
-            kind: FlitKind::HeadTail,
-            vc: VcId(0),
-            dest: TerminalId(dest),
-            created: Stamp(0),
-            injected: Stamp(0),
-            hops: 0,
-        }
-    }
 
     /// Follows packet `(s, seq)` to `d`: one candidate per hop, minimal on a mesh.
     fn path(f: &dyn RoutingFunction, n: &Netlist, s: u32, seq: u32, d: u32) -> Vec<u32> {

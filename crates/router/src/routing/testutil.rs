@@ -311,3 +311,21 @@ pub fn turns_taken(f: &dyn RoutingFunction, n: &Netlist) -> BTreeSet<((u8, Dir),
     }
     turns
 }
+
+/// A one-flit head of packet `(source, seq)` bound for terminal `dest`.
+pub fn head(source: u32, seq: u32, dest: u32) -> crate::Flit {
+    crate::Flit {
+        packet: crate::PacketId {
+            source: TerminalId(source),
+            seq,
+        },
+        index: 0,
+        len: 1,
+        kind: crate::FlitKind::HeadTail,
+        vc: VcId(0),
+        dest: TerminalId(dest),
+        created: crate::Stamp(0),
+        injected: crate::Stamp(0),
+        hops: 0,
+    }
+}
