@@ -115,6 +115,15 @@ fn one_packet_across_a_mesh_line_takes_booksims_latency() {
     // k = 8, node 7 to node 2 (5 hops), 4 flits. BookSim: 35.
     let (netlist, _) = import(&config, &["k=8"]);
     assert_eq!(one_packet(&netlist, 7, 2, 4), booksim_latency(5, 4, 1, 4));
+    // A 2-ary 3-mesh is the binary 3-cube: node 7 to node 0 is 3 hops. BookSim: 22; and
+    // in the 6-cube node 55 to node 8 (all 6 bits differ: 6 hops), 4 flits: 40.
+    let (netlist, _) = import(&config, &["k=2", "n=3"]);
+    assert!(std::fs::read_to_string(&netlist)
+        .unwrap()
+        .contains("kind = \"hypercube\""));
+    assert_eq!(one_packet(&netlist, 7, 0, 1), booksim_latency(3, 4, 1, 1));
+    let (netlist, _) = import(&config, &["k=2", "n=6"]);
+    assert_eq!(one_packet(&netlist, 55, 8, 4), booksim_latency(6, 4, 1, 4));
 }
 
 #[test]
@@ -213,6 +222,54 @@ fn the_mapping_is_printed_key_by_key() {
     ] {
         assert!(toml.contains(line), "missing `{line}` in\n{toml}");
     }
+}
+
+#[test]
+fn booksims_example_configs_import_or_are_refused_by_name() {
+    // The settings of BookSim's src/examples/torus88: imported, with notes for the
+    // allocators BookSim defaults to (iSLIP).
+    let torus88 = cfg(
+        "torus88",
+        "topology = torus;\nk = 8;\nn = 2;\nrouting_function = dim_order;\nnum_vcs = 2;\ntraffic = uniform;\ninjection_rate = 0.15;\n",
+    );
+    let (netlist, mapping) = import(&torus88, &[]);
+    assert!(mapping.contains("num_vcs = 2 ("), "{mapping}");
+    assert!(
+        mapping.contains(
+            "vc_allocator = islip (BookSim default) -> vc_allocator = \"separable-output-first\""
+        ),
+        "{mapping}"
+    );
+    assert!(
+        mapping.contains(
+            "--traffic uniform-all --length 1 --rate 0.15 --warmup 3000 --cycles 7000 --seed 0"
+        ),
+        "{mapping}"
+    );
+    assert!(std::fs::read_to_string(netlist)
+        .unwrap()
+        .contains("channel_latency = 3"));
+    // The settings of src/examples/mesh88_lat: its input speedup of 2 has no flitsim
+    // equivalent, so the import stops there, naming the key.
+    let mesh88 = cfg(
+        "mesh88_lat",
+        "topology = mesh;\nk = 8;\nn = 2;\nrouting_function = dor;\nnum_vcs = 8;\nvc_buf_size = 8;\nwait_for_tail_credit = 1;\nvc_allocator = islip;\nsw_allocator = islip;\nalloc_iters = 1;\ncredit_delay = 2;\nrouting_delay = 0;\nvc_alloc_delay = 1;\nsw_alloc_delay = 1;\ninput_speedup = 2;\noutput_speedup = 1;\ninternal_speedup = 1.0;\ntraffic = transpose;\npacket_size = 20;\nsim_type = latency;\ninjection_rate = 0.005;\n",
+    );
+    let (code, _, stderr) = flitsim(&["import", "booksim", mesh88.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}:15: error: `input_speedup = 2` cannot be imported",
+            mesh88.display()
+        )),
+        "{stderr}"
+    );
+    // Without the speedup it imports.
+    let (_, mapping) = import(&mesh88, &["input_speedup=1"]);
+    assert!(
+        mapping.contains("--traffic transpose --length 20 --rate 0.005"),
+        "{mapping}"
+    );
 }
 
 #[test]

@@ -106,6 +106,10 @@ fn packet_length(config: &Config, lines: &mut Vec<Line>) -> Result<(String, f64)
     match lengths[..] {
         [m] => {
             lines.push(config.line("packet_size", format!("--length {m}"), None));
+            if config.is_set("packet_size_rate") {
+                let note = Some("not used: one packet size".to_string());
+                lines.push(config.line("packet_size_rate", "", note));
+            }
             Ok((m.to_string(), f64::from(m)))
         }
         [m1, m2] => {
