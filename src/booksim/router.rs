@@ -37,7 +37,7 @@ impl RouterKeys {
         let depth = config.int("vc_buf_size", 1, 65_536)?;
         defaults.push(("buffer_depth", depth.to_string()));
         lines.push(config.line("vc_buf_size", format!("buffer_depth = {depth}"), None));
-        let release = match config.int("wait_for_tail_credit", i64::MIN, i64::MAX)? {
+        let release = match config.int("wait_for_tail_credit", 0, 1)? {
             0 => "tail",
             _ => "credits",
         };

@@ -89,7 +89,7 @@ impl Shape {
     /// # Errors
     /// `use_noc_latency` is not an integer.
     pub fn booksim_channel_latency(&self, config: &Config) -> Result<u32, ImportError> {
-        let noc = config.int("use_noc_latency", i64::from(i32::MIN), i64::from(i32::MAX))? == 1;
+        let noc = config.int("use_noc_latency", 0, 1)? == 1;
         Ok(match self {
             Shape::Torus { .. } if noc => 2,
             _ => 1,

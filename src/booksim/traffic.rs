@@ -151,7 +151,7 @@ fn injection_rate(config: &Config, mean: f64, lines: &mut Vec<Line>) -> Result<f
     let value = single(config, "injection_rate")?;
     let (_, origin) = config.get("injection_rate");
     let rate = float_value("injection_rate", &value, &origin, 0.0, 1.0e6)?;
-    let flits = config.int("injection_rate_uses_flits", i64::MIN, i64::MAX)? != 0;
+    let flits = config.int("injection_rate_uses_flits", 0, 1)? == 1;
     let packets = if flits { rate / mean } else { rate };
     if packets > 1.0 {
         return Err(config.bad(
@@ -197,9 +197,9 @@ fn measurement(config: &Config, lines: &mut Vec<Line>) -> Result<Vec<String>, Im
             "flitsim always drains the measured packets (as BookSim's latency mode)".to_string(),
         ),
         _ => {
-            return Err(config.bad(
+            return Err(config.unsupported(
                 "sim_type",
-                "BookSim's sim_type is latency or throughput",
+                "flitsim measures an open-loop injection process (BookSim's latency and throughput modes), not a batch",
                 "use `sim_type = latency;`",
             ))
         }

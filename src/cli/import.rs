@@ -59,13 +59,13 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<ExitCode> {
     let ImportCommand::Booksim(args) = &args.command;
     let import = booksim::import_file(&args.config, &args.overrides)?;
     let out = netlist_path(args)?;
+    flitsim_netlist::parse_str(&import.netlist, &out).map_err(|d| anyhow!("{d}"))?;
     std::fs::write(&out, &import.netlist).with_context(|| {
         format!(
             "--out {}: cannot write the netlist\nhelp: give a file in a directory you can write",
             out.display()
         )
     })?;
-    flitsim_netlist::load(&out).map_err(|d| anyhow!("{d}"))?;
     let mut words = vec![
         "flitsim".to_string(),
         "run".to_string(),
