@@ -1,10 +1,11 @@
 //! `flitsim import booksim`: BookSim 2 config files translated into a flitsim netlist and
 //! the `flitsim run` flags of the same experiment (docs/booksim.md).
 //!
-//! `parse` reads the config language, `keys` knows every BookSim key, `topology`,
-//! `router`, `timing` and `traffic` translate their groups of keys, and `mapping`
-//! assembles the result and the printed key-by-key mapping.
+//! `parse` reads the config language, `keys` knows every BookSim key, `config` reads the
+//! settings in force, `topology`, `router`, `timing` and `traffic` translate their groups
+//! of keys, and `mapping` assembles the result and the printed key-by-key mapping.
 
+pub mod config;
 pub mod error;
 pub mod keys;
 pub mod mapping;

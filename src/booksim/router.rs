@@ -1,8 +1,9 @@
 //! BookSim's router keys (routing function, VCs, buffers, VC release, allocators,
 //! arbiters) -> flitsim's `[defaults]`.
 
+use super::config::Config;
 use super::error::ImportError;
-use super::mapping::{Config, Line};
+use super::mapping::Line;
 use super::topology::Shape;
 use flitsim_netlist::SET_KEYS;
 use std::fmt::Write as _;

@@ -10,8 +10,9 @@
 //! stage) takes 2, and the ejection channel 2 as well (BookSim's 1 plus the one cycle
 //! the crossbar lost).
 
+use super::config::Config;
 use super::error::ImportError;
-use super::mapping::{Config, Line};
+use super::mapping::Line;
 use super::topology::Shape;
 use std::fmt::Write as _;
 

@@ -5,8 +5,9 @@
 //! BookSim mesh with k = 2 is the binary n-cube (one channel per dimension), flitsim's
 //! `hypercube`; a torus with k = 2 keeps its two parallel channels per dimension.
 
+use super::config::Config;
 use super::error::ImportError;
-use super::mapping::{Config, Line};
+use super::mapping::Line;
 use std::fmt::Write as _;
 
 /// flitsim's limits on generated networks.

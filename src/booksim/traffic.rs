@@ -1,7 +1,8 @@
 //! BookSim's traffic and measurement keys -> `flitsim run` flags.
 
+use super::config::{float_value, single, Config};
 use super::error::ImportError;
-use super::mapping::{float_value, single, Config, Line};
+use super::mapping::Line;
 use super::parse::elements;
 
 /// The `flitsim run` flags for traffic, packet length, load, measurement and seed.
