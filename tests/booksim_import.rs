@@ -141,6 +141,10 @@ fn one_packet_around_a_torus_takes_booksims_latency() {
     // 4x4 torus, node 7 (3,1) to node 8 (0,2): one hop in x (wrap), one in y. BookSim: 20.
     let (netlist, _) = import(&config, &["k=4", "n=2"]);
     assert_eq!(one_packet(&netlist, 7, 8, 2), booksim_latency(2, 4, 2, 2));
+    // A 2-ary 3-cube torus keeps two parallel 2-cycle channels per dimension: node 7 to
+    // node 0 is 3 hops. BookSim: 25.
+    let (netlist, _) = import(&config, &["k=2", "n=3"]);
+    assert_eq!(one_packet(&netlist, 7, 0, 1), booksim_latency(3, 4, 2, 1));
     // Without BookSim's NoC layout every channel takes 1 cycle.
     let (netlist, _) = import(&config, &["k=8", "use_noc_latency=0"]);
     assert_eq!(one_packet(&netlist, 7, 2, 1), booksim_latency(3, 4, 1, 1));
