@@ -83,3 +83,32 @@ fn fixed_windows_still_work_and_get_intervals() {
     assert!(v["latency"]["ci95"].as_f64().unwrap() > 0.0);
     assert_eq!(v["saturated"], false);
 }
+
+/// A run whose saturation verdict fires on the very sample that opens its window measured
+/// an empty window: it still reports the throughput the network accepted (from the
+/// sampled series since cycle 0), never 0.0.
+#[test]
+fn a_window_closed_as_it_opens_reports_the_accepted_throughput() {
+    use flitsim::engine::{SimConfig, Simulation};
+    let n = flitsim::netlist::topology::torus(&[8, 8]);
+    let config = |warmup| SimConfig {
+        rate: 1.0 / 12.0,
+        length: 12,
+        warmup,
+        cycles: 50_000,
+        stop_on_saturation: true,
+        ..SimConfig::default()
+    };
+    // Where the verdict fires with the window far away.
+    let first = Simulation::new(&n, &config(1_000_000)).unwrap().run();
+    assert!(first.saturated);
+    let at = first.cycles.total;
+    assert!(at > 0 && at < 1_000_000);
+    let acc_before = first.accepted.flits_per_terminal_cycle;
+    assert!(acc_before > 0.2, "{acc_before}");
+    // The same run with the window opening exactly there: same samples, same verdict.
+    let r = Simulation::new(&n, &config(at)).unwrap().run();
+    assert!(r.saturated);
+    assert_eq!((r.cycles.total, r.cycles.measured), (at, 0));
+    assert_eq!(r.accepted.flits_per_terminal_cycle, acc_before);
+}

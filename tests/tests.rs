@@ -17,6 +17,7 @@ mod routing_rates;
 mod run_cli;
 mod switching;
 mod timeout;
+mod torus_balance;
 mod traces;
 mod traffic;
 mod windows;

@@ -42,6 +42,7 @@ pub mod trace;
 pub mod traffic;
 mod watchdog;
 pub mod zero_load;
+pub mod zero_load_mean;
 
 pub use channel::{Line, Lines};
 pub use error::{ConfigError, SimError, WaitingVc};

@@ -12,7 +12,7 @@ use crate::terminal::{Delivery, TerminalConfig};
 use crate::trace::{TraceEvent, TraceNames, Tracer};
 use crate::traffic::{self, TrafficKind};
 use crate::watchdog::{self, Watchdog};
-use crate::zero_load;
+use crate::zero_load_mean;
 use flitsim_netlist::{Cycle, Netlist, TerminalId};
 use flitsim_router::Stamp;
 use serde::Serialize;
@@ -267,6 +267,19 @@ impl Simulation {
         };
         memory::check(netlist, threads, walk, MemoryLimit::of_machine())?;
         let mut net = assemble::assemble(netlist, &routings, &tc, &pattern, config.seed, threads);
+        // The mean over the pattern's own destinations (or the trace's packets). The
+        // walk splits the destinations over the threads asked (integer sums: the same for
+        // any count), also where the run itself keeps fewer workers.
+        let zero_load_latency = routings.first().map_or(0.0, |f| match &trace {
+            Some(events) => zero_load_mean::mean_over_events(netlist, f.as_ref(), events),
+            None => zero_load_mean::mean_over_mix(
+                netlist,
+                f.as_ref(),
+                &pattern.mix(),
+                asked,
+                lengths.mean(),
+            ),
+        });
         if let Some(events) = trace {
             let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.len()];
             for e in events {
@@ -280,14 +293,6 @@ impl Simulation {
                 }
             }
         }
-        let zero_load_latency = routings.first().map_or(0.0, |f| {
-            // T0 is affine in the length: evaluate at 1 and 2 flits, extend to the mean.
-            // The walk splits the destinations over the threads asked (integer sums: the
-            // same for any count), also where the run itself keeps fewer workers.
-            let sums = zero_load::UniformSums::of_threads(netlist, f.as_ref(), asked);
-            let (t1, t2) = (sums.mean(1), sums.mean(2));
-            t1 + (t2 - t1) * (lengths.mean() - 1.0)
-        });
         let windows = WindowState::new(net.len(), net.parts.len(), config.min_parallel_work);
         let sim = Simulation {
             net,

@@ -120,6 +120,34 @@ pub enum RoutingKind {
     Table,
 }
 
+/// Where torus dimension-order routing goes when the destination is exactly `k/2` hops
+/// away in a dimension of even radix `k` (both directions are minimal): `dor_tie`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DorTie {
+    /// Each packet picks a direction when it turns into the dimension, from a hash of its
+    /// packet id (source terminal and sequence number): half the tie traffic goes each
+    /// way, and the choice is the same for any thread count.
+    #[default]
+    Balanced,
+    /// Always `Plus`: one route per (source, destination), but the `Plus` channels carry
+    /// all the tie traffic.
+    Plus,
+}
+
+/// Which dateline VC class torus dimension-order routing uses on a hop: `dateline`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DatelineRule {
+    /// Class 0 until the wrap-around channel, class 1 on it and after it.
+    Wrap,
+    /// The class is fixed when the packet turns into the dimension (class 1 iff its
+    /// coordinate there is above the destination's) and kept along the dimension
+    /// (BookSim's rule).
+    #[default]
+    Entry,
+}
+
 /// Selection function: picks one candidate among the free ones the routing function offers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -192,6 +220,16 @@ pub struct RouterConfig {
     /// other routing functions.
     #[serde(default)]
     pub adaptive_vcs: u8,
+    /// Torus dimension-order routing at a tie (distance exactly `k/2`): `balanced`
+    /// (default; a per-packet choice) or `plus`. Used by `dor` and by the escape VCs of
+    /// `duato` and `quaglia`; ignored elsewhere.
+    #[serde(default)]
+    pub dor_tie: DorTie,
+    /// Dateline VC class rule of torus `dor`: `entry` (default; class fixed when the
+    /// packet enters the dimension) or `wrap` (class 1 from the wrap-around channel on).
+    /// Ignored elsewhere.
+    #[serde(default)]
+    pub dateline: DatelineRule,
 }
 
 impl Default for RouterConfig {
@@ -213,6 +251,8 @@ impl Default for RouterConfig {
             routing: RoutingKind::Dor,
             selection: SelectionKind::FirstFree,
             adaptive_vcs: 0,
+            dor_tie: DorTie::Balanced,
+            dateline: DatelineRule::Entry,
         }
     }
 }

@@ -48,6 +48,8 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("routing", value(&c.routing)),
         ("selection", value(&c.selection)),
         ("adaptive_vcs", c.adaptive_vcs.to_string()),
+        ("dor_tie", value(&c.dor_tie)),
+        ("dateline", value(&c.dateline)),
     ]
 }
 

@@ -142,6 +142,8 @@ pub(crate) struct RawParams {
     routing: Option<Spanned<String>>,
     selection: Option<Spanned<String>>,
     adaptive_vcs: Option<Spanned<u8>>,
+    dor_tie: Option<Spanned<String>>,
+    dateline: Option<Spanned<String>>,
 }
 
 /// `[topology]`.
@@ -693,6 +695,22 @@ impl Loader {
             "selection function",
             keys,
             &mut cfg.selection,
+        );
+        name(
+            self,
+            &p.dor_tie,
+            "dor_tie",
+            "DOR tie rule",
+            keys,
+            &mut cfg.dor_tie,
+        );
+        name(
+            self,
+            &p.dateline,
+            "dateline",
+            "dateline rule",
+            keys,
+            &mut cfg.dateline,
         );
     }
 

@@ -24,6 +24,8 @@ pub const SET_KEYS: &[&str] = &[
     "routing",
     "selection",
     "adaptive_vcs",
+    "dor_tie",
+    "dateline",
     "channel_latency",
     "terminal_latency",
     "max_packet_length",
@@ -165,6 +167,14 @@ impl Netlist {
                 let v = number(key, value, 0)?;
                 let v = u8::try_from(v).map_err(|_| bad(key, value, "expected 0..=255"))?;
                 Box::new(move |c| c.adaptive_vcs = v)
+            }
+            "dor_tie" => {
+                let v = name(key, value)?;
+                Box::new(move |c| c.dor_tie = v)
+            }
+            "dateline" => {
+                let v = name(key, value)?;
+                Box::new(move |c| c.dateline = v)
             }
             "channel_latency" => {
                 let v = bounded(key, value, 1, MAX_LATENCY, "cycles")?;

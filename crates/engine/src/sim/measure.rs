@@ -96,7 +96,10 @@ impl Simulation {
                 break;
             }
         }
-        self.finish_intervals(&samples[first.unwrap_or(0)..]);
+        // A window closed as it opened (the verdict fired on its first sample) measured
+        // nothing: like a run stopped before it, report from the whole series.
+        let from = first.filter(|_| !self.window.is_empty()).unwrap_or(0);
+        self.finish_intervals(&samples[from..]);
         if self.outcome.stop.is_empty() {
             self.outcome.stop = format!(
                 "fixed window of {} cycles after {} warm-up cycles",

@@ -1,7 +1,7 @@
 //! Bit-complement traffic: with `N = 2^b` terminals, terminal `s` sends to `!s` over `b`
 //! bits (`N - 1 - s`).
 
-use super::{does_not_fit, log2_exact, TrafficPattern};
+use super::{does_not_fit, log2_exact, DestinationMix, TrafficPattern};
 use crate::error::ConfigError;
 use crate::rng::ComponentRng;
 use flitsim_netlist::{Netlist, TerminalId};
@@ -46,5 +46,9 @@ impl BitComplement {
 impl TrafficPattern for BitComplement {
     fn destination(&self, source: TerminalId, _rng: &mut ComponentRng) -> TerminalId {
         TerminalId(self.of(source.0))
+    }
+
+    fn mix(&self) -> DestinationMix {
+        DestinationMix::map((0..=self.mask).map(|s| self.of(s)))
     }
 }

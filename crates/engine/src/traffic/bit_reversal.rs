@@ -2,7 +2,7 @@
 //! to `(s_0 .. s_{b-1})`.
 
 use super::bit_complement::bits;
-use super::TrafficPattern;
+use super::{DestinationMix, TrafficPattern};
 use crate::error::ConfigError;
 use crate::rng::ComponentRng;
 use flitsim_netlist::{Netlist, TerminalId};
@@ -33,5 +33,9 @@ impl BitReversal {
 impl TrafficPattern for BitReversal {
     fn destination(&self, source: TerminalId, _rng: &mut ComponentRng) -> TerminalId {
         TerminalId(self.of(source.0))
+    }
+
+    fn mix(&self) -> DestinationMix {
+        DestinationMix::map((0..1u32 << self.bits).map(|s| self.of(s)))
     }
 }

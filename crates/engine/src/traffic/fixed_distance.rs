@@ -3,7 +3,7 @@
 //! graph), chosen uniformly among those. With a minimal routing function every delivered
 //! packet therefore crosses exactly `L` channels.
 
-use super::{does_not_fit, TrafficPattern};
+use super::{does_not_fit, DestinationMix, TrafficPattern};
 use crate::error::ConfigError;
 use crate::rng::{below, ComponentRng};
 use flitsim_netlist::{Netlist, RouterId, TerminalId};
@@ -58,6 +58,12 @@ impl TrafficPattern for FixedDistance {
     fn destination(&self, source: TerminalId, rng: &mut ComponentRng) -> TerminalId {
         let t = &self.targets[source.index()];
         TerminalId(t[below(rng, t.len() as u64) as usize])
+    }
+
+    fn mix(&self) -> DestinationMix {
+        DestinationMix::lists(
+            (self.targets.iter()).map(|t| t.iter().map(|&d| TerminalId(d)).collect()),
+        )
     }
 }
 

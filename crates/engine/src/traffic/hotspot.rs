@@ -2,7 +2,7 @@
 //! (uniformly among those other than the source), otherwise uniformly to any terminal but
 //! the source. A hot terminal whose only hot target would be itself sends uniformly.
 
-use super::{does_not_fit, TrafficPattern, Uniform};
+use super::{does_not_fit, DestinationMix, TrafficPattern, Uniform};
 use crate::error::ConfigError;
 use crate::rng::{below, Bernoulli, ComponentRng};
 use flitsim_netlist::{Netlist, TerminalId};
@@ -13,6 +13,10 @@ pub struct Hotspot {
     hot: Vec<u32>,
     hot_trial: Bernoulli,
     uniform: Uniform,
+    /// The fraction of packets sent to the hot terminals.
+    fraction: f64,
+    /// Number of terminals.
+    terminals: u32,
 }
 
 impl Hotspot {
@@ -34,6 +38,8 @@ impl Hotspot {
             hot,
             hot_trial: Bernoulli::new(fraction),
             uniform: Uniform::new(n)?,
+            fraction,
+            terminals: n as u32,
         })
     }
 }
@@ -49,6 +55,24 @@ impl TrafficPattern for Hotspot {
             }
         }
         self.uniform.destination(source, rng)
+    }
+
+    fn mix(&self) -> DestinationMix {
+        // A source with no other hot terminal sends its hot share uniformly too.
+        let lists = (0..self.terminals).map(|s| {
+            let hot: Vec<u32> = self.hot.iter().copied().filter(|&t| t != s).collect();
+            let targets = if hot.is_empty() {
+                (0..self.terminals).filter(|&t| t != s).collect()
+            } else {
+                hot
+            };
+            targets.into_iter().map(TerminalId).collect()
+        });
+        DestinationMix {
+            others: 1.0 - self.fraction,
+            listed: self.fraction,
+            ..DestinationMix::lists(lists)
+        }
     }
 }
 

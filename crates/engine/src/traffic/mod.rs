@@ -50,6 +50,50 @@ pub trait TrafficPattern: Send + Sync + fmt::Debug {
     /// The destination of a packet generated at `source`; draws only from `rng` (the
     /// source terminal's stream).
     fn destination(&self, source: TerminalId, rng: &mut ComponentRng) -> TerminalId;
+
+    /// The probability of each destination from each source, as
+    /// [`DestinationMix`] writes it (the zero-load latency averages over it).
+    fn mix(&self) -> DestinationMix;
+}
+
+/// A pattern's destination distribution: from source `s`, a destination is uniform over
+/// the other terminals with probability `others`, uniform over every terminal (`s`
+/// included) with probability `all`, and uniform over the entries of `lists[s]` (an entry
+/// may repeat) with probability `listed`; the three sum to 1.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DestinationMix {
+    /// Weight of "uniform over the other terminals".
+    pub others: f64,
+    /// Weight of "uniform over every terminal".
+    pub all: f64,
+    /// Weight of "uniform over the source's list".
+    pub listed: f64,
+    /// Per source terminal: its listed destinations (none when `listed` is 0).
+    pub lists: Vec<Vec<TerminalId>>,
+}
+
+impl DestinationMix {
+    /// Uniform over the other terminals.
+    pub fn others() -> DestinationMix {
+        DestinationMix {
+            others: 1.0,
+            ..DestinationMix::default()
+        }
+    }
+
+    /// Uniform over each source's list.
+    pub fn lists(lists: impl Iterator<Item = Vec<TerminalId>>) -> DestinationMix {
+        DestinationMix {
+            listed: 1.0,
+            lists: lists.collect(),
+            ..DestinationMix::default()
+        }
+    }
+
+    /// One destination per source: `dest[s]`.
+    pub fn map(dest: impl Iterator<Item = u32>) -> DestinationMix {
+        DestinationMix::lists(dest.map(|d| vec![TerminalId(d)]))
+    }
 }
 
 /// The registry of traffic pattern names (`--traffic`).

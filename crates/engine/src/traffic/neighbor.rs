@@ -1,7 +1,7 @@
 //! Neighbour traffic (BookSim's `neighbor`): on a torus, mesh or ring of radix `k` per
 //! dimension, every coordinate of the source moves one position up (mod k).
 
-use super::{does_not_fit, TrafficPattern};
+use super::{does_not_fit, DestinationMix, TrafficPattern};
 use crate::error::ConfigError;
 use crate::rng::ComponentRng;
 use flitsim_netlist::{Netlist, TerminalId};
@@ -80,5 +80,9 @@ impl Neighbor {
 impl TrafficPattern for Neighbor {
     fn destination(&self, source: TerminalId, _rng: &mut ComponentRng) -> TerminalId {
         TerminalId(self.dest[source.index()])
+    }
+
+    fn mix(&self) -> DestinationMix {
+        DestinationMix::map(self.dest.iter().copied())
     }
 }

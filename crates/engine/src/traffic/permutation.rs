@@ -3,7 +3,7 @@
 //! derived from the run seed, so the same seed gives the same permutation. Fixed points
 //! (a terminal sending to itself) are allowed, as in BookSim's `randperm`.
 
-use super::TrafficPattern;
+use super::{DestinationMix, TrafficPattern};
 use crate::error::ConfigError;
 use crate::rng::{below, stream, ComponentKind, ComponentRng};
 use flitsim_netlist::TerminalId;
@@ -48,6 +48,10 @@ impl Permutation {
 impl TrafficPattern for Permutation {
     fn destination(&self, source: TerminalId, _rng: &mut ComponentRng) -> TerminalId {
         TerminalId(self.dest[source.index()])
+    }
+
+    fn mix(&self) -> DestinationMix {
+        DestinationMix::map(self.dest.iter().copied())
     }
 }
 

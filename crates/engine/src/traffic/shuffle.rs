@@ -2,7 +2,7 @@
 //! left by one bit over `b` bits: `((s << 1) | (s >> (b - 1))) mod 2^b`.
 
 use super::bit_complement::bits;
-use super::TrafficPattern;
+use super::{DestinationMix, TrafficPattern};
 use crate::error::ConfigError;
 use crate::rng::ComponentRng;
 use flitsim_netlist::{Netlist, TerminalId};
@@ -34,5 +34,9 @@ impl Shuffle {
 impl TrafficPattern for Shuffle {
     fn destination(&self, source: TerminalId, _rng: &mut ComponentRng) -> TerminalId {
         TerminalId(self.of(source.0))
+    }
+
+    fn mix(&self) -> DestinationMix {
+        DestinationMix::map((0..1u32 << self.bits).map(|s| self.of(s)))
     }
 }

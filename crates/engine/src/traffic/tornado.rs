@@ -3,7 +3,7 @@
 //! (mod k): almost half-way around each ring, the worst case for minimal routing.
 
 use super::neighbor::{by_coordinates, CoordMap};
-use super::TrafficPattern;
+use super::{DestinationMix, TrafficPattern};
 use crate::error::ConfigError;
 use crate::rng::ComponentRng;
 use flitsim_netlist::{Netlist, TerminalId};
@@ -30,5 +30,9 @@ impl Tornado {
 impl TrafficPattern for Tornado {
     fn destination(&self, source: TerminalId, _rng: &mut ComponentRng) -> TerminalId {
         TerminalId(self.dest[source.index()])
+    }
+
+    fn mix(&self) -> DestinationMix {
+        DestinationMix::map(self.dest.iter().copied())
     }
 }

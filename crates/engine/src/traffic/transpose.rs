@@ -2,7 +2,7 @@
 //! `y + k*x` (on a k x k torus or mesh, whose router ids are `x + k*y`, this is the
 //! matrix transpose of the coordinates). Diagonal terminals send to themselves.
 
-use super::{does_not_fit, TrafficPattern};
+use super::{does_not_fit, DestinationMix, TrafficPattern};
 use crate::error::ConfigError;
 use crate::rng::ComponentRng;
 use flitsim_netlist::{Netlist, TerminalId};
@@ -41,5 +41,9 @@ impl Transpose {
 impl TrafficPattern for Transpose {
     fn destination(&self, source: TerminalId, _rng: &mut ComponentRng) -> TerminalId {
         TerminalId(self.of(source.0))
+    }
+
+    fn mix(&self) -> DestinationMix {
+        DestinationMix::map((0..self.k * self.k).map(|s| self.of(s)))
     }
 }

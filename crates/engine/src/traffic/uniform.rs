@@ -1,7 +1,7 @@
 //! Uniform random traffic: each packet goes to one of the other `N - 1` terminals with
 //! equal probability (the source itself is excluded, as in the papers' uniform traffic).
 
-use super::TrafficPattern;
+use super::{DestinationMix, TrafficPattern};
 use crate::error::ConfigError;
 use crate::rng::{below, ComponentRng};
 use flitsim_netlist::TerminalId;
@@ -35,6 +35,10 @@ impl TrafficPattern for Uniform {
     fn destination(&self, source: TerminalId, rng: &mut ComponentRng) -> TerminalId {
         let d = below(rng, u64::from(self.terminals - 1)) as u32;
         TerminalId(if d >= source.0 { d + 1 } else { d })
+    }
+
+    fn mix(&self) -> DestinationMix {
+        DestinationMix::others()
     }
 }
 

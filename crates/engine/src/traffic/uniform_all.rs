@@ -2,7 +2,7 @@
 //! probability, the source included (BookSim's `uniform`). A packet to its own terminal
 //! enters and leaves the source router without crossing a channel.
 
-use super::TrafficPattern;
+use super::{DestinationMix, TrafficPattern};
 use crate::error::ConfigError;
 use crate::rng::{below, ComponentRng};
 use flitsim_netlist::TerminalId;
@@ -35,6 +35,13 @@ impl UniformAll {
 impl TrafficPattern for UniformAll {
     fn destination(&self, _source: TerminalId, rng: &mut ComponentRng) -> TerminalId {
         TerminalId(below(rng, u64::from(self.terminals)) as u32)
+    }
+
+    fn mix(&self) -> DestinationMix {
+        DestinationMix {
+            all: 1.0,
+            ..DestinationMix::default()
+        }
     }
 }
 

@@ -10,7 +10,9 @@
 //! - Route: at the destination, eject. Otherwise one adaptive candidate (VCs `e..V`) per
 //!   minimal direction of every dimension with hops left (both directions when the
 //!   distance is exactly `k/2`), then one escape candidate: the dimension-order port
-//!   (lowest dimension with hops left, ties `Plus`) on escape class 0 or 1. Selection
+//!   (lowest dimension with hops left; at a tie the packet's direction under `dor_tie`,
+//!   as [`super::dor_torus_dateline`], and both for [`RoutingFunction::route`], the union
+//!   over packets) on escape class 0 or 1. Selection
 //!   prefers a free adaptive candidate and falls back to the escape one; a blocked head
 //!   waits for whichever frees first (it is re-selected every cycle).
 //! - Escape classes on a torus: hop from coordinate `a` toward `b` in direction `dir` uses
@@ -36,8 +38,10 @@
 //!   Duato, "A new theory of deadlock-free adaptive routing in wormhole networks", IEEE
 //!   TPDS 4(12), 1993.
 
+use super::geometry::tie_dir;
 use super::{eject, Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, VcRange};
-use flitsim_netlist::{Dir, OutPort, RouterId, TerminalId};
+use crate::{Flit, PacketId};
+use flitsim_netlist::{Dir, DorTie, OutPort, RouterId, TerminalId};
 
 /// Duato's minimal fully adaptive routing (see the module docs).
 #[derive(Clone, Debug)]
@@ -47,6 +51,8 @@ pub struct DuatoMinimal {
     escape: u8,
     /// VC classes needed (for the VC-count check).
     classes: u8,
+    /// The tie rule of the escape sub-function (`dor_tie`).
+    tie: DorTie,
 }
 
 /// Escape classes of the dimension-order escape sub-function: 2 with datelines, 1 on meshes.
@@ -71,13 +77,15 @@ pub(crate) fn split(classes: u8, adaptive_vcs: u8, min_vcs: u8) -> (u8, u8) {
 
 impl DuatoMinimal {
     /// Over the geometry of a torus, ring or mesh; `adaptive_vcs` as in the router config;
-    /// `min_vcs` = the fewest VCs of any router-to-router port.
-    pub fn new(geo: Geometry, adaptive_vcs: u8, min_vcs: u8) -> DuatoMinimal {
+    /// `min_vcs` = the fewest VCs of any router-to-router port; `tie` the escape VCs'
+    /// tie rule.
+    pub fn new(geo: Geometry, adaptive_vcs: u8, min_vcs: u8, tie: DorTie) -> DuatoMinimal {
         let (escape, classes) = split(escape_classes(&geo), adaptive_vcs, min_vcs);
         DuatoMinimal {
             geo,
             escape,
             classes,
+            tie,
         }
     }
 
@@ -102,35 +110,73 @@ impl DuatoMinimal {
         }
     }
 
-    /// The escape candidate: dimension-order port and dateline class.
-    pub(crate) fn escape_candidate(&self, here: RouterId, there: RouterId) -> Option<Candidate> {
-        for d in 0..self.geo.dims {
-            let (a, b) = (self.geo.coord(here, d), self.geo.coord(there, d));
-            let Some(dir) = self.geo.step(d, a, b) else {
-                continue;
-            };
-            let port = self.geo.port(here, d, dir);
-            let vcs = if !self.geo.wraps {
-                VcRange::new(0, self.escape)
-            } else {
-                let k = self.geo.radix[d];
-                let wrap_ahead = match dir {
-                    Dir::Plus => b < a && a + 1 != k,
-                    Dir::Minus => b > a && a != 0,
-                };
-                let half = self.escape / 2;
-                if wrap_ahead {
-                    VcRange::new(0, half)
-                } else {
-                    VcRange::new(half, self.escape)
+    /// The escape candidates for `packet` (`None`: the union over packets): the
+    /// dimension-order port and dateline class, two ports at a balanced tie; nothing at
+    /// the destination.
+    pub(crate) fn escapes(
+        &self,
+        here: RouterId,
+        there: RouterId,
+        packet: Option<PacketId>,
+        out: &mut RouteSet,
+    ) {
+        let Some((d, a, b)) = self.geo.first_difference(here, there) else {
+            return;
+        };
+        if self.tie == DorTie::Balanced && self.geo.is_tie(d, a, b) {
+            match packet {
+                Some(p) => out.push(self.escape_hop(here, d, a, b, tie_dir(p, d))),
+                None => {
+                    out.push(self.escape_hop(here, d, a, b, Dir::Plus));
+                    out.push(self.escape_hop(here, d, a, b, Dir::Minus));
                 }
-            };
-            return Some(Candidate {
-                port: OutPort(port),
-                vcs,
-            });
+            }
+        } else {
+            let dir = self.geo.step(d, a, b).expect("the coordinates differ");
+            out.push(self.escape_hop(here, d, a, b, dir));
         }
-        None
+    }
+
+    /// The escape hop from coordinate `a` toward `b` in dimension `d`, direction `dir`.
+    fn escape_hop(&self, here: RouterId, d: usize, a: u32, b: u32, dir: Dir) -> Candidate {
+        let port = self.geo.port(here, d, dir);
+        let vcs = if !self.geo.wraps {
+            VcRange::new(0, self.escape)
+        } else {
+            let k = self.geo.radix[d];
+            let wrap_ahead = match dir {
+                Dir::Plus => b < a && a + 1 != k,
+                Dir::Minus => b > a && a != 0,
+            };
+            let half = self.escape / 2;
+            if wrap_ahead {
+                VcRange::new(0, half)
+            } else {
+                VcRange::new(half, self.escape)
+            }
+        };
+        Candidate {
+            port: OutPort(port),
+            vcs,
+        }
+    }
+
+    /// Adaptive then escape candidates for `packet` (`None`: the union over packets).
+    pub(crate) fn candidates(
+        &self,
+        here: RouterId,
+        dest: TerminalId,
+        packet: Option<PacketId>,
+        out: &mut RouteSet,
+    ) {
+        out.clear();
+        let there = RouterId(dest.0);
+        if here == there {
+            out.push(eject(self.geo.terminal_vcs(here)));
+        } else {
+            self.adaptive(here, there, out);
+            self.escapes(here, there, packet, out);
+        }
     }
 }
 
@@ -144,15 +190,11 @@ impl RoutingFunction for DuatoMinimal {
     }
 
     fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet) {
-        out.clear();
-        let (here, there) = (ctx.router, RouterId(dest.0));
-        match self.escape_candidate(here, there) {
-            None => out.push(eject(self.geo.terminal_vcs(here))),
-            Some(esc) => {
-                self.adaptive(here, there, out);
-                out.push(esc);
-            }
-        }
+        self.candidates(ctx.router, dest, None, out);
+    }
+
+    fn route_packet(&self, ctx: &RouteCtx, head: &Flit, out: &mut RouteSet) {
+        self.candidates(ctx.router, head.dest, Some(head.packet), out);
     }
 
     fn escape_vcs(&self) -> Option<u8> {

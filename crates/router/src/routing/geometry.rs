@@ -2,6 +2,7 @@
 //! netlist (petgraph is read here, never in the cycle loop).
 
 use super::{describe_topology, kind_name, RoutingMismatch};
+use crate::PacketId;
 use flitsim_netlist::{Dir, Netlist, RouterId, RoutingKind, Topology};
 
 /// Flat per-router geometry: coordinates, radix, and the port leading along each
@@ -285,6 +286,14 @@ impl Geometry {
         Some(if plus <= k / 2 { Dir::Plus } else { Dir::Minus })
     }
 
+    /// Are both directions minimal from `a` to `b` in dimension `d` (a ring of even radix
+    /// `k` with `b` exactly `k/2` hops away)?
+    #[inline]
+    pub fn is_tie(&self, d: usize, a: u32, b: u32) -> bool {
+        let k = self.radix[d];
+        self.wraps && a != b && 2 * a.abs_diff(b) == k
+    }
+
     /// Is the hop from coordinate `a` in direction `dir` the wrap-around channel of
     /// dimension `d` (the dateline: `k-1 -> 0` going Plus, `0 -> k-1` going Minus)?
     #[inline]
@@ -347,6 +356,26 @@ impl Geometry {
     }
 }
 
+/// The balanced tie rule: the direction `packet` takes in dimension `d` when both are
+/// minimal. A hash of the packet id (source terminal, sequence number) and the dimension,
+/// so each packet's choice is fixed wherever and by whichever thread it is routed, and
+/// half the packets go each way. A minimal route meets a tie only where it turns into the
+/// dimension (one hop later the distance is below `k/2`), so this is a choice made once
+/// per dimension.
+pub fn tie_dir(packet: PacketId, d: usize) -> Dir {
+    // SplitMix64's finaliser over the packet id and the dimension.
+    let mut z = (u64::from(packet.source.0) << 32 | u64::from(packet.seq))
+        ^ (d as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    if z & 1 == 0 {
+        Dir::Plus
+    } else {
+        Dir::Minus
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testutil::{hypercube, mesh, torus};
@@ -385,6 +414,26 @@ mod tests {
                         "{a} -> {b}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn ties_split_packets_evenly_per_source_and_dimension() {
+        use flitsim_netlist::TerminalId;
+        // Every source's consecutive packets go Plus about half the time in each dimension.
+        for source in [0u32, 1, 7, 63, 1000] {
+            for d in 0..3 {
+                let plus = (0..4000u32)
+                    .filter(|&seq| {
+                        let id = PacketId {
+                            source: TerminalId(source),
+                            seq,
+                        };
+                        tie_dir(id, d) == Dir::Plus
+                    })
+                    .count();
+                assert!((1900..=2100).contains(&plus), "{source} {d}: {plus}");
             }
         }
     }

@@ -52,8 +52,8 @@ mod updown;
 pub mod west_first;
 
 use flitsim_netlist::{
-    Dir, InPort, Netlist, OutPort, RouterId, RoutingKind, RoutingProblem, RoutingProblemKind,
-    RoutingRequirements, TerminalId, Topology, VcId, TERMINAL_PORT,
+    DatelineRule, Dir, DorTie, InPort, Netlist, OutPort, RouterId, RoutingKind, RoutingProblem,
+    RoutingProblemKind, RoutingRequirements, TerminalId, Topology, VcId, TERMINAL_PORT,
 };
 use smallvec::SmallVec;
 use std::sync::Arc;
@@ -260,6 +260,16 @@ fn min_network_vcs(netlist: &Netlist) -> u8 {
         .unwrap_or(0)
 }
 
+/// The `dor_tie` and `dateline` rules of the netlist's routers (the first router's: the
+/// engine runs one routing function for the whole network).
+fn dor_rules(netlist: &Netlist) -> (DorTie, DatelineRule) {
+    netlist
+        .routers()
+        .next()
+        .map(|r| (r.config.dor_tie, r.config.dateline))
+        .unwrap_or_default()
+}
+
 /// Is the netlist a 2-D mesh?
 fn is_mesh_2d(t: &Topology) -> bool {
     matches!(t, Topology::Mesh { radix } if radix.len() == 2)
@@ -274,9 +284,14 @@ fn construct(
         (RoutingKind::Dor, Topology::Mesh { .. }) => {
             Arc::new(dor_mesh::DorMesh::new(Geometry::new(netlist, kind)?))
         }
-        (RoutingKind::Dor, Topology::Torus { .. } | Topology::Ring { .. }) => Arc::new(
-            dor_torus_dateline::DorTorusDateline::new(Geometry::new(netlist, kind)?),
-        ),
+        (RoutingKind::Dor, Topology::Torus { .. } | Topology::Ring { .. }) => {
+            let (tie, dateline) = dor_rules(netlist);
+            Arc::new(dor_torus_dateline::DorTorusDateline::new(
+                Geometry::new(netlist, kind)?,
+                tie,
+                dateline,
+            ))
+        }
         (RoutingKind::Dor, Topology::Hypercube { .. }) => {
             Arc::new(ecube::Ecube::new(Geometry::new(netlist, kind)?))
         }
@@ -290,6 +305,7 @@ fn construct(
             Geometry::new(netlist, kind)?,
             adaptive_vcs(netlist),
             min_network_vcs(netlist),
+            dor_rules(netlist).0,
         )),
         (
             RoutingKind::DuatoNbc,
@@ -305,6 +321,7 @@ fn construct(
                 Geometry::new(netlist, kind)?,
                 adaptive_vcs(netlist),
                 min_network_vcs(netlist),
+                dor_rules(netlist).0,
             ))
         }
         (RoutingKind::Pcube, Topology::Hypercube { .. }) => {
@@ -654,7 +671,8 @@ mod tests {
         // 4x4 torus, 4 VCs: class 0 = VCs 0..2, class 1 = VCs 2..4. From (3,0) to (1,1):
         // x goes Plus over the wrap 3 -> 0 (class 1), 0 -> 1 (stays class 1), then y
         // starts again in class 0.
-        let n = torus(&[4, 4], 4);
+        let mut n = torus(&[4, 4], 4);
+        n.set("dateline", "wrap").unwrap();
         let f = build(RoutingKind::Dor, &n).unwrap();
         let dest = TerminalId(1 + 4);
         let mut ctx = RouteCtx {
@@ -767,7 +785,10 @@ mod generator_tests {
                             for t in 0..n.num_routers() as u32 {
                                 let dest = TerminalId(t);
                                 f.route(&ctx, dest, &mut set);
-                                for c in set.iter().filter(|c| c.port.0 != TERMINAL_PORT) {
+                                // At a balanced tie the union holds the `Minus` port too,
+                                // after the dimension-order (`Plus`) one.
+                                let first = set.iter().find(|c| c.port.0 != TERMINAL_PORT);
+                                if let Some(c) = first {
                                     assert_eq!(
                                         f.dimension_order_port(r.id, dest),
                                         Some(c.port),

@@ -25,7 +25,7 @@
 
 use super::duato_minimal::DuatoMinimal;
 use super::{Geometry, RouteCtx, RouteSet, RoutingFunction};
-use flitsim_netlist::{OutPort, RouterId, TerminalId};
+use flitsim_netlist::{DorTie, OutPort, RouterId, TerminalId};
 
 /// Paper 000's adaptive routing (see the module docs).
 #[derive(Clone, Debug)]
@@ -35,10 +35,10 @@ pub struct Quaglia {
 
 impl Quaglia {
     /// Over the geometry of a 2-D torus; `adaptive_vcs` and `min_vcs` as for
-    /// [`DuatoMinimal::new`].
-    pub fn new(geo: Geometry, adaptive_vcs: u8, min_vcs: u8) -> Quaglia {
+    /// [`DuatoMinimal::new`], `tie` the escape VCs' tie rule.
+    pub fn new(geo: Geometry, adaptive_vcs: u8, min_vcs: u8, tie: DorTie) -> Quaglia {
         Quaglia {
-            inner: DuatoMinimal::new(geo, adaptive_vcs, min_vcs),
+            inner: DuatoMinimal::new(geo, adaptive_vcs, min_vcs, tie),
         }
     }
 }
@@ -56,6 +56,10 @@ impl RoutingFunction for Quaglia {
         // X candidates before Y candidates, then the escape candidate (DuatoMinimal keeps
         // dimension order; on a 2-D torus it is exactly the paper's X-then-Y rule).
         self.inner.route(ctx, dest, out);
+    }
+
+    fn route_packet(&self, ctx: &RouteCtx, head: &crate::Flit, out: &mut RouteSet) {
+        self.inner.route_packet(ctx, head, out);
     }
 
     fn escape_vcs(&self) -> Option<u8> {

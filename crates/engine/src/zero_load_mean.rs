@@ -1,0 +1,97 @@
+//! The zero-load latency a run reports: the mean of [`zero_load_latency_pair`] over the
+//! packets the run's traffic would send, every source terminal equally likely.
+//!
+//! A pattern gives its destinations as a [`DestinationMix`]: the uniform parts use the
+//! memoised walk of [`UniformSums`] (uniform over the other terminals; over every
+//! terminal it adds each terminal's self-traffic, which visits one router), and the listed
+//! destinations (fixed-distance, permutations, the hot terminals of hotspot) are walked
+//! pair by pair. A trace averages over its own packets, each with its own length. The
+//! latency of a pair is affine in the packet length, so a pattern's mean is evaluated at
+//! 1 and 2 flits and extended to the mean length.
+
+use crate::traffic::{DestinationMix, TraceEvent};
+use crate::zero_load::{zero_load_latency_pair, UniformSums};
+use flitsim_netlist::{Netlist, TerminalId};
+use flitsim_router::routing::RoutingFunction;
+use std::collections::BTreeMap;
+
+/// Mean zero-load latency (cycles) of packets of mean length `mean_len` flits whose
+/// destinations follow `mix`; the uniform walk splits over `threads` workers.
+pub fn mean_over_mix(
+    netlist: &Netlist,
+    routing: &dyn RoutingFunction,
+    mix: &DestinationMix,
+    threads: usize,
+    mean_len: f64,
+) -> f64 {
+    let uniform = (mix.others > 0.0 || mix.all > 0.0)
+        .then(|| UniformSums::of_threads(netlist, routing, threads));
+    let at = |len: u32| mean_at(netlist, routing, mix, uniform.as_ref(), len);
+    let (t1, t2) = (at(1), at(2));
+    t1 + (t2 - t1) * (mean_len - 1.0)
+}
+
+/// Mean zero-load latency of packets of `len` flits under `mix`.
+fn mean_at(
+    netlist: &Netlist,
+    routing: &dyn RoutingFunction,
+    mix: &DestinationMix,
+    uniform: Option<&UniformSums>,
+    len: u32,
+) -> f64 {
+    let n = netlist.num_terminals();
+    let mut mean = 0.0;
+    if let Some(sums) = uniform {
+        mean += mix.others * sums.mean(len);
+        if mix.all > 0.0 {
+            let own: u64 = (0..n as u32)
+                .map(|s| {
+                    zero_load_latency_pair(netlist, routing, TerminalId(s), TerminalId(s), len)
+                })
+                .sum();
+            let all = (sums.total(len) + own) as f64 / (n * n) as f64;
+            mean += mix.all * all;
+        }
+    }
+    if mix.listed > 0.0 {
+        // Per source an integer sum over its list, divided once: exact for whole means.
+        let per_source = mix.lists.iter().enumerate().map(|(s, dests)| {
+            let sum: u64 = dests
+                .iter()
+                .map(|&d| zero_load_latency_pair(netlist, routing, TerminalId(s as u32), d, len))
+                .sum();
+            sum as f64 / dests.len().max(1) as f64
+        });
+        mean += mix.listed * per_source.sum::<f64>() / n as f64;
+    }
+    mean
+}
+
+/// Mean zero-load latency (cycles) over the packets of a trace, each with its own length
+/// (0 for an empty trace).
+pub fn mean_over_events(
+    netlist: &Netlist,
+    routing: &dyn RoutingFunction,
+    events: &[TraceEvent],
+) -> f64 {
+    // Per (source, destination): packets and their total length.
+    let mut pairs: BTreeMap<(TerminalId, TerminalId), (u64, u64)> = BTreeMap::new();
+    for e in events {
+        let p = pairs.entry((e.source, e.dest)).or_default();
+        p.0 += 1;
+        p.1 += u64::from(e.len);
+    }
+    let total: f64 = pairs
+        .iter()
+        .map(|(&(s, d), &(count, flits))| {
+            let t1 = zero_load_latency_pair(netlist, routing, s, d, 1) as f64;
+            let slope = zero_load_latency_pair(netlist, routing, s, d, 2) as f64 - t1;
+            count as f64 * t1 + (flits - count) as f64 * slope
+        })
+        .sum();
+    if events.is_empty() {
+        0.0
+    } else {
+        total / events.len() as f64
+    }
+}
