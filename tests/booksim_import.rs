@@ -16,7 +16,6 @@
 //! formula; each was also read from the watch output of BookSim 2 (commit 28f4329, its
 //! `watch_packets = {0}`), as the comments say.
 
-use flitsim::netlist::SET_KEYS;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -383,25 +382,20 @@ fn unknown_and_unsupported_keys_are_refused_by_name() {
 }
 
 #[test]
-fn torus_dor_maps_booksims_tie_and_dateline_rules_where_flitsim_has_them() {
+fn torus_dor_maps_booksims_tie_and_dateline_rules() {
     let config = cfg("torus-rules.cfg", &LINE.replace("mesh", "torus"));
     let (netlist, mapping) = import(&config, &["k=8", "n=2"]);
     let toml = std::fs::read_to_string(netlist).unwrap();
     // BookSim's dim_order_torus picks + or - at random at distance k/2 when the packet
     // turns into the dimension, and fixes the VC class at dimension entry.
-    let known = SET_KEYS.contains(&"dor_tie") && SET_KEYS.contains(&"dateline");
-    if known {
-        assert!(
-            toml.contains("dor_tie = \"balanced\"") && toml.contains("dateline = \"entry\""),
-            "{toml}"
-        );
-    } else {
-        assert!(
-            mapping.contains("this flitsim has no `dor_tie`, `dateline`"),
-            "{mapping}"
-        );
-        assert!(!toml.contains("dor_tie"), "{toml}");
-    }
+    assert!(
+        mapping.contains("routing = \"dor\", dor_tie = \"balanced\", dateline = \"entry\""),
+        "{mapping}"
+    );
+    assert!(
+        toml.contains("dor_tie = \"balanced\"") && toml.contains("dateline = \"entry\""),
+        "{toml}"
+    );
     // A mesh has neither rule.
     let (netlist, _) = import(&cfg("mesh-rules.cfg", LINE), &[]);
     assert!(!std::fs::read_to_string(netlist)

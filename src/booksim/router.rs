@@ -5,12 +5,12 @@ use super::config::Config;
 use super::error::ImportError;
 use super::mapping::Line;
 use super::topology::Shape;
-use flitsim_netlist::SET_KEYS;
 use std::fmt::Write as _;
 
 /// BookSim's torus DOR as flitsim router parameters: the random `+`/`-` choice at
 /// distance k/2 made when the packet turns into the dimension (`dor_tie`), and the VC
-/// class fixed when it enters the dimension (`dateline`).
+/// class fixed when it enters the dimension (`dateline`). Written on every torus (the
+/// escape DOR of `duato` follows them too), though they are flitsim's defaults.
 pub const TORUS_DOR_KEYS: [(&str, &str); 2] = [("dor_tie", "balanced"), ("dateline", "entry")];
 
 /// The router parameters read from a BookSim config.
@@ -100,7 +100,7 @@ fn routing(
     defaults: &mut Vec<(&'static str, String)>,
 ) -> Result<(), ImportError> {
     let (function, _) = config.get("routing_function");
-    let (routing, mut note) = match function.as_str() {
+    let (routing, note) = match function.as_str() {
         "dim_order" => ("dor", None),
         "dor" if !shape.is_torus() => ("dor", None),
         "min_adapt" => (
@@ -127,22 +127,10 @@ fn routing(
     };
     defaults.push(("routing", quoted(routing)));
     let mut target = format!("routing = \"{routing}\"");
-    if shape.is_torus() && routing == "dor" {
-        let missing: Vec<&str> = TORUS_DOR_KEYS
-            .iter()
-            .map(|&(key, _)| key)
-            .filter(|key| !SET_KEYS.contains(key))
-            .collect();
-        if missing.is_empty() {
-            for (key, value) in TORUS_DOR_KEYS {
-                defaults.push((key, quoted(value)));
-                let _ = write!(target, ", {key} = \"{value}\"");
-            }
-        } else {
-            note = Some(format!(
-                "this flitsim has no `{}`: its torus DOR sends ties at distance k/2 to `+` and changes VC class at the wrap link, where BookSim picks the direction at random and fixes the class at dimension entry; torus results differ",
-                missing.join("`, `")
-            ));
+    if shape.is_torus() {
+        for (key, value) in TORUS_DOR_KEYS {
+            defaults.push((key, quoted(value)));
+            let _ = write!(target, ", {key} = \"{value}\"");
         }
     }
     lines.push(config.line("routing_function", target, note));
