@@ -1,5 +1,6 @@
 //! flitsim: facade library of the CLI. The subcommands live in [`cli`].
 
+pub mod booksim;
 pub mod cli;
 pub mod crosscheck;
 pub mod measure;

@@ -32,6 +32,9 @@ enum Command {
     /// Buffer occupancy per router and port, and the smallest depth per VC that keeps
     /// 99% of the unbounded-buffer throughput (`flitsim buffers netlists/torus-8x8.toml --rate 0.014 --length 12`).
     Buffers(flitsim::cli::buffers::BuffersArgs),
+    /// Translate another simulator's config into a flitsim netlist and run command, printing
+    /// the mapping (`flitsim import booksim torus88.cfg injection_rate=0.2 --run`).
+    Import(flitsim::cli::import::ImportArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -45,6 +48,7 @@ fn main() -> std::process::ExitCode {
         Command::Reproduce(args) => flitsim::cli::reproduce::run(&args),
         Command::Sweep(args) => flitsim::cli::sweep::run(&args),
         Command::Buffers(args) => flitsim::cli::buffers::run(&args),
+        Command::Import(args) => flitsim::cli::import::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,4 +1,5 @@
 //! The one integration-test binary: each module is a topic.
+mod booksim_import;
 mod conservation;
 mod crosscheck;
 mod deadlock;

@@ -4,6 +4,7 @@ pub mod args;
 pub mod buffers;
 pub mod buffers_plot;
 pub mod check;
+pub mod import;
 pub mod model;
 pub mod netlist;
 pub mod reproduce;
