@@ -10,6 +10,7 @@ mod model_quaglia;
 mod netlist_cli;
 mod netlist_errors;
 mod occupancy;
+mod robustness;
 mod routing_cli;
 mod routing_deadlock;
 mod routing_rates;

@@ -59,12 +59,11 @@ fn load(
     set: &[String],
 ) -> Result<Netlist, Diagnostics> {
     let mut n = flitsim_netlist::load(file)?;
-    if let Some(r) = routing {
-        n.set("routing", r)?;
-    }
+    let mut pairs: Vec<(&str, &str)> = routing.map(|r| ("routing", r)).into_iter().collect();
     for pair in set {
-        n.set_pair(pair)?;
+        pairs.push(flitsim_netlist::split_setting(pair)?);
     }
+    n.set_all(pairs)?;
     Ok(n)
 }
 

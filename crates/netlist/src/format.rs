@@ -273,6 +273,14 @@ pub(crate) fn format_direction((d, dir): (u8, Dir)) -> String {
     format!("d{d}{}", if dir == Dir::Plus { '+' } else { '-' })
 }
 
+/// `s` with each control character (newline, tab, NUL, ...) replaced by `_`: a default
+/// netlist name from a file name.
+fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '_' } else { c })
+        .collect()
+}
+
 /// Names of routers and ports: letters, digits, `_` and `-`.
 fn valid_name(s: &str) -> bool {
     !s.is_empty()
@@ -404,10 +412,17 @@ impl Loader {
 
         let mut name = path.file_stem().map_or_else(
             || "netlist".to_string(),
-            |s| s.to_string_lossy().into_owned(),
+            |s| printable(&s.to_string_lossy()),
         );
         if let Some(v) = get("name") {
             if let Some(s) = self.de::<String>(v, "name", "the top level") {
+                if s.chars().any(char::is_control) {
+                    self.errors.push(NetlistError::BadValue {
+                        at: self.at(&v.span()),
+                        key: "name".into(),
+                        message: "the netlist name holds a control character (a newline, a tab, NUL, ...)".into(),
+                    });
+                }
                 name = s;
             }
         }
@@ -524,10 +539,8 @@ impl Loader {
         netlist.path = Some(path.to_path_buf());
         netlist.max_packet_length = max_packet_length.map(|s| *s.get_ref());
         netlist.source = Some(Arc::new(self.map.clone()));
-        if let Some(len) = netlist.max_packet_length.filter(|&l| l > 0) {
-            if let Err(d) = validate::check_vct_depth(&netlist, len) {
-                self.errors.extend(d.errors);
-            }
+        if let Err(d) = validate::check_settings(&netlist) {
+            self.errors.extend(d.errors);
         }
         Some(netlist)
     }

@@ -62,5 +62,5 @@ pub use format::{load, parse_str};
 pub use ids::{ChannelId, Cycle, InPort, OutPort, RouterId, TerminalId, VcId, TERMINAL_PORT};
 pub use netlist::{ChannelSpec, Dir, Netlist, PortSpec, RouterSpec, Topology};
 pub use routing_check::{NoRoutingCheck, RoutingProblem, RoutingProblemKind, RoutingRequirements};
-pub use set::SET_KEYS;
+pub use set::{split_setting, SET_KEYS};
 pub use source::SourceMap;
