@@ -114,3 +114,133 @@ fn netlist_names_are_printable_and_expand_round_trips_them() {
     .unwrap();
     assert_eq!(again.name, n.name);
 }
+
+/// `flitsim run` with `--json`, asserting exit 0; the JSON object.
+fn run_json(args: &[&str]) -> serde_json::Value {
+    let out = accepted(&[&["run"], args, &["--json"]].concat());
+    serde_json::from_str(&out).expect("one JSON object")
+}
+
+#[test]
+fn the_watchdog_waits_for_flits_on_long_channels_and_in_long_pipelines() {
+    // A 4-router ring keeps the per-cycle checks of test builds cheap on long lines.
+    let ring = netlist_file(
+        "watchdog-ring",
+        "[topology]\nkind = \"ring\"\nn = 4\n[defaults]\nvcs = 2\n",
+    );
+    let ring = ring.to_str().unwrap();
+    for set in [
+        "channel_latency=5000",
+        "switch_alloc_delay=4096",
+        "routing_delay=1024",
+        "terminal_latency=65536",
+    ] {
+        let v = run_json(&[
+            ring,
+            "--set",
+            set,
+            "--rate",
+            "0.05",
+            "--warmup",
+            "0",
+            "--cycles",
+            "100",
+            "--drain",
+            "--drain-cycles",
+            "300000",
+        ]);
+        assert!(v["deadlock"].is_null(), "{set}: {}", v["deadlock"]);
+        let generated = v["packets"]["generated"].as_u64().unwrap();
+        assert!(generated > 0, "{set}");
+        assert_eq!(v["packets"]["delivered"].as_u64(), Some(generated), "{set}");
+        assert_eq!(v["packets"]["in_flight_end"].as_u64(), Some(0), "{set}");
+    }
+}
+
+#[test]
+fn input_files_are_read_within_bounds() {
+    let e = refused(&["netlist", "check", "/dev/zero"]);
+    assert!(e.contains("not a regular file"), "{e}");
+    let e = refused(&["netlist", "check", "tests"]);
+    assert!(e.contains("is a directory"), "{e}");
+    let t = "netlists/torus-4x4.toml";
+    let e = refused(&["run", t, "--traffic", "trace:/dev/zero", "--cycles", "10"]);
+    assert!(e.contains("not a regular file"), "{e}");
+}
+
+/// Writes a trace file into the test scratch directory.
+fn trace_file(name: &str, body: &str) -> String {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("robustness");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    format!("trace:{}", p.display())
+}
+
+#[test]
+fn trace_packets_meet_the_switching_limits_and_the_cycle_limit() {
+    let t = "netlists/torus-4x4.toml";
+    let vct = ["--set", "switching=vct", "--set", "buffer_depth=8"];
+    let long = trace_file("long.trace", "0 0 5 4\n10 1 6 9\n");
+    // The same refusal as `--length 9`.
+    let by_length = refused(&[&["run", t, "--length", "9"], &vct[..]].concat());
+    let by_trace = refused(&[&["run", t, "--traffic", &long], &vct[..]].concat());
+    for e in [&by_length, &by_trace] {
+        assert!(e.contains("error[vct-buffer-too-shallow]"), "{e}");
+        assert!(e.contains("below the packet length 9"), "{e}");
+    }
+    for (name, body, says) in [
+        ("empty.trace", "# nothing\n\n", "no packet"),
+        ("late.trace", "4294967295 0 1 1\n", "past the last cycle"),
+        ("huge.trace", "0 0 1 4000000000\n", "not in 1..=2147483648"),
+    ] {
+        let e = refused(&["run", t, "--traffic", &trace_file(name, body)]);
+        assert!(e.contains(says), "{name}: {e}");
+    }
+}
+
+#[test]
+fn a_trace_is_measured_over_its_span_unless_the_window_is_given() {
+    let t = "netlists/torus-4x4.toml";
+    // Every packet falls inside the automatic warm-up: all are measured anyway.
+    let tr = trace_file("early.trace", "0 0 5 2\n3 1 6 2\n40 2 7 2\n");
+    let v = run_json(&[t, "--traffic", &tr]);
+    assert_eq!(v["packets"]["generated"].as_u64(), Some(3), "{v}");
+    assert_eq!(v["packets"]["delivered"].as_u64(), Some(3), "{v}");
+    assert_eq!(v["cycles"]["warmup"].as_u64(), Some(0), "{v}");
+    assert_eq!(v["cycles"]["measured"].as_u64(), Some(41), "{v}");
+    // A window given on the command line is kept.
+    let v = run_json(&[t, "--traffic", &tr, "--warmup", "10", "--cycles", "20"]);
+    assert_eq!(v["packets"]["generated"].as_u64(), Some(0), "{v}");
+}
+
+#[test]
+fn length_distributions_stay_below_the_cap() {
+    let t = "netlists/torus-4x4.toml";
+    for len in [
+        "exp:1e9",
+        "exp:1e18",
+        "exp:inf",
+        "3000000000",
+        "mix:1,3000000000,0.5",
+    ] {
+        let e = refused(&["run", t, "--length", len, "--cycles", "10"]);
+        assert!(e.contains("2^31") || e.contains("2147483648"), "{len}: {e}");
+    }
+    // The largest accepted mean gives a finite offered load from the mean sampled.
+    let v = run_json(&[
+        t,
+        "--length",
+        "exp:33554432",
+        "--rate",
+        "0.000001",
+        "--warmup",
+        "0",
+        "--cycles",
+        "1",
+        "--drain-cycles",
+        "0",
+    ]);
+    let offered = v["offered"]["flits_per_terminal_cycle"].as_f64().unwrap();
+    assert!((offered - 33.554432).abs() < 0.01, "{offered}");
+}

@@ -3,6 +3,7 @@ mod conservation;
 mod crosscheck;
 mod deadlock;
 mod determinism;
+mod fuzz;
 mod little;
 mod measurement;
 mod model_cli;

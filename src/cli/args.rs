@@ -95,7 +95,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
 
-    /// Stop with a deadlock report when flits are in the network and none moves for C cycles (0: never).
+    /// Stop with a deadlock report when flits are in the network, none moves for C cycles and none is on a channel or in a pipeline delay (0: never).
     #[arg(long, value_name = "C", default_value_t = 2000)]
     pub watchdog: u64,
 
@@ -179,21 +179,30 @@ impl RunArgs {
     pub fn sim_config(&self) -> anyhow::Result<SimConfig> {
         let traffic: TrafficKind = self.traffic.parse()?;
         let lengths: LengthDist = self.length.parse()?;
-        let fixed = self.warmup.is_some() || self.cycles.is_some();
+        let mut fixed = self.warmup.is_some() || self.cycles.is_some();
+        let defaults = SimConfig::default();
+        let (mut warmup, mut cycles) = (defaults.warmup, defaults.cycles);
+        // A trace's packets are all measured unless the flags say otherwise: no warm-up,
+        // and a window up to the last packet's cycle.
+        if let (Some(path), false) = (traffic.trace_file(), fixed) {
+            let events = flitsim_engine::traffic::trace::load(path, usize::MAX)?;
+            warmup = 0;
+            cycles = events.last().map_or(1, |e| e.cycle.0 + 1);
+            fixed = true;
+        }
         if !(self.ci_target > 0.0 && self.ci_target < 1.0) {
             anyhow::bail!(
                 "--ci-target {} is out of range\nhelp: give a fraction in (0, 1), e.g. 0.02 for 2%",
                 self.ci_target
             );
         }
-        let defaults = SimConfig::default();
         let config = SimConfig {
             rate: self.rate,
             length: lengths.max().unwrap_or(1),
             length_dist: Some(lengths),
             traffic,
-            warmup: self.warmup.unwrap_or(defaults.warmup),
-            cycles: self.cycles.unwrap_or(defaults.cycles),
+            warmup: self.warmup.unwrap_or(warmup),
+            cycles: self.cycles.unwrap_or(cycles),
             drain: self.drain_cycles,
             drain_all: self.drain,
             backoff: self.backoff,

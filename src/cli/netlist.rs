@@ -97,7 +97,15 @@ pub fn run(args: &NetlistArgs) -> anyhow::Result<ExitCode> {
                     n.num_routers()
                 );
             }
-            let (diameter, average_distance) = n.distance_summary();
+            let (diameter, average_distance, exact) = n.distance_summary();
+            if !exact {
+                eprintln!(
+                    "warning: diameter and average_distance are estimated from shortest paths out of {} of the {} routers (an explicit netlist above {} routers)",
+                    flitsim_netlist::metrics::SAMPLED_SOURCES,
+                    n.num_routers(),
+                    flitsim_netlist::metrics::EXACT_ROUTERS
+                );
+            }
             let s = Summary {
                 name: n.name.clone(),
                 path: file.display().to_string(),

@@ -56,12 +56,16 @@ use std::sync::Arc;
 use toml::de::{DeTable, DeValue, ValueDeserializer};
 use toml::Spanned;
 
-/// Reads and loads a netlist file (parse, build, structural validation).
+/// Reads and loads a netlist file (parse, build, structural validation): a regular file
+/// of at most [`crate::read::MAX_NETLIST_BYTES`].
 pub fn load(path: &Path) -> Result<Netlist, Diagnostics> {
-    let bytes = std::fs::read(path).map_err(|e| NetlistError::Io {
-        at: crate::error::Location::file(path),
-        message: e.to_string(),
-    })?;
+    let bytes =
+        crate::read::read_bounded(path, crate::read::MAX_NETLIST_BYTES).map_err(|message| {
+            NetlistError::Io {
+                at: crate::error::Location::file(path),
+                message,
+            }
+        })?;
     let src = String::from_utf8(bytes).map_err(|e| {
         let byte = e.utf8_error().valid_up_to();
         let valid = std::str::from_utf8(&e.as_bytes()[..byte]).unwrap_or_default();
@@ -1022,8 +1026,14 @@ impl Loader {
         }
     }
 
-    /// Resolves `router.port`; reports the problem and returns `None` when it does not resolve.
-    fn endpoint(&mut self, n: &Netlist, text: &Spanned<String>) -> Option<(RouterId, u8)> {
+    /// Resolves `router.port` (routers by name through `ids`); reports the problem and
+    /// returns `None` when it does not resolve.
+    fn endpoint(
+        &mut self,
+        n: &Netlist,
+        ids: &HashMap<String, RouterId>,
+        text: &Spanned<String>,
+    ) -> Option<(RouterId, u8)> {
         let at = self.at(&text.span());
         let s = text.get_ref();
         let Some((r, p)) = s
@@ -1037,7 +1047,7 @@ impl Loader {
             });
             return None;
         };
-        let Some(router) = n.routers().find(|x| x.name == r) else {
+        let Some(router) = ids.get(r).map(|&id| n.router(id)) else {
             self.errors.push(NetlistError::UnknownRouter {
                 at,
                 endpoint: s.clone(),
@@ -1076,6 +1086,7 @@ impl Loader {
         };
         let fields = struct_fields::<RawChannel>();
         let mut used: HashMap<(RouterId, u8, bool), Span> = HashMap::new();
+        let ids: HashMap<String, RouterId> = n.routers().map(|r| (r.name.clone(), r.id)).collect();
         for entry in entries {
             let Some(t) = self.known(entry, fields, "[[channel]]") else {
                 self.unreadable_channel = true;
@@ -1085,8 +1096,8 @@ impl Loader {
                 self.unreadable_channel = true;
                 continue;
             };
-            let from = self.endpoint(n, &c.from);
-            let to = self.endpoint(n, &c.to);
+            let from = self.endpoint(n, &ids, &c.from);
+            let to = self.endpoint(n, &ids, &c.to);
             let mut ok = from.is_some() && to.is_some();
             for (end, text, output) in [(from, &c.from, true), (to, &c.to, false)] {
                 let Some((r, p)) = end else { continue };
