@@ -123,7 +123,8 @@ fn run_json(args: &[&str]) -> serde_json::Value {
 
 #[test]
 fn the_watchdog_waits_for_flits_on_long_channels_and_in_long_pipelines() {
-    // A 4-router ring keeps the per-cycle checks of test builds cheap on long lines.
+    // A 4-router ring keeps the per-cycle checks of test builds cheap on long lines; every
+    // latency and delay is above the default limit of 2000 cycles.
     let ring = netlist_file(
         "watchdog-ring",
         "[topology]\nkind = \"ring\"\nn = 4\n[defaults]\nvcs = 2\n",
@@ -133,7 +134,7 @@ fn the_watchdog_waits_for_flits_on_long_channels_and_in_long_pipelines() {
         "channel_latency=5000",
         "switch_alloc_delay=4096",
         "routing_delay=1024",
-        "terminal_latency=65536",
+        "terminal_latency=4096",
     ] {
         let v = run_json(&[
             ring,
