@@ -1,7 +1,7 @@
 //! Flags shared by the subcommands that simulate (`run`, and later `sweep`, `trace`,
 //! `buffers`, `check`): which netlist, what to override in it, and how to drive it.
 
-use anyhow::{anyhow, Context};
+use anyhow::anyhow;
 use clap::Args;
 use flitsim_engine::stats::AutoConfig;
 use flitsim_engine::{LengthDist, SimConfig, TrafficKind};
@@ -95,7 +95,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
 
-    /// Stop with a deadlock report when flits are in the network and none moves for C cycles (0: never).
+    /// Stop with a deadlock report when flits are in the network, none moves for C cycles and none is on a channel or in a pipeline delay (0: never).
     #[arg(long, value_name = "C", default_value_t = 2000)]
     pub watchdog: u64,
 
@@ -144,40 +144,31 @@ pub fn check_writable(flag: &str, path: Option<&Path>) -> anyhow::Result<()> {
 }
 
 impl RunArgs {
-    /// Loads the netlist and applies `--set` overrides, then `--routing`.
+    /// Loads the netlist and applies `--set` overrides, then `--switching`, `--timeout`,
+    /// `--selection` and `--routing`, then the checks relating values to one another
+    /// (the same ones loading runs on values written in the file).
     ///
     /// # Errors
-    /// The netlist's diagnostics, or a bad override naming the flag.
+    /// The netlist's diagnostics, or a bad override (naming the key, the value and the
+    /// accepted values).
     pub fn load_netlist(&self) -> anyhow::Result<Netlist> {
         let mut netlist = flitsim_netlist::load(&self.netlist).map_err(|d| anyhow!("{d}"))?;
+        let timeout = self.timeout.map(|t| t.to_string());
+        let mut pairs = Vec::new();
         for kv in &self.set {
-            let (key, value) = kv.split_once('=').ok_or_else(|| {
-                anyhow!("--set {kv}: expected key=value\nhelp: for example --set vcs=8")
-            })?;
-            netlist
-                .set(key.trim(), value.trim())
-                .with_context(|| format!("--set {kv}"))?;
+            pairs.push(
+                flitsim_netlist::split_setting(kv)
+                    .map_err(|e| anyhow!("--set {kv}: {e}\nhelp: for example --set vcs=8"))?,
+            );
         }
-        if let Some(switching) = &self.switching {
-            netlist
-                .set("switching", switching)
-                .with_context(|| format!("--switching {switching}"))?;
-        }
-        if let Some(timeout) = self.timeout {
-            netlist
-                .set("timeout", &timeout.to_string())
-                .with_context(|| format!("--timeout {timeout}"))?;
-        }
-        if let Some(selection) = &self.selection {
-            netlist
-                .set("selection", selection)
-                .with_context(|| format!("--selection {selection}"))?;
-        }
-        if let Some(routing) = &self.routing {
-            netlist
-                .set("routing", routing)
-                .with_context(|| format!("--routing {routing}"))?;
-        }
+        let flags = [
+            ("switching", self.switching.as_deref()),
+            ("timeout", timeout.as_deref()),
+            ("selection", self.selection.as_deref()),
+            ("routing", self.routing.as_deref()),
+        ];
+        pairs.extend(flags.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
+        netlist.set_all(pairs).map_err(|d| anyhow!("{d}"))?;
         Ok(netlist)
     }
 
@@ -188,21 +179,30 @@ impl RunArgs {
     pub fn sim_config(&self) -> anyhow::Result<SimConfig> {
         let traffic: TrafficKind = self.traffic.parse()?;
         let lengths: LengthDist = self.length.parse()?;
-        let fixed = self.warmup.is_some() || self.cycles.is_some();
+        let mut fixed = self.warmup.is_some() || self.cycles.is_some();
+        let defaults = SimConfig::default();
+        let (mut warmup, mut cycles) = (defaults.warmup, defaults.cycles);
+        // A trace's packets are all measured unless the flags say otherwise: no warm-up,
+        // and a window up to the last packet's cycle.
+        if let (Some(path), false) = (traffic.trace_file(), fixed) {
+            let events = flitsim_engine::traffic::trace::load(path, usize::MAX)?;
+            warmup = 0;
+            cycles = events.last().map_or(1, |e| e.cycle.0 + 1);
+            fixed = true;
+        }
         if !(self.ci_target > 0.0 && self.ci_target < 1.0) {
             anyhow::bail!(
                 "--ci-target {} is out of range\nhelp: give a fraction in (0, 1), e.g. 0.02 for 2%",
                 self.ci_target
             );
         }
-        let defaults = SimConfig::default();
         let config = SimConfig {
             rate: self.rate,
             length: lengths.max().unwrap_or(1),
             length_dist: Some(lengths),
             traffic,
-            warmup: self.warmup.unwrap_or(defaults.warmup),
-            cycles: self.cycles.unwrap_or(defaults.cycles),
+            warmup: self.warmup.unwrap_or(warmup),
+            cycles: self.cycles.unwrap_or(cycles),
             drain: self.drain_cycles,
             drain_all: self.drain,
             backoff: self.backoff,

@@ -95,8 +95,8 @@ fn simulate(netlist: &Netlist, config: &SimConfig) -> anyhow::Result<(f64, Vec<B
 
 fn with_depth(netlist: &Netlist, depth: &str) -> anyhow::Result<Netlist> {
     let mut n = netlist.clone();
-    n.set("buffer_depth", depth)
-        .with_context(|| format!("buffer_depth={depth}"))?;
+    n.set_all([("buffer_depth", depth)])
+        .map_err(|d| anyhow::anyhow!("buffer_depth={depth}: {d}"))?;
     Ok(n)
 }
 

@@ -59,12 +59,11 @@ fn load(
     set: &[String],
 ) -> Result<Netlist, Diagnostics> {
     let mut n = flitsim_netlist::load(file)?;
-    if let Some(r) = routing {
-        n.set("routing", r)?;
-    }
+    let mut pairs: Vec<(&str, &str)> = routing.map(|r| ("routing", r)).into_iter().collect();
     for pair in set {
-        n.set_pair(pair)?;
+        pairs.push(flitsim_netlist::split_setting(pair)?);
     }
+    n.set_all(pairs)?;
     Ok(n)
 }
 
@@ -98,7 +97,15 @@ pub fn run(args: &NetlistArgs) -> anyhow::Result<ExitCode> {
                     n.num_routers()
                 );
             }
-            let (diameter, average_distance) = n.distance_summary();
+            let (diameter, average_distance, exact) = n.distance_summary();
+            if !exact {
+                eprintln!(
+                    "warning: diameter and average_distance are estimated from shortest paths out of {} of the {} routers (an explicit netlist above {} routers)",
+                    flitsim_netlist::metrics::SAMPLED_SOURCES,
+                    n.num_routers(),
+                    flitsim_netlist::metrics::EXACT_ROUTERS
+                );
+            }
             let s = Summary {
                 name: n.name.clone(),
                 path: file.display().to_string(),

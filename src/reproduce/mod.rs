@@ -124,9 +124,7 @@ pub fn parallel_map<T: Sync, R: Send>(
 /// applies `sets`; `Err` names the first override the simulator does not support.
 pub fn preset(name: &str, src: &str, sets: &[(&str, &str)]) -> Result<Netlist, String> {
     let mut n = flitsim_netlist::parse_str(src, Path::new(name)).map_err(|d| d.to_string())?;
-    for (k, v) in sets {
-        n.set(k, v).map_err(|e| format!("{k}={v}: {e}"))?;
-    }
+    n.set_all(sets.iter().copied()).map_err(|d| d.to_string())?;
     Ok(n)
 }
 

@@ -462,6 +462,30 @@ pub(crate) fn assemble(
     let mut ends = Vec::with_capacity(c + 2 * n);
     // Forward side with the upstream partition, reverse side with the downstream one.
     let resets = netlist.routers().any(|r| r.config.timeout > 0);
+    // (upstream, downstream, latency) of channels, injection and ejection channels, in
+    // the order they are wired below; each arena is reserved once at its exact size.
+    let sides: Vec<(usize, usize, u32)> = netlist
+        .channels()
+        .map(|ch| (ch.from.index(), ch.to.index(), ch.latency))
+        .chain((0..2).flat_map(|_| {
+            netlist
+                .routers()
+                .map(|r| (r.id.index(), r.id.index(), r.terminal_latency))
+        }))
+        .collect();
+    for (p, out) in outbound.iter_mut().enumerate() {
+        let of = |pick: fn(&(usize, usize, u32)) -> usize| {
+            sides
+                .iter()
+                .filter(move |s| part_of(pick(s)) == p)
+                .map(|s| s.2)
+        };
+        out.flits.reserve_exact(of(|s| s.0));
+        out.credits.reserve_exact(of(|s| s.1));
+        if resets {
+            out.resets.reserve_exact(of(|s| s.1));
+        }
+    }
     let mut wire = |up: usize, down: usize, latency: u32| {
         let f = outbound[part_of(up)].flits.push(latency);
         let r = outbound[part_of(down)].credits.push(latency);

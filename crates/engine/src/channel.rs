@@ -217,6 +217,16 @@ impl<T: Blank> Lines<T> {
         u64::from(ring_size(latency.max(1))) * std::mem::size_of::<Slot<T>>() as u64
     }
 
+    /// Reserves exactly the slots of lines of these latencies (pushed next), so that
+    /// the arena is allocated once at its final size rather than grown by doubling.
+    pub fn reserve_exact(&mut self, latencies: impl IntoIterator<Item = u32>) {
+        let slots: usize = latencies
+            .into_iter()
+            .map(|l| ring_size(l.max(1)) as usize)
+            .sum();
+        self.slots.reserve_exact(slots);
+    }
+
     /// Adds a line of `latency >= 1` cycles.
     ///
     /// # Panics
@@ -291,6 +301,16 @@ impl<T: Blank> Lines<T> {
             .iter()
             .filter(move |s| s.due != NEVER && s.due >= next)
             .map(|s| &s.item)
+    }
+
+    /// The cycle the last item of any line still travelling at the start of cycle
+    /// `next` is due, if any.
+    pub fn last_due(&self, next: u64) -> Option<u64> {
+        self.slots
+            .iter()
+            .filter(|s| s.due != NEVER && s.due >= next)
+            .map(|s| s.due)
+            .max()
     }
 
     /// Number of items of line `l` still travelling at the start of cycle `next`.

@@ -950,6 +950,22 @@ impl<'a> View<'a> {
             .count()
     }
 
+    /// The cycle up to which the network makes progress without any flit moving: the
+    /// last arrival scheduled on any line (flits, credits, resets, injection and ejection
+    /// channels included), or `next` if a router holds a flit or credit in a pipeline
+    /// delay. `None` when nothing is scheduled.
+    pub fn busy_until(&self, next: Cycle) -> Option<Cycle> {
+        let lines = self.lines.iter().flat_map(|l| {
+            [
+                l.flits.last_due(next.0),
+                l.credits.last_due(next.0),
+                l.resets.last_due(next.0),
+            ]
+        });
+        let piped = self.routers().any(|n| n.router.in_pipeline(next));
+        lines.flatten().max().map(Cycle).max(piped.then_some(next))
+    }
+
     /// Every partition's published status, summed in id order.
     pub fn totals(&self) -> Status {
         Status::sum(self.lines.iter().map(|l| &l.status))

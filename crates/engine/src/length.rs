@@ -46,8 +46,13 @@ impl Default for LengthDist {
     }
 }
 
-/// Upper bound of exponential lengths (keeps `u32` arithmetic safe).
-const EXP_CAP: u32 = 1 << 31;
+/// The longest packet (flits) any length distribution or trace may give (keeps `u32`
+/// arithmetic safe); exponential lengths are capped at it.
+pub const MAX_PACKET_LENGTH: u32 = 1 << 31;
+
+/// The largest exponential mean: the cap at [`MAX_PACKET_LENGTH`] then cuts off a
+/// fraction e^-64 of the distribution, so [`LengthDist::mean`] is the mean sampled.
+const MAX_EXP_MEAN: f64 = (MAX_PACKET_LENGTH / 64) as f64;
 
 impl LengthDist {
     /// One packet length drawn from `rng` (never 0).
@@ -58,7 +63,7 @@ impl LengthDist {
                 // U in (0, 1]: 53 random bits, never 0, so ln(U) is finite.
                 let u = ((rng.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64;
                 let x = -mean * u.ln();
-                (x.round() as u64).clamp(1, u64::from(EXP_CAP)) as u32
+                (x.round() as u64).clamp(1, u64::from(MAX_PACKET_LENGTH)) as u32
             }
             LengthDist::Mix { m1, m2, p1 } => {
                 if Bernoulli::new(p1).sample(rng) {
@@ -74,7 +79,7 @@ impl LengthDist {
     pub fn mean(&self) -> f64 {
         match *self {
             LengthDist::Fixed(m) => f64::from(m),
-            LengthDist::Exp { mean } => 1.0 + (-1.5 / mean).exp() / (1.0 - (-1.0 / mean).exp()),
+            LengthDist::Exp { mean } => 1.0 + (-1.5 / mean).exp() / -(-1.0 / mean).exp_m1(),
             LengthDist::Mix { m1, m2, p1 } => p1 * f64::from(m1) + (1.0 - p1) * f64::from(m2),
         }
     }
@@ -101,10 +106,20 @@ impl LengthDist {
     pub fn validate(&self) -> Result<(), ConfigError> {
         match *self {
             LengthDist::Fixed(0) => Err(ConfigError::ZeroLength),
+            LengthDist::Fixed(m) if m > MAX_PACKET_LENGTH => {
+                Err(bad(&self.to_string(), TOO_LONG))
+            }
             LengthDist::Fixed(_) => Ok(()),
+            LengthDist::Exp { mean } if mean > MAX_EXP_MEAN => Err(bad(
+                &self.to_string(),
+                &format!("the mean must be at most {MAX_EXP_MEAN} flits (lengths are capped at 2^31 flits; the mean stays exact below this)"),
+            )),
             LengthDist::Exp { mean } if mean.is_finite() && mean > 0.0 => Ok(()),
             LengthDist::Exp { .. } => Err(bad(&self.to_string(), "the mean must be > 0")),
             LengthDist::Mix { m1, m2, .. } if m1 == 0 || m2 == 0 => Err(ConfigError::ZeroLength),
+            LengthDist::Mix { m1, m2, .. } if m1.max(m2) > MAX_PACKET_LENGTH => {
+                Err(bad(&self.to_string(), TOO_LONG))
+            }
             LengthDist::Mix { p1, .. } if !(0.0..=1.0).contains(&p1) => {
                 Err(bad(&self.to_string(), "P1 must be in [0, 1]"))
             }
@@ -112,6 +127,8 @@ impl LengthDist {
         }
     }
 }
+
+const TOO_LONG: &str = "a packet has at most 2147483648 flits (2^31)";
 
 fn bad(spec: &str, reason: &str) -> ConfigError {
     ConfigError::BadLength {

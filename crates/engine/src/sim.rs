@@ -47,8 +47,10 @@ pub struct SimConfig {
     pub drain_all: bool,
     /// Run seed: every component's random stream derives from it. Default 1.
     pub seed: u64,
-    /// Cycles without any flit moving (while flits are in the network) before the run
-    /// stops with a deadlock report; 0 disables the watchdog. Default 2000.
+    /// Cycles without any flit moving (while flits are in the network and nothing is
+    /// scheduled: no flit, credit or reset on a channel, none in a router's pipeline
+    /// delay) before the run stops with a deadlock report; 0 disables the watchdog.
+    /// Default 2000, whatever the channel latencies and pipeline delays.
     pub watchdog: u64,
     /// Keep a record of every delivered packet (`Simulation::take_deliveries`). Default off.
     pub record_deliveries: bool,
@@ -245,6 +247,10 @@ impl Simulation {
             Some(path) => Some(traffic::trace::load(path, netlist.num_terminals())?),
             None => None,
         };
+        // The trace's packets meet the same switching limits as `--length`.
+        if let Some(longest) = trace.iter().flatten().map(|e| e.len).max() {
+            crate::switching::check_depth(netlist, &LengthDist::Fixed(longest))?;
+        }
         let tc = TerminalConfig {
             rate: config.rate,
             length: lengths,
@@ -408,6 +414,34 @@ impl Simulation {
         // automatic measurement has placed its window, the window ends at `u64::MAX`.
         let drained = Cycle(self.window.end.0.saturating_add(self.config.drain));
         self.publish(stop.end().max(drained));
+        let fired = loop {
+            let fired = self.advance_once(stop);
+            let Some(at) = fired else { break None };
+            // Something scheduled (a flit on a long channel, a pipeline delay) is
+            // progress: the watchdog counts again from there.
+            match View::new(&self.net).busy_until(self.now) {
+                Some(until) => self.watchdog.progress_until(until),
+                None => break Some(at),
+            }
+        };
+        if let Some(at) = fired {
+            let e = watchdog::diagnose(at, self.watchdog.idle(at), &View::new(&self.net));
+            if let Some((t, names)) = &mut self.trace {
+                t.verdict(at, names, &e);
+            }
+            self.error = Some(e.clone());
+            return Err(e);
+        }
+        if capped && self.now >= self.last {
+            let e = SimError::CycleLimit { cycle: self.now };
+            self.error = Some(e.clone());
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Runs cycles until `stop` or the watchdog fires (returning the cycle it fired at).
+    fn advance_once(&mut self, stop: Stop) -> Option<Cycle> {
         let t0 = std::time::Instant::now();
         let start = self.now;
         let out = parallel::run(
@@ -430,20 +464,7 @@ impl Simulation {
         }
         self.watchdog = out.watchdog;
         self.windows = out.windows;
-        if let Some(at) = out.fired {
-            let e = watchdog::diagnose(at, self.watchdog.idle(at), &View::new(&self.net));
-            if let Some((t, names)) = &mut self.trace {
-                t.verdict(at, names, &e);
-            }
-            self.error = Some(e.clone());
-            return Err(e);
-        }
-        if capped && self.now >= self.last {
-            let e = SimError::CycleLimit { cycle: self.now };
-            self.error = Some(e.clone());
-            return Err(e);
-        }
-        Ok(())
+        out.fired
     }
 
     /// With `drain_all`: did the drain stop at its cycle limit with packets still

@@ -1,6 +1,9 @@
 //! Deadlock watchdog: if flits are in the network and none has moved (no flit written onto
-//! any channel, none consumed) for `limit` cycles, the run stops and reports which input
-//! VCs wait for which.
+//! any channel, none consumed) for `limit` cycles, and nothing is scheduled to happen
+//! (no flit, credit or reset travelling on a channel, none inside a router's pipeline
+//! delay), the run stops and reports which input VCs wait for which. A flit on a channel
+//! of latency L or in a pipeline delay of D cycles is progress: the limit counts from its
+//! arrival, so no latency or delay needs a larger limit.
 //!
 //! The diagnosis is off the hot path: it asks every router for its waiting input VCs
 //! (`Router::waits`), maps each wait through the channel map to the downstream input VCs
@@ -38,15 +41,21 @@ impl Watchdog {
     /// Records cycle `now`; true when the watchdog fires.
     pub fn observe(&mut self, now: Cycle, moved: bool, flits_in_network: u64) -> bool {
         if moved || flits_in_network == 0 {
-            self.last_move = now;
+            self.last_move = self.last_move.max(now);
             return false;
         }
-        self.limit > 0 && now.0 - self.last_move.0 >= self.limit
+        self.limit > 0 && self.idle(now) >= self.limit
     }
 
-    /// Cycles since the last movement.
+    /// Counts the network as progressing until `until` (a scheduled arrival, a pipeline
+    /// delay): the limit counts from there.
+    pub fn progress_until(&mut self, until: Cycle) {
+        self.last_move = self.last_move.max(until);
+    }
+
+    /// Cycles since the last movement (or scheduled progress).
     pub fn idle(&self, now: Cycle) -> u64 {
-        now.0 - self.last_move.0
+        now.0.saturating_sub(self.last_move.0)
     }
 }
 

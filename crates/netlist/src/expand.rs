@@ -80,7 +80,7 @@ pub fn expand(netlist: &Netlist) -> String {
     let w = &mut out;
     let _ = writeln!(
         w,
-        "# Netlist `{}` in the explicit form (written by `flitsim netlist expand`).",
+        "# Netlist {:?} in the explicit form (written by `flitsim netlist expand`).",
         netlist.name
     );
     let _ = writeln!(

@@ -56,12 +56,16 @@ use std::sync::Arc;
 use toml::de::{DeTable, DeValue, ValueDeserializer};
 use toml::Spanned;
 
-/// Reads and loads a netlist file (parse, build, structural validation).
+/// Reads and loads a netlist file (parse, build, structural validation): a regular file
+/// of at most [`crate::read::MAX_NETLIST_BYTES`].
 pub fn load(path: &Path) -> Result<Netlist, Diagnostics> {
-    let bytes = std::fs::read(path).map_err(|e| NetlistError::Io {
-        at: crate::error::Location::file(path),
-        message: e.to_string(),
-    })?;
+    let bytes =
+        crate::read::read_bounded(path, crate::read::MAX_NETLIST_BYTES).map_err(|message| {
+            NetlistError::Io {
+                at: crate::error::Location::file(path),
+                message,
+            }
+        })?;
     let src = String::from_utf8(bytes).map_err(|e| {
         let byte = e.utf8_error().valid_up_to();
         let valid = std::str::from_utf8(&e.as_bytes()[..byte]).unwrap_or_default();
@@ -275,6 +279,14 @@ pub(crate) fn format_direction((d, dir): (u8, Dir)) -> String {
     format!("d{d}{}", if dir == Dir::Plus { '+' } else { '-' })
 }
 
+/// `s` with each control character (newline, tab, NUL, ...) replaced by `_`: a default
+/// netlist name from a file name.
+fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '_' } else { c })
+        .collect()
+}
+
 /// Names of routers and ports: letters, digits, `_` and `-`.
 fn valid_name(s: &str) -> bool {
     !s.is_empty()
@@ -406,10 +418,17 @@ impl Loader {
 
         let mut name = path.file_stem().map_or_else(
             || "netlist".to_string(),
-            |s| s.to_string_lossy().into_owned(),
+            |s| printable(&s.to_string_lossy()),
         );
         if let Some(v) = get("name") {
             if let Some(s) = self.de::<String>(v, "name", "the top level") {
+                if s.chars().any(char::is_control) {
+                    self.errors.push(NetlistError::BadValue {
+                        at: self.at(&v.span()),
+                        key: "name".into(),
+                        message: "the netlist name holds a control character (a newline, a tab, NUL, ...)".into(),
+                    });
+                }
                 name = s;
             }
         }
@@ -526,10 +545,8 @@ impl Loader {
         netlist.path = Some(path.to_path_buf());
         netlist.max_packet_length = max_packet_length.map(|s| *s.get_ref());
         netlist.source = Some(Arc::new(self.map.clone()));
-        if let Some(len) = netlist.max_packet_length.filter(|&l| l > 0) {
-            if let Err(d) = validate::check_vct_depth(&netlist, len) {
-                self.errors.extend(d.errors);
-            }
+        if let Err(d) = validate::check_settings(&netlist) {
+            self.errors.extend(d.errors);
         }
         Some(netlist)
     }
@@ -1027,8 +1044,14 @@ impl Loader {
         }
     }
 
-    /// Resolves `router.port`; reports the problem and returns `None` when it does not resolve.
-    fn endpoint(&mut self, n: &Netlist, text: &Spanned<String>) -> Option<(RouterId, u8)> {
+    /// Resolves `router.port` (routers by name through `ids`); reports the problem and
+    /// returns `None` when it does not resolve.
+    fn endpoint(
+        &mut self,
+        n: &Netlist,
+        ids: &HashMap<String, RouterId>,
+        text: &Spanned<String>,
+    ) -> Option<(RouterId, u8)> {
         let at = self.at(&text.span());
         let s = text.get_ref();
         let Some((r, p)) = s
@@ -1042,7 +1065,7 @@ impl Loader {
             });
             return None;
         };
-        let Some(router) = n.routers().find(|x| x.name == r) else {
+        let Some(router) = ids.get(r).map(|&id| n.router(id)) else {
             self.errors.push(NetlistError::UnknownRouter {
                 at,
                 endpoint: s.clone(),
@@ -1081,6 +1104,7 @@ impl Loader {
         };
         let fields = struct_fields::<RawChannel>();
         let mut used: HashMap<(RouterId, u8, bool), Span> = HashMap::new();
+        let ids: HashMap<String, RouterId> = n.routers().map(|r| (r.name.clone(), r.id)).collect();
         for entry in entries {
             let Some(t) = self.known(entry, fields, "[[channel]]") else {
                 self.unreadable_channel = true;
@@ -1090,8 +1114,8 @@ impl Loader {
                 self.unreadable_channel = true;
                 continue;
             };
-            let from = self.endpoint(n, &c.from);
-            let to = self.endpoint(n, &c.to);
+            let from = self.endpoint(n, &ids, &c.from);
+            let to = self.endpoint(n, &ids, &c.to);
             let mut ok = from.is_some() && to.is_some();
             for (end, text, output) in [(from, &c.from, true), (to, &c.to, false)] {
                 let Some((r, p)) = end else { continue };

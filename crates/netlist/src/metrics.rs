@@ -1,11 +1,55 @@
 //! Graph measures of a netlist: hop distances between routers (breadth-first search over
 //! the petgraph graph), the diameter and the average distance between distinct terminals.
+//!
+//! For the generator families (and explicit netlists declaring one, which loading
+//! matches exactly) the diameter and the distance sum come from closed forms, per
+//! dimension of radix k over its k^2 ordered pairs: a ring sums k * sum_j min(j, k - j)
+//! hops, a line (mesh) (k^3 - k) / 3; a hypercube is a mesh of radix 2 per dimension.
+//! Other netlists take one breadth-first search per router up to [`EXACT_ROUTERS`]
+//! routers, and above that a search from [`SAMPLED_SOURCES`] evenly spaced routers.
 
 use crate::ids::RouterId;
 use crate::netlist::{Netlist, Topology};
 use petgraph::graph::NodeIndex;
 use std::collections::VecDeque;
 use std::fmt;
+
+/// Largest explicit netlist (routers) whose distances are summed over every pair.
+pub const EXACT_ROUTERS: usize = 2048;
+
+/// Sources of the breadth-first searches of larger explicit netlists.
+pub const SAMPLED_SOURCES: usize = 64;
+
+/// Per dimension of radix `k`: (largest distance, distance summed over the k^2 ordered
+/// pairs), with (`ring`) or without wrap-around.
+fn dimension(k: u64, ring: bool) -> (u64, u64) {
+    if ring {
+        (k / 2, k * (0..k).map(|j| j.min(k - j)).sum::<u64>())
+    } else {
+        (k.saturating_sub(1), (k * k * k - k) / 3)
+    }
+}
+
+/// (diameter, distance sum over ordered pairs of distinct routers, pairs) of a generator
+/// topology, from closed forms; `None` for explicit netlists.
+fn closed_form(t: &Topology) -> Option<(u32, u64, u64)> {
+    let (radix, ring): (Vec<u64>, bool) = match t {
+        Topology::Torus { radix } => (radix.iter().map(|&k| u64::from(k)).collect(), true),
+        Topology::Ring { n } => (vec![u64::from(*n)], true),
+        Topology::Mesh { radix } => (radix.iter().map(|&k| u64::from(k)).collect(), false),
+        Topology::Hypercube { dim } => (vec![2; *dim as usize], false),
+        Topology::Explicit => return None,
+    };
+    let n: u64 = radix.iter().product();
+    let (mut max, mut sum) = (0, 0);
+    for &k in &radix {
+        let (m, s) = dimension(k, ring);
+        max += m;
+        // Each pair of coordinates along this dimension occurs (n/k)^2 times.
+        sum += s * (n / k) * (n / k);
+    }
+    Some((u32::try_from(max).ok()?, sum, n * (n - 1)))
+}
 
 impl Netlist {
     /// Router-to-router hops from `src` to every router along shortest paths
@@ -28,12 +72,27 @@ impl Netlist {
     }
 
     /// (largest distance, sum of distances, number of ordered pairs of distinct routers
-    /// that are connected).
-    fn distance_totals(&self) -> (u32, u64, u64) {
+    /// that are connected), and whether every pair was counted (see the module docs).
+    fn distance_totals(&self) -> (u32, u64, u64, bool) {
+        if let Some((max, sum, pairs)) = closed_form(&self.topology) {
+            return (max, sum, pairs, true);
+        }
+        let n = self.num_routers();
+        if n <= EXACT_ROUTERS {
+            let (max, sum, pairs) = self.searched_totals(0..n);
+            return (max, sum, pairs, true);
+        }
+        let (max, sum, pairs) =
+            self.searched_totals((0..SAMPLED_SOURCES).map(|i| i * n / SAMPLED_SOURCES));
+        (max, sum, pairs, false)
+    }
+
+    /// [`Self::distance_totals`] by breadth-first search from each router of `sources`.
+    fn searched_totals(&self, sources: impl Iterator<Item = usize>) -> (u32, u64, u64) {
         let mut max = 0;
         let mut sum = 0u64;
         let mut pairs = 0u64;
-        for s in 0..self.num_routers() {
+        for s in sources {
             for (t, d) in self
                 .distances_from(RouterId(s as u32))
                 .into_iter()
@@ -53,30 +112,27 @@ impl Netlist {
     /// routers. A validated netlist is strongly connected; otherwise unreachable pairs are
     /// ignored. 0 for a single router.
     pub fn diameter(&self) -> u32 {
-        self.distance_totals().0
+        self.distance_summary().0
     }
 
     /// Mean shortest-path distance (router-to-router hops) over all ordered pairs of
     /// distinct terminals (unreachable pairs ignored; 0.0 for a single router).
     pub fn average_distance(&self) -> f64 {
-        let (_, sum, pairs) = self.distance_totals();
-        if pairs == 0 {
-            0.0
-        } else {
-            sum as f64 / pairs as f64
-        }
+        self.distance_summary().1
     }
 
-    /// Both [`diameter`](Self::diameter) and [`average_distance`](Self::average_distance)
-    /// from one all-pairs search.
-    pub fn distance_summary(&self) -> (u32, f64) {
-        let (max, sum, pairs) = self.distance_totals();
+    /// Both [`diameter`](Self::diameter) and [`average_distance`](Self::average_distance),
+    /// and whether they are exact: `false` for an explicit netlist of more than
+    /// [`EXACT_ROUTERS`] routers, where they come from [`SAMPLED_SOURCES`] sources (the
+    /// diameter is then a lower bound, the average an estimate).
+    pub fn distance_summary(&self) -> (u32, f64, bool) {
+        let (max, sum, pairs, exact) = self.distance_totals();
         let avg = if pairs == 0 {
             0.0
         } else {
             sum as f64 / pairs as f64
         };
-        (max, avg)
+        (max, avg, exact)
     }
 }
 
@@ -172,6 +228,26 @@ mod tests {
             assert_eq!(n.diameter(), k / 2);
             let want = distinct(torus_dim(k), f64::from(k));
             assert!((n.average_distance() - want).abs() < 1e-9, "ring {k}");
+        }
+    }
+
+    #[test]
+    fn closed_forms_are_the_searched_distances() {
+        for n in [
+            torus(&[3, 3]),
+            torus(&[2, 5, 4]),
+            mesh(&[4, 2, 3]),
+            hypercube(5),
+            ring(7),
+            ring(2),
+        ] {
+            let (max, sum, pairs) = n.searched_totals(0..n.num_routers());
+            assert_eq!(
+                super::closed_form(&n.topology),
+                Some((max, sum, pairs)),
+                "{}",
+                n.topology
+            );
         }
     }
 

@@ -1,7 +1,7 @@
 //! `--set key=value`: one parameter overridden on every router, port or channel.
 
 use crate::config::{BufferDepth, RouterConfig, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY};
-use crate::error::NetlistError;
+use crate::error::{Diagnostics, NetlistError};
 use crate::format::parse_name;
 use crate::netlist::Netlist;
 use serde::de::DeserializeOwned;
@@ -205,12 +205,38 @@ impl Netlist {
         Ok(())
     }
 
+    /// Applies `(key, value)` overrides in order, then the checks that relate values to
+    /// one another ([`crate::validate::check_settings`], the same ones loading runs), so
+    /// a netlist is accepted or refused the same way whether a value came from the file
+    /// or from here. Every way a value arrives after loading (`--set`, `--routing`,
+    /// `--switching`, importers) goes through this.
+    ///
+    /// # Errors
+    /// The first bad override (the netlist may then hold the earlier ones), or every
+    /// cross-parameter problem.
+    pub fn set_all<'a>(
+        &mut self,
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<(), Diagnostics> {
+        for (key, value) in pairs {
+            self.set(key.trim(), value)?;
+        }
+        crate::validate::check_settings(self)
+    }
+
     /// Applies a `key=value` string (the form `--set` takes).
     pub fn set_pair(&mut self, pair: &str) -> Result<(), NetlistError> {
-        match pair.split_once('=') {
-            Some((k, v)) => self.set(k.trim(), v),
-            None => Err(bad(pair, "", "expected `key=value`")),
-        }
+        let (k, v) = split_setting(pair)?;
+        self.set(k, v)
+    }
+}
+
+/// Splits a `key=value` string (the form `--set` takes) at its first `=`; the key is
+/// trimmed.
+pub fn split_setting(pair: &str) -> Result<(&str, &str), NetlistError> {
+    match pair.split_once('=') {
+        Some((k, v)) => Ok((k.trim(), v)),
+        None => Err(bad(pair, "", "expected `key=value`, e.g. `vcs=8`")),
     }
 }
 

@@ -32,6 +32,9 @@ pub(crate) struct RouterSource {
 pub struct SourceMap {
     pub(crate) path: PathBuf,
     pub(crate) src: Arc<str>,
+    /// Byte offset of the start of each line (locating a span is a binary search, so
+    /// loading stays linear in the file however many locations it takes).
+    pub(crate) line_starts: Arc<[usize]>,
     pub(crate) topology: Option<Span>,
     pub(crate) defaults: Option<Span>,
     pub(crate) defaults_keys: BTreeMap<String, Span>,
@@ -44,9 +47,13 @@ pub struct SourceMap {
 
 impl SourceMap {
     pub(crate) fn new(path: &Path, src: &str) -> SourceMap {
+        let line_starts = std::iter::once(0)
+            .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
         SourceMap {
             path: path.to_path_buf(),
             src: Arc::from(src),
+            line_starts,
             ..SourceMap::default()
         }
     }
@@ -58,7 +65,17 @@ impl SourceMap {
 
     /// The location of a byte span.
     pub(crate) fn loc(&self, span: &Span) -> Location {
-        Location::from_offset(&self.path, &self.src, span.start)
+        let mut offset = span.start.min(self.src.len());
+        while !self.src.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.line_starts.get(line - 1).copied().unwrap_or(0);
+        Location {
+            path: self.path.clone(),
+            line: line as u32,
+            col: self.src[start..offset].chars().count() as u32 + 1,
+        }
     }
 
     /// The first line of the file (for errors about the whole netlist).
@@ -148,6 +165,24 @@ impl<'a> Locator<'a> {
         match &self.netlist.source {
             Some(s) => s.param(r, port, key),
             None => fallback(self.netlist),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_index_locates_like_a_scan_from_the_start() {
+        let src = "a = 1\n\nname = \"é😀x\"\r\n[t]\nk = 2";
+        let map = SourceMap::new(Path::new("f.toml"), src);
+        for offset in 0..=src.len() + 2 {
+            assert_eq!(
+                map.loc(&(offset..offset)),
+                Location::from_offset(Path::new("f.toml"), src, offset),
+                "{offset}"
+            );
         }
     }
 }

@@ -85,6 +85,16 @@ pub fn check_routing(netlist: &Netlist, req: &dyn RoutingRequirements) -> Result
     Diagnostics::new(errors).into_result()
 }
 
+/// The checks that relate netlist values to one another: today the VCT/SAF buffer depth
+/// against `max_packet_length`, when the netlist sets it. Loading runs them after reading
+/// the file and [`Netlist::set_all`] after applying overrides.
+pub fn check_settings(netlist: &Netlist) -> Result<(), Diagnostics> {
+    match netlist.max_packet_length {
+        Some(len) if len > 0 => check_vct_depth(netlist, len),
+        _ => Ok(()),
+    }
+}
+
 /// Under virtual cut-through and store-and-forward a VC must hold a whole packet: every
 /// network input port (one fed by a channel) of a `vct` or `saf` router needs
 /// `buffer_depth >= max_packet_length` (or `"unbounded"`). The engine calls this with the

@@ -966,6 +966,18 @@ impl Router {
         self.credit_return.pending(port.index(), vc.0)
     }
 
+    /// Whether a flit or credit is inside a pipeline delay (route computation, VC or
+    /// switch allocation, the crossbar, the credit delay): the router acts later without
+    /// any other event, at cycle `now` or later. The watchdog counts this as progress.
+    pub fn in_pipeline(&self, now: Cycle) -> bool {
+        let s = &self.state;
+        s.vcs
+            .iter()
+            .any(|vc| vc.phase != VcPhase::Idle && !vc.ready(now))
+            || !self.crossbar.is_empty()
+            || !self.credit_return.is_empty()
+    }
+
     /// The routing function's name.
     pub fn routing_name(&self) -> &'static str {
         self.rc.routing().name()

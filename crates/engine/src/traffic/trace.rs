@@ -13,15 +13,22 @@
 //! - `cycle`: the cycle the packet is generated (enters the source queue); lines need not
 //!   be sorted (packets of one source generated in the same cycle keep file order);
 //! - `source`, `destination`: terminal ids (`0..N`); the destination may be the source;
-//! - `length`: flits, >= 1.
+//! - `length`: flits, 1 to 2^31.
 //!
-//! `#` starts a comment that runs to the end of the line; blank lines are ignored.
+//! `#` starts a comment that runs to the end of the line; blank lines are ignored. A
+//! trace holds at least one packet, every cycle is below 2^32 - 1 (the last cycle a run
+//! may reach) and the file is a regular file of at most [`MAX_TRACE_BYTES`].
 //! A malformed line is a [`TraceFileError`] rendered `FILE:LINE: message` (the CLI then
 //! exits with status 1 before simulating).
 
+use crate::length::MAX_PACKET_LENGTH;
 use flitsim_netlist::{Cycle, TerminalId};
+use flitsim_router::Stamp;
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// The largest trace file read: 256 MiB (about 12 million packets).
+pub const MAX_TRACE_BYTES: u64 = 256 << 20;
 
 /// One packet of a trace.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -102,14 +109,29 @@ pub fn parse(src: &str, path: &Path, terminals: usize) -> Result<Vec<TraceEvent>
                 )));
             }
         }
-        if len == 0 || len > u64::from(u32::MAX) {
-            return Err(err(format!("length {len} is not in 1..=4294967295 flits")));
+        if len == 0 || len > u64::from(MAX_PACKET_LENGTH) {
+            return Err(err(format!(
+                "length {len} is not in 1..={MAX_PACKET_LENGTH} flits"
+            )));
+        }
+        if cycle >= Stamp::LAST.0 {
+            return Err(err(format!(
+                "cycle {cycle} is past the last cycle a run may reach ({})",
+                Stamp::LAST.0 - 1
+            )));
         }
         events.push(TraceEvent {
             cycle: Cycle(cycle),
             source: TerminalId(source as u32),
             dest: TerminalId(dest as u32),
             len: len as u32,
+        });
+    }
+    if events.is_empty() {
+        return Err(TraceFileError {
+            path: path.to_path_buf(),
+            line: 0,
+            message: "the trace holds no packet\nhelp: each line is `CYCLE SOURCE DESTINATION LENGTH`; give at least one".into(),
         });
     }
     events.sort_by_key(|e| e.cycle);
@@ -119,13 +141,15 @@ pub fn parse(src: &str, path: &Path, terminals: usize) -> Result<Vec<TraceEvent>
 /// Reads and parses the trace file `path`.
 ///
 /// # Errors
-/// An unreadable file (line 0) or the first malformed line.
+/// An unreadable, non-regular or too large file (line 0), the first malformed line, or
+/// no packet at all.
 pub fn load(path: &Path, terminals: usize) -> Result<Vec<TraceEvent>, TraceFileError> {
-    let bytes = std::fs::read(path).map_err(|e| TraceFileError {
-        path: path.to_path_buf(),
-        line: 0,
-        message: format!("cannot read the trace file: {e}"),
-    })?;
+    let bytes =
+        flitsim_netlist::read::read_bounded(path, MAX_TRACE_BYTES).map_err(|e| TraceFileError {
+            path: path.to_path_buf(),
+            line: 0,
+            message: format!("cannot read the trace file: {e}"),
+        })?;
     let src = String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         TraceFileError {

@@ -14,7 +14,10 @@
 //!
 //! The graph is explored from every injection VC of every router, for every destination,
 //! over every candidate the function offers (so it covers every selection outcome). A
-//! cycle is reported with every virtual channel on it. Netlists above
+//! cycle is reported with every virtual channel on it. The set of VCs a packet may request
+//! next is stored once and a VC's dependency on it is one edge, so the exploration costs
+//! about destinations x routers x ports x VCs x candidate VCs steps and memory linear in
+//! channels x VCs x distinct request sets, not the V^3 of one edge per pair of VCs. Netlists above
 //! [`MAX_ROUTERS`] routers are not checked (the exploration grows with the square of the
 //! router count); check a smaller instance of the same family.
 
@@ -23,7 +26,7 @@ use flitsim_netlist::{
     ChannelId, InPort, Netlist, RouterId, RoutingKind, TerminalId, VcId, TERMINAL_PORT,
 };
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// Largest netlist (in routers) the static check explores.
 pub const MAX_ROUTERS: usize = 1024;
@@ -84,43 +87,64 @@ impl Space<'_> {
         out
     }
 
-    /// Escape nodes a packet in state `s` may request next, directly or after adaptive
-    /// hops (memoised per destination in `memo`).
+    /// The set (interned in `sets`) of escape nodes a packet in state `s` may request
+    /// next, directly or after adaptive hops (memoised per destination in `memo`).
     fn first_escape(
         &self,
         s: (RouterId, InPort, VcId),
         dest: TerminalId,
-        memo: &mut Vec<Option<Vec<u32>>>,
+        memo: &mut [Option<u32>],
+        sets: &mut Sets,
         set: &mut RouteSet,
-    ) -> Vec<u32> {
+    ) -> u32 {
         let i = self.state(s.0, s.1, s.2);
-        if let Some(m) = &memo[i] {
-            return m.clone();
+        if let Some(m) = memo[i] {
+            return m;
         }
-        // Guard against adaptive cycles (none for minimal functions): an empty entry while
+        // Guard against adaptive cycles (none for minimal functions): the empty set while
         // this state is being expanded.
-        memo[i] = Some(Vec::new());
+        memo[i] = Some(sets.intern(Vec::new()));
         let mut found = Vec::new();
         for (node, r, p, w) in self.successors(s.0, s.1, s.2, dest, set) {
             if self.is_escape(w) {
                 found.push(node);
             } else {
-                found.extend(self.first_escape((r, p, w), dest, memo, set));
+                let id = self.first_escape((r, p, w), dest, memo, sets, set);
+                found.extend_from_slice(&sets.members[id as usize]);
             }
         }
         found.sort_unstable();
         found.dedup();
-        memo[i] = Some(found.clone());
-        found
+        let id = sets.intern(found);
+        memo[i] = Some(id);
+        id
     }
 }
 
-/// The (extended) channel dependency graph of `f` on `netlist` (see the module docs):
-/// one node per `(channel, VC)` of router-to-router channels, edges sorted.
-pub fn dependency_graph(
-    f: &dyn RoutingFunction,
-    netlist: &Netlist,
-) -> DiGraph<(ChannelId, VcId), ()> {
+/// Sets of escape nodes, each stored once: a node's dependencies are edges to sets, so a
+/// VC that may request any of V VCs costs one edge, not V (the exploration stays
+/// near-linear in channels x VCs x destinations instead of growing with V^3).
+#[derive(Default)]
+struct Sets {
+    ids: HashMap<Vec<u32>, u32>,
+    members: Vec<Vec<u32>>,
+}
+
+impl Sets {
+    fn intern(&mut self, set: Vec<u32>) -> u32 {
+        if let Some(&id) = self.ids.get(&set) {
+            return id;
+        }
+        let id = self.members.len() as u32;
+        self.members.push(set.clone());
+        self.ids.insert(set, id);
+        id
+    }
+}
+
+/// The dependencies of `f` on `netlist`, compactly: the sorted, distinct (node, set)
+/// pairs (node depends on every member of the set), the sets, and the VCs per channel.
+fn dependencies(f: &dyn RoutingFunction, netlist: &Netlist) -> (Vec<u64>, Sets, usize) {
     let max_ports = netlist.routers().map(|r| r.ports.len()).max().unwrap_or(1);
     let max_vcs = netlist
         .routers()
@@ -137,11 +161,14 @@ pub fn dependency_graph(
     };
     let states = netlist.num_routers() * max_ports * max_vcs;
     let mut edges: Vec<u64> = Vec::new();
+    let mut sets = Sets::default();
     let mut set = RouteSet::new();
+    let mut memo: Vec<Option<u32>> = vec![None; states];
+    let mut seen = vec![false; states];
     for t in 0..netlist.num_routers() {
         let dest = TerminalId(t as u32);
-        let mut memo: Vec<Option<Vec<u32>>> = vec![None; states];
-        let mut seen = vec![false; states];
+        memo.iter_mut().for_each(|m| *m = None);
+        seen.iter_mut().for_each(|s| *s = false);
         let mut stack = Vec::new();
         for r in netlist.routers() {
             for v in 0..r.ports[0].vcs {
@@ -155,7 +182,8 @@ pub fn dependency_graph(
             }
             for (node, nr, np, w) in space.successors(r, p, v, dest, &mut set) {
                 if space.is_escape(w) {
-                    for b in space.first_escape((nr, np, w), dest, &mut memo, &mut set) {
+                    let b = space.first_escape((nr, np, w), dest, &mut memo, &mut sets, &mut set);
+                    if !sets.members[b as usize].is_empty() {
                         edges.push(u64::from(node) << 32 | u64::from(b));
                     }
                 }
@@ -167,6 +195,27 @@ pub fn dependency_graph(
             edges.dedup();
         }
     }
+    edges.sort_unstable();
+    edges.dedup();
+    (edges, sets, max_vcs)
+}
+
+/// The (extended) channel dependency graph of `f` on `netlist` (see the module docs):
+/// one node per `(channel, VC)` of router-to-router channels, edges sorted.
+pub fn dependency_graph(
+    f: &dyn RoutingFunction,
+    netlist: &Netlist,
+) -> DiGraph<(ChannelId, VcId), ()> {
+    let (pairs, sets, max_vcs) = dependencies(f, netlist);
+    let mut edges: Vec<u64> = pairs
+        .iter()
+        .flat_map(|&e| {
+            let node = e >> 32;
+            sets.members[(e & 0xffff_ffff) as usize]
+                .iter()
+                .map(move |&b| node << 32 | u64::from(b))
+        })
+        .collect();
     edges.sort_unstable();
     edges.dedup();
     let mut g = DiGraph::with_capacity(netlist.num_channels() * max_vcs, edges.len());
@@ -195,7 +244,7 @@ pub fn dependency_cycle(
     if netlist.num_routers() > MAX_ROUTERS {
         return None;
     }
-    let g = dependency_graph(f, netlist);
+    let g = compact_graph(f, netlist);
     let start = petgraph::algo::toposort(&g, None).err()?.node_id();
     // Breadth-first from `start` back to itself: the shortest cycle through it.
     let mut parent = vec![None; g.node_count()];
@@ -210,7 +259,8 @@ pub fn dependency_cycle(
                     cycle.push(g[x]);
                 }
                 cycle.reverse();
-                return Some(cycle);
+                // Set nodes only group dependencies: the cycle is its virtual channels.
+                return Some(cycle.into_iter().flatten().collect());
             }
             if parent[w.index()].is_none() && w != start {
                 parent[w.index()] = Some(u);
@@ -219,6 +269,39 @@ pub fn dependency_cycle(
         }
     }
     unreachable!("toposort reported a cycle through a node that reaches no cycle")
+}
+
+/// The dependencies as a graph whose nodes are the virtual channels (`Some`) followed by
+/// the sets of [`dependencies`] (`None`): a VC has an edge to each set it depends on, a
+/// set to each of its members. Its cycles are those of [`dependency_graph`], with set
+/// nodes between the VCs.
+fn compact_graph(
+    f: &dyn RoutingFunction,
+    netlist: &Netlist,
+) -> DiGraph<Option<(ChannelId, VcId)>, ()> {
+    let (pairs, sets, max_vcs) = dependencies(f, netlist);
+    let vcs = netlist.num_channels() * max_vcs;
+    let members: usize = sets.members.iter().map(Vec::len).sum();
+    let mut g = DiGraph::with_capacity(vcs + sets.members.len(), pairs.len() + members);
+    for c in 0..netlist.num_channels() {
+        for v in 0..max_vcs {
+            g.add_node(Some((ChannelId(c as u32), VcId(v as u8))));
+        }
+    }
+    for _ in &sets.members {
+        g.add_node(None);
+    }
+    let set_node = |id: usize| NodeIndex::new(vcs + id);
+    for e in pairs {
+        let set = set_node((e & 0xffff_ffff) as usize);
+        g.add_edge(NodeIndex::new((e >> 32) as usize), set, ());
+    }
+    for (id, m) in sets.members.iter().enumerate() {
+        for &b in m {
+            g.add_edge(set_node(id), NodeIndex::new(b as usize), ());
+        }
+    }
+    g
 }
 
 /// Netlist names of the virtual channels of a cycle: `r3.east -> r4.west vc1`.
