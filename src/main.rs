@@ -1,4 +1,10 @@
-use clap::{Parser, Subcommand};
+use clap::error::{ContextKind, ContextValue};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use flitsim::cli::args::RunArgs;
+use flitsim::cli::experiment;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// flitsim: cycle-accurate, flit-level simulator of interconnection-network routers.
 #[derive(Parser)]
@@ -34,8 +40,14 @@ enum Command {
     Buffers(flitsim::cli::buffers::BuffersArgs),
 }
 
-fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
+fn main() -> ExitCode {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let mut cli = Cli::parse_from(&argv);
+    match with_experiment(&argv, &mut cli) {
+        Ok(Some(c)) => cli = c,
+        Ok(None) => {}
+        Err(code) => return code,
+    }
     let result = match cli.command {
         Command::Model(args) => flitsim::cli::model::run(&args),
         Command::Run(args) => flitsim::cli::run::run(&args),
@@ -48,9 +60,79 @@ fn main() -> std::process::ExitCode {
     };
     match result {
         Ok(code) => code,
+        // The reader of stdout has gone (`| head`): it has what it wanted.
+        Err(e) if flitsim::cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            std::process::ExitCode::FAILURE
+            ExitCode::FAILURE
         }
     }
+}
+
+/// The subcommand's name and run flags, for the subcommands an experiment file can drive.
+fn run_args(cli: &mut Cli) -> Option<(&'static str, &mut RunArgs)> {
+    match &mut cli.command {
+        Command::Run(a) => Some(("run", a)),
+        Command::Sweep(a) => Some(("sweep", &mut a.run)),
+        Command::Trace(a) => Some(("trace", &mut a.run)),
+        Command::Buffers(a) => Some(("buffers", &mut a.run)),
+        Command::Check(a) => Some(("check", &mut a.run)),
+        _ => None,
+    }
+}
+
+/// When the netlist argument is an experiment file, parses the command line again with the
+/// file's flags in front of the command line's own (which override them); `Err` is the
+/// exit status after the error was printed.
+fn with_experiment(argv: &[OsString], cli: &mut Cli) -> Result<Option<Cli>, ExitCode> {
+    let Some((name, args)) = run_args(cli) else {
+        return Ok(None);
+    };
+    let path = args.netlist.clone();
+    let root = Cli::command();
+    let exp = match experiment::read(&path, &experiment::known_keys(&root)) {
+        Ok(Some(exp)) => exp,
+        Ok(None) => return Ok(None),
+        Err(e) => {
+            eprintln!("{e:#}");
+            return Err(ExitCode::FAILURE);
+        }
+    };
+    let root = root.mut_subcommand(name, |c| c.args_override_self(true));
+    let sub = root
+        .find_subcommand(name)
+        .expect("the subcommand was just parsed");
+    let mut args: Vec<OsString> = vec![argv[0].clone(), name.into(), exp.netlist.clone().into()];
+    args.extend(exp.flags(sub));
+    let own = argv.iter().skip(2);
+    let at = own.clone().position(|a| PathBuf::from(a) == path);
+    args.extend(
+        own.enumerate()
+            .filter(|(i, _)| Some(*i) != at)
+            .map(|(_, a)| a.clone()),
+    );
+    let mut parsed = root
+        .try_get_matches_from(args)
+        .and_then(|m| Cli::from_arg_matches(&m))
+        .map_err(|e| refused(&exp, &e))?;
+    if let Some((_, a)) = run_args(&mut parsed) {
+        a.experiment = Some(path);
+    }
+    Ok(Some(parsed))
+}
+
+/// Prints clap's refusal of a flag, preceded by the experiment key it came from.
+fn refused(exp: &experiment::Experiment, e: &clap::Error) -> ExitCode {
+    if let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) {
+        let long = arg.trim_start_matches('-');
+        let long = long.split([' ', '=']).next().unwrap_or(long);
+        if let Some(at) = exp.key_location(long) {
+            eprintln!(
+                "{at}: error[bad-value]: `{}` in [experiment] is refused:",
+                long.replace('-', "_")
+            );
+        }
+    }
+    let _ = e.print();
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
 }

@@ -213,12 +213,12 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
                 "tried": tried,
             },
         });
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        crate::cli::outln!("{}", serde_json::to_string_pretty(&v)?)?;
     } else {
-        print!(
+        crate::cli::out!(
             "{}",
             summary(reference, &ports, &tried, required, args.fraction)
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

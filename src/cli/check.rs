@@ -106,12 +106,12 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let r = compute(&netlist, &config)?;
     if args.run.json {
         let config_json = super::run::effective_config(&netlist, &config, &args.run);
-        println!(
+        crate::cli::outln!(
             "{}",
             serde_json::to_string_pretty(&to_json(&r, config_json))?
-        );
+        )?;
     } else {
-        print!("{}", table(&r, args.per_channel));
+        crate::cli::out!("{}", table(&r, args.per_channel))?;
     }
     if let Some(path) = &args.plot {
         plot::write_svg(&chart(&r), path)?;

@@ -122,15 +122,15 @@ pub fn run(args: &ReproduceArgs) -> anyhow::Result<ExitCode> {
         crate::plot::write_svg(chart, &dir.join(name))?;
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&out.json)?);
+        crate::cli::outln!("{}", serde_json::to_string_pretty(&out.json)?)?;
     } else {
-        print!("{text}");
-        println!(
+        crate::cli::out!("{text}")?;
+        crate::cli::outln!(
             "wrote {} ({} charts) in {:.1} s",
             dir.display(),
             out.charts.len(),
             start.elapsed().as_secs_f64()
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

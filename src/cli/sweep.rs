@@ -56,10 +56,6 @@ pub struct SweepArgs {
     /// Draw the curves as SVG to FILE.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-
-    /// No progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
 }
 
 /// One simulated point of a curve.
@@ -308,7 +304,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         Some(n) => n as usize,
     };
-    let bar = if !args.quiet && std::io::stderr().is_terminal() {
+    let bar = if !args.run.quiet && std::io::stderr().is_terminal() {
         let b = ProgressBar::new(0);
         b.set_style(
             ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} runs {elapsed}")
@@ -380,12 +376,12 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("--plot {}", path.display()))?;
     }
     if args.run.json {
-        println!(
+        crate::cli::outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({ "curves": curves }))?
-        );
+        )?;
     } else {
-        print!("{}", table(&curves));
+        crate::cli::out!("{}", table(&curves))?;
     }
     Ok(ExitCode::SUCCESS)
 }
