@@ -42,12 +42,11 @@ enum Command {
 
 fn main() -> ExitCode {
     let argv: Vec<OsString> = std::env::args_os().collect();
-    let mut cli = Cli::parse_from(&argv);
-    match with_experiment(&argv, &mut cli) {
-        Ok(Some(c)) => cli = c,
-        Ok(None) => {}
+    let cli = match with_experiment(&argv) {
+        Ok(Some(cli)) => cli,
+        Ok(None) => Cli::parse_from(&argv),
         Err(code) => return code,
-    }
+    };
     let result = match cli.command {
         Command::Model(args) => flitsim::cli::model::run(&args),
         Command::Run(args) => flitsim::cli::run::run(&args),
@@ -69,56 +68,71 @@ fn main() -> ExitCode {
     }
 }
 
-/// The subcommand's name and run flags, for the subcommands an experiment file can drive.
-fn run_args(cli: &mut Cli) -> Option<(&'static str, &mut RunArgs)> {
+/// The run flags of the subcommands an experiment file can drive.
+fn run_args(cli: &mut Cli) -> Option<&mut RunArgs> {
     match &mut cli.command {
-        Command::Run(a) => Some(("run", a)),
-        Command::Sweep(a) => Some(("sweep", &mut a.run)),
-        Command::Trace(a) => Some(("trace", &mut a.run)),
-        Command::Buffers(a) => Some(("buffers", &mut a.run)),
-        Command::Check(a) => Some(("check", &mut a.run)),
+        Command::Run(a) => Some(a),
+        Command::Sweep(a) => Some(&mut a.run),
+        Command::Trace(a) => Some(&mut a.run),
+        Command::Buffers(a) => Some(&mut a.run),
+        Command::Check(a) => Some(&mut a.run),
         _ => None,
     }
 }
 
-/// When the netlist argument is an experiment file, parses the command line again with the
-/// file's flags in front of the command line's own (which override them); `Err` is the
-/// exit status after the error was printed.
-fn with_experiment(argv: &[OsString], cli: &mut Cli) -> Result<Option<Cli>, ExitCode> {
-    let Some((name, args)) = run_args(cli) else {
+/// When the first file argument of a simulating subcommand is an experiment file, parses
+/// the command line with the file's flags in front of the command line's own (which
+/// override them); `Err` is the exit status after the error was printed.
+fn with_experiment(argv: &[OsString]) -> Result<Option<Cli>, ExitCode> {
+    let Some(name) = argv.get(1).and_then(|a| a.to_str()) else {
         return Ok(None);
     };
-    let path = args.netlist.clone();
+    if !experiment::COMMANDS.contains(&name) {
+        return Ok(None);
+    }
     let root = Cli::command();
-    let exp = match experiment::read(&path, &experiment::known_keys(&root)) {
-        Ok(Some(exp)) => exp,
-        Ok(None) => return Ok(None),
-        Err(e) => {
-            eprintln!("{e:#}");
-            return Err(ExitCode::FAILURE);
+    let known = experiment::known_keys(&root);
+    let mut found = None;
+    for (i, a) in argv.iter().enumerate().skip(2) {
+        if a.to_str().is_some_and(|s| s.starts_with('-')) {
+            continue;
         }
+        match experiment::read(&PathBuf::from(a), &known) {
+            Ok(Some(exp)) => {
+                found = Some((i, exp));
+                break;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                eprintln!("{e:#}");
+                return Err(ExitCode::FAILURE);
+            }
+        }
+    }
+    let Some((at, exp)) = found else {
+        return Ok(None);
     };
     let root = root.mut_subcommand(name, |c| c.args_override_self(true));
     let sub = root
         .find_subcommand(name)
-        .expect("the subcommand was just parsed");
+        .expect("the subcommand is one of the CLI's");
     let mut args: Vec<OsString> = vec![argv[0].clone(), name.into(), exp.netlist.clone().into()];
     args.extend(exp.flags(sub));
-    let own = argv.iter().skip(2);
-    let at = own.clone().position(|a| PathBuf::from(a) == path);
     args.extend(
-        own.enumerate()
-            .filter(|(i, _)| Some(*i) != at)
+        argv.iter()
+            .enumerate()
+            .skip(2)
+            .filter(|(i, _)| *i != at)
             .map(|(_, a)| a.clone()),
     );
-    let mut parsed = root
+    let mut cli = root
         .try_get_matches_from(args)
         .and_then(|m| Cli::from_arg_matches(&m))
         .map_err(|e| refused(&exp, &e))?;
-    if let Some((_, a)) = run_args(&mut parsed) {
-        a.experiment = Some(path);
+    if let Some(a) = run_args(&mut cli) {
+        a.experiment = Some(exp.path.clone());
     }
-    Ok(Some(parsed))
+    Ok(Some(cli))
 }
 
 /// Prints clap's refusal of a flag, preceded by the experiment key it came from.

@@ -1,8 +1,11 @@
 //! The one integration-test binary: each module is a topic.
+mod cli_defects;
 mod conservation;
 mod crosscheck;
 mod deadlock;
 mod determinism;
+mod docs_commands;
+mod experiment_files;
 mod little;
 mod measurement;
 mod model_cli;

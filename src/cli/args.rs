@@ -160,7 +160,8 @@ pub fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
 
 /// Checks, before anything is simulated, that output file `path` (given with `flag`) can
 /// be written, by creating it (empty until the command writes it at its end): a missing
-/// directory or a read-only place is reported now, not after minutes of simulation.
+/// absolute directory or a read-only place is reported now, not after minutes of
+/// simulation. A missing relative directory (`out/`) is created.
 ///
 /// # Errors
 /// The file cannot be created; the message names the flag.
@@ -168,6 +169,19 @@ pub fn check_writable(flag: &str, path: Option<&Path>) -> anyhow::Result<()> {
     let Some(path) = path else {
         return Ok(());
     };
+    // A missing directory under the current one (`out/`) is created.
+    if let Some(dir) = path
+        .parent()
+        .filter(|d| d.is_relative() && !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            anyhow!(
+                "{flag} {}: cannot create the directory {}: {e}\nhelp: give a file in a directory you can write",
+                path.display(),
+                dir.display()
+            )
+        })?;
+    }
     std::fs::File::create(path).map(drop).map_err(|e| {
         anyhow!(
             "{flag} {}: cannot write the file: {e}\nhelp: give a file in an existing directory you can write",

@@ -103,7 +103,9 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let netlist = args.run.load_netlist()?;
     let config = args.run.sim_config()?;
     super::args::check_writable("--plot", args.plot.as_deref())?;
+    let bar = super::progress::spinner(args.run.quiet, &format!("simulating {}", netlist.name));
     let r = compute(&netlist, &config)?;
+    bar.finish_and_clear();
     if args.run.json {
         let config_json = super::run::effective_config(&netlist, &config, &args.run);
         crate::cli::outln!(

@@ -7,6 +7,7 @@ pub mod check;
 pub mod experiment;
 pub mod model;
 pub mod netlist;
+pub mod progress;
 pub mod reproduce;
 pub mod run;
 pub mod sweep;

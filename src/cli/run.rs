@@ -20,8 +20,11 @@ pub const EXIT_DEADLOCK: u8 = 3;
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let netlist = args.load_netlist()?;
     let config = args.sim_config()?;
+    let bar = super::progress::spinner(args.quiet, "building the network");
     let mut sim = Simulation::new(&netlist, &config)?;
+    bar.set_message(format!("simulating {}", netlist.name));
     let report = sim.run();
+    bar.finish_and_clear();
     let config_json = effective_config(&netlist, &config, args);
     let timeouts_on = netlist.routers().any(|r| r.config.timeout > 0);
     let sw = sim.switching_stats();

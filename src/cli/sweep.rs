@@ -19,7 +19,6 @@ use flitsim_engine::{RunReport, SimConfig, Simulation};
 use flitsim_netlist::Netlist;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -304,7 +303,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         Some(n) => n as usize,
     };
-    let bar = if !args.run.quiet && std::io::stderr().is_terminal() {
+    let bar = if super::progress::shown(args.run.quiet) {
         let b = ProgressBar::new(0);
         b.set_style(
             ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} runs {elapsed}")
