@@ -16,7 +16,9 @@ fn with_closed_stdout(args: &[&str], keep: usize) -> (Option<i32>, String) {
         .expect("run flitsim");
     let mut stdout = child.stdout.take().unwrap();
     let mut buf = vec![0u8; keep];
-    stdout.read_exact(&mut buf).unwrap();
+    stdout
+        .read_exact(&mut buf)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}"));
     drop(stdout);
     let mut err = String::new();
     child
@@ -42,13 +44,17 @@ fn a_closed_stdout_ends_quietly() {
         ][..],
         &[
             "model",
-            "markov",
-            "--lambda",
-            "0.001:0.02:0.0001",
-            "--service",
-            "40",
-            "--vcs",
-            "3",
+            "safaei",
+            "--k",
+            "8",
+            "--v1",
+            "5",
+            "--v2",
+            "5",
+            "--length",
+            "32",
+            "--rates",
+            "0.0001:0.02:0.0001",
         ][..],
     ] {
         let (code, err) = with_closed_stdout(args, 10);

@@ -4,6 +4,15 @@
 
 use crate::run_cli::{flitsim, netlist_file};
 use serde_json::Value;
+use std::path::PathBuf;
+
+/// Writes an experiment file next to the test netlists (`torus-4x4.toml` among them).
+fn experiment_file(name: &str, body: &str) -> PathBuf {
+    let dir = crate::run_cli::torus_4x4().parent().unwrap().to_path_buf();
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, body).unwrap();
+    path
+}
 
 fn json_of(args: &[&str]) -> Value {
     let out = flitsim(args);
@@ -85,7 +94,7 @@ fn an_inline_netlist_loads_and_keeps_its_line_numbers() {
 
 #[test]
 fn unknown_keys_are_refused_with_file_line_and_fix() {
-    let f = netlist_file(
+    let f = experiment_file(
         "exp-typo",
         "[experiment]\nnetlist = \"torus-4x4.toml\"\nrat = 0.1\n",
     );
@@ -93,7 +102,7 @@ fn unknown_keys_are_refused_with_file_line_and_fix() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("exp-typo.toml:4:1: error[unknown-key]: unknown key `rat`"),
+        err.contains("exp-typo.toml:3:1: error[unknown-key]: unknown key `rat`"),
         "{err}"
     );
     assert!(
@@ -105,25 +114,24 @@ fn unknown_keys_are_refused_with_file_line_and_fix() {
 
 #[test]
 fn a_bad_value_names_its_key_and_line() {
-    let f = netlist_file(
+    let f = experiment_file(
         "exp-negative",
         "[experiment]\nnetlist = \"torus-4x4.toml\"\ncycles = -5\n",
     );
     let out = flitsim(&["run", f.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("exp-negative.toml:4:1:"), "{err}");
+    assert!(err.contains("exp-negative.toml:3:1:"), "{err}");
     assert!(err.contains("-5 is negative"), "{err}");
 }
 
 #[test]
 fn sweep_runs_an_experiment_file() {
-    let f = netlist_file(
+    let f = experiment_file(
         "exp-sweep",
         "[experiment]\nnetlist = \"torus-4x4.toml\"\nrates = \"0.01,0.02\"\nlength = 4\n\
          warmup = 200\ncycles = 1000\nquiet = true\n",
     );
-    crate::run_cli::torus_4x4();
     let v = json_of(&["sweep", f.to_str().unwrap(), "--json"]);
     let points = v["curves"][0]["points"].as_array().unwrap();
     assert_eq!(points.len(), 2);
