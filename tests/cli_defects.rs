@@ -109,7 +109,7 @@ fn a_trace_without_a_window_is_truncated_with_a_message() {
 
 #[test]
 fn a_deadlock_in_the_warm_up_reports_the_cycle_reached() {
-    let out = flitsim(&[
+    let deadlocking = [
         "run",
         "netlists/ring-8.toml",
         "--routing",
@@ -118,8 +118,8 @@ fn a_deadlock_in_the_warm_up_reports_the_cycle_reached() {
         "0.5",
         "--length",
         "8",
-        "--json",
-    ]);
+    ];
+    let out = flitsim(&[&deadlocking[..], &["--json"]].concat());
     assert_eq!(out.status.code(), Some(3));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let total = v["cycles"]["total"].as_u64().unwrap();
@@ -127,16 +127,7 @@ fn a_deadlock_in_the_warm_up_reports_the_cycle_reached() {
     assert!(warmup <= total, "warm-up {warmup}, total {total}");
     assert_eq!(v["cycles"]["measured"], 0);
     assert_eq!(v["ended_by"], "deadlock");
-    let summary = flitsim(&[
-        "run",
-        "netlists/ring-8.toml",
-        "--routing",
-        "dor-nodateline",
-        "--rate",
-        "0.5",
-        "--length",
-        "8",
-    ]);
+    let summary = flitsim(&deadlocking);
     let text = String::from_utf8_lossy(&summary.stdout);
     assert!(!text.contains("18446744073709551615"), "{text}");
 }

@@ -92,15 +92,23 @@ fn an_inline_netlist_loads_and_keeps_its_line_numbers() {
     assert!(err.contains("inline-bad.toml:8:"), "{err}");
 }
 
-#[test]
-fn unknown_keys_are_refused_with_file_line_and_fix() {
+/// Runs an experiment file whose third line is `line`; checks the exit status and that
+/// nothing was printed on stdout; returns stderr.
+fn refusal(name: &str, line: &str, status: i32) -> String {
     let f = experiment_file(
-        "exp-typo",
-        "[experiment]\nnetlist = \"torus-4x4.toml\"\nrat = 0.1\n",
+        name,
+        &format!("[experiment]\nnetlist = \"torus-4x4.toml\"\n{line}\n"),
     );
     let out = flitsim(&["run", f.to_str().unwrap()]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(status), "{err}");
+    assert!(out.stdout.is_empty(), "{err}");
+    err
+}
+
+#[test]
+fn unknown_keys_are_refused_with_file_line_and_fix() {
+    let err = refusal("exp-typo", "rat = 0.1", 1);
     assert!(
         err.contains("exp-typo.toml:3:1: error[unknown-key]: unknown key `rat`"),
         "{err}"
@@ -109,18 +117,11 @@ fn unknown_keys_are_refused_with_file_line_and_fix() {
         err.contains("help: expected") && err.contains("rate"),
         "{err}"
     );
-    assert!(out.stdout.is_empty());
 }
 
 #[test]
 fn a_bad_value_names_its_key_and_line() {
-    let f = experiment_file(
-        "exp-negative",
-        "[experiment]\nnetlist = \"torus-4x4.toml\"\ncycles = -5\n",
-    );
-    let out = flitsim(&["run", f.to_str().unwrap()]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = refusal("exp-negative", "cycles = -5", 2);
     assert!(err.contains("exp-negative.toml:3:1:"), "{err}");
     assert!(err.contains("-5 is negative"), "{err}");
 }
