@@ -231,3 +231,33 @@ fn a_saturated_run_says_it_ended_for_saturation() {
     assert!(v["cycles"]["measured"].as_u64().unwrap() < 8000);
     assert_eq!(v["ended_by"], "saturation");
 }
+
+/// The README's main job writes `out/curve.svg`: a missing directory under the current
+/// one is created, so nothing lands in the repository root.
+#[test]
+fn a_missing_relative_output_directory_is_created() {
+    let cwd = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fresh-cwd");
+    let _ = std::fs::remove_dir_all(&cwd);
+    std::fs::create_dir_all(&cwd).unwrap();
+    let net = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("netlists/ring-8.toml");
+    let out = Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .args(["sweep", net.to_str().unwrap(), "--rates", "0.01,0.02"])
+        .args([
+            "--warmup",
+            "100",
+            "--cycles",
+            "500",
+            "--plot",
+            "out/curve.svg",
+        ])
+        .current_dir(&cwd)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(cwd.join("out/curve.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
+}
