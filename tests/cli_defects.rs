@@ -261,3 +261,38 @@ fn a_missing_relative_output_directory_is_created() {
     let svg = std::fs::read_to_string(cwd.join("out/curve.svg")).unwrap();
     assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
 }
+
+/// The exit statuses of the README's table.
+#[test]
+fn exit_statuses_are_as_documented() {
+    let ring = "netlists/ring-8.toml";
+    for (args, status) in [
+        (&["run", ring, "--warmup", "100", "--cycles", "500"][..], 0),
+        (&["run", "no-such-file.toml"][..], 1),
+        (&["run", ring, "--rate", "2"][..], 1),
+        (&["run", ring, "--length", "-3"][..], 1),
+        (&["run", ring, "--no-such-flag"][..], 2),
+        (&["run", ring, "--cycles", "-3"][..], 2),
+        (
+            &[
+                "run",
+                ring,
+                "--routing",
+                "dor-nodateline",
+                "--rate",
+                "0.5",
+                "--length",
+                "8",
+            ][..],
+            3,
+        ),
+    ] {
+        let out = flitsim(args);
+        assert_eq!(
+            out.status.code(),
+            Some(status),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
