@@ -1,4 +1,4 @@
-//! Allocator micro-benches (STYLE.md B.9): separable input-first and output-first
+//! Allocator micro-benches: separable input-first and output-first
 //! allocators (word-mask matrices, static dispatch) over request matrices of VC
 //! allocation ((radix x V) x (radix x V)) at radix 5, 7 and 16 with V = 2, 4 and 10 (up
 //! to 160 x 160: three words per row).

@@ -1,4 +1,4 @@
-//! Whole-network steps (STYLE.md B.9): the BookSim comparison configurations of issue 8
+//! Whole-network steps: the BookSim comparison configurations
 //! (torus, dimension order, 4 VCs x 8 flits, 12-flit packets, uniform traffic) plus
 //! hypercube-10 and torus 64x64, at 1 and 2 threads asked for (an upper bound: the engine
 //! keeps at most routers / 64 workers, so torus 8x8 runs one). Throughput is in router-cycles

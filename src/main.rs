@@ -1,4 +1,10 @@
-use clap::{Parser, Subcommand};
+use clap::error::{ContextKind, ContextValue};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use flitsim::cli::args::RunArgs;
+use flitsim::cli::experiment;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// flitsim: cycle-accurate, flit-level simulator of interconnection-network routers.
 #[derive(Parser)]
@@ -37,8 +43,13 @@ enum Command {
     Import(flitsim::cli::import::ImportArgs),
 }
 
-fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
+fn main() -> ExitCode {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let cli = match with_experiment(&argv) {
+        Ok(Some(cli)) => cli,
+        Ok(None) => Cli::parse_from(&argv),
+        Err(code) => return code,
+    };
     let result = match cli.command {
         Command::Model(args) => flitsim::cli::model::run(&args),
         Command::Run(args) => flitsim::cli::run::run(&args),
@@ -52,9 +63,94 @@ fn main() -> std::process::ExitCode {
     };
     match result {
         Ok(code) => code,
+        // The reader of stdout has gone (`| head`): it has what it wanted.
+        Err(e) if flitsim::cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            std::process::ExitCode::FAILURE
+            ExitCode::FAILURE
         }
     }
+}
+
+/// The run flags of the subcommands an experiment file can drive.
+fn run_args(cli: &mut Cli) -> Option<&mut RunArgs> {
+    match &mut cli.command {
+        Command::Run(a) => Some(a),
+        Command::Sweep(a) => Some(&mut a.run),
+        Command::Trace(a) => Some(&mut a.run),
+        Command::Buffers(a) => Some(&mut a.run),
+        Command::Check(a) => Some(&mut a.run),
+        _ => None,
+    }
+}
+
+/// When the first file argument of a simulating subcommand is an experiment file, parses
+/// the command line with the file's flags in front of the command line's own (which
+/// override them); `Err` is the exit status after the error was printed.
+fn with_experiment(argv: &[OsString]) -> Result<Option<Cli>, ExitCode> {
+    let Some(name) = argv.get(1).and_then(|a| a.to_str()) else {
+        return Ok(None);
+    };
+    if !experiment::COMMANDS.contains(&name) {
+        return Ok(None);
+    }
+    let root = Cli::command();
+    let known = experiment::known_keys(&root);
+    let mut found = None;
+    for (i, a) in argv.iter().enumerate().skip(2) {
+        if a.to_str().is_some_and(|s| s.starts_with('-')) {
+            continue;
+        }
+        match experiment::read(&PathBuf::from(a), &known) {
+            Ok(Some(exp)) => {
+                found = Some((i, exp));
+                break;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                eprintln!("{e:#}");
+                return Err(ExitCode::FAILURE);
+            }
+        }
+    }
+    let Some((at, exp)) = found else {
+        return Ok(None);
+    };
+    let root = root.mut_subcommand(name, |c| c.args_override_self(true));
+    let sub = root
+        .find_subcommand(name)
+        .expect("the subcommand is one of the CLI's");
+    let mut args: Vec<OsString> = vec![argv[0].clone(), name.into(), exp.netlist.clone().into()];
+    args.extend(exp.flags(sub));
+    args.extend(
+        argv.iter()
+            .enumerate()
+            .skip(2)
+            .filter(|(i, _)| *i != at)
+            .map(|(_, a)| a.clone()),
+    );
+    let mut cli = root
+        .try_get_matches_from(args)
+        .and_then(|m| Cli::from_arg_matches(&m))
+        .map_err(|e| refused(&exp, &e))?;
+    if let Some(a) = run_args(&mut cli) {
+        a.experiment = Some(exp.path.clone());
+    }
+    Ok(Some(cli))
+}
+
+/// Prints clap's refusal of a flag, preceded by the experiment key it came from.
+fn refused(exp: &experiment::Experiment, e: &clap::Error) -> ExitCode {
+    if let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) {
+        let long = arg.trim_start_matches('-');
+        let long = long.split([' ', '=']).next().unwrap_or(long);
+        if let Some(at) = exp.key_location(long) {
+            eprintln!(
+                "{at}: error[bad-value]: `{}` in [experiment] is refused:",
+                long.replace('-', "_")
+            );
+        }
+    }
+    let _ = e.print();
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
 }

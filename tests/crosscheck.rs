@@ -184,7 +184,7 @@ fn reproduce_000_prints_the_paper_tables_and_a_matching_model() {
             assert!(line.is_some(), "k = {} rate {}: {table}", t.k, row.rate);
         }
     }
-    // flitsim's model against the paper's Model column (issue 7's tolerances).
+    // flitsim's model against the paper's Model column.
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
     let mut checked = 0;

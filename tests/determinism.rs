@@ -1,5 +1,5 @@
 //! Same netlist, configuration and seed: byte-identical output, for any thread count and
-//! whether windows of cycles run serially or in parallel (STYLE.md B.4). Only the `perf`
+//! whether windows of cycles run serially or in parallel. Only the `perf`
 //! object (wall-clock speed) may differ between runs.
 
 use crate::run_cli::{flitsim, torus_4x4};

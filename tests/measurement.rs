@@ -1,4 +1,4 @@
-//! Issue 6: detected warm-up, batch-means confidence intervals and the saturation verdict
+//! Detected warm-up, batch-means confidence intervals and the saturation verdict
 //! on torus-8x8 (DOR, 12-flit packets, uniform traffic; saturation near 0.34 flits per
 //! terminal per cycle = 0.028 packets).
 

@@ -1,4 +1,4 @@
-//! `flitsim model`: the JSON contract of the analytical models (issue 7). Expected numbers
+//! `flitsim model`: the JSON contract of the analytical models. Expected numbers
 //! come from the closed forms, not from the code's own output.
 
 use std::process::Command;

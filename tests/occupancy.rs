@@ -1,4 +1,4 @@
-//! Issue 6: per-channel VC occupancy P(v), per-VC buffer occupancy (Little's law), and
+//! Per-channel VC occupancy P(v), per-VC buffer occupancy (Little's law), and
 //! the `buffers` and `sweep` subcommands.
 
 use flitsim_engine::{SimConfig, Simulation};

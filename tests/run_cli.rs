@@ -105,7 +105,7 @@ fn json_has_the_documented_fields() {
             "{f} missing or null"
         );
     }
-    // Batch-means interval over the fixed window (issue 6).
+    // Batch-means interval over the fixed window.
     assert!(v["latency"]["ci95"].as_f64().is_some_and(|h| h > 0.0));
     assert!(v["deadlock"].is_null());
     assert_eq!(v["config"]["rate"], 0.01);

@@ -1,10 +1,13 @@
 //! The one integration-test binary: each module is a topic.
 mod booksim_import;
+mod cli_defects;
 mod conservation;
 mod crosscheck;
 mod deadlock;
 mod determinism;
 mod fuzz;
+mod docs_commands;
+mod experiment_files;
 mod little;
 mod measurement;
 mod model_cli;

@@ -1,9 +1,8 @@
-//! Cycle-trace snapshots of small, fully explained scenarios (issue 9), and the VCD export
+//! Cycle-trace snapshots of small, fully explained scenarios, and the VCD export
 //! read back. Every scenario runs `flitsim trace` through [`check_trace`], the one place
 //! that calls the simulator; each snapshot was read line by line against the timing
-//! contract (team CONTRACT.md, "Time and the zero-load latency") before it was accepted,
-//! and each test also asserts the contract's numbers directly, so a snapshot change that
-//! breaks them fails even if someone accepts it.
+//! contract before it was accepted, and each test also asserts the contract's numbers
+//! directly, so a snapshot change that breaks them fails even if someone accepts it.
 //!
 //! The fixture `data/trace/ring-4.toml` is a 4-router ring r0 -> r1 -> r2 -> r3 -> r0
 //! (`east` = +1, `west` = -1) with the default router (rd = vd = sd = xd = cd = 1), 2 VCs

@@ -1,4 +1,4 @@
-//! Serial and parallel windows (issue 8): a run gives the same report whether its windows
+//! Serial and parallel windows: a run gives the same report whether its windows
 //! of cycles run serially (one thread steps every partition while the other workers sleep),
 //! in parallel, or switch between the two by load, including a run that
 //! stops inside a window and a run whose watchdog fires. The switches themselves (through

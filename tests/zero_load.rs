@@ -1,5 +1,5 @@
 //! Zero-load latency: single packets injected into an idle network arrive exactly when
-//! CONTRACT.md's formula says, for many source/destination pairs, delay settings and
+//! the timing contract's formula (ARCHITECTURE.md) says, for many source/destination pairs, delay settings and
 //! packet lengths:
 //!
 //!   T0 = 2 Lt + (H + 1)(rd + vd + sd + xd) + H L + (M - 1)

@@ -35,7 +35,12 @@ pub struct RunArgs {
 
     /// Packet length in flits: `M` (>= 1), `exp:MEAN` (exponential, rounded, at least 1)
     /// or `mix:M1,M2,P1` (M1 flits with probability P1, else M2).
-    #[arg(long, value_name = "M", default_value = "1")]
+    #[arg(
+        long,
+        value_name = "M",
+        default_value = "1",
+        allow_negative_numbers = true
+    )]
     pub length: String,
 
     /// Switching technique for every router (`wormhole`, `vct`, `saf`); overrides the netlist.
@@ -44,22 +49,22 @@ pub struct RunArgs {
 
     /// Timeout reset (paper 003) on every router: drop a head that waited C cycles for an
     /// output VC and reset its packet back to the source (0: off); overrides the netlist.
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", value_parser = whole::<u32>, allow_negative_numbers = true)]
     pub timeout: Option<u32>,
 
     /// Cycles a packet dropped by a timeout waits at its source before it is sent again.
-    #[arg(long, value_name = "C", default_value_t = 0)]
+    #[arg(long, value_name = "C", default_value_t = 0, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub backoff: u64,
 
     /// Fixed warm-up cycles before measurement starts (default: detected by MSER-5; with
     /// only `--cycles` given, 1000).
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub warmup: Option<u64>,
 
     /// Fixed measurement window in cycles: packets generated in it are measured (default:
     /// until the latency's 95% confidence half-width meets `--ci-target`; with only
     /// `--warmup` given, 10000).
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub cycles: Option<u64>,
 
     /// Target relative half-width of the mean latency's 95% confidence interval
@@ -83,7 +88,7 @@ pub struct RunArgs {
 
     /// At most this many cycles after the window to deliver the measured packets (with
     /// `--drain`: every packet).
-    #[arg(long, value_name = "C", default_value_t = 10_000)]
+    #[arg(long, value_name = "C", default_value_t = 10_000, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub drain_cycles: u64,
 
     /// After the window stop generating and run until every generated packet is
@@ -91,12 +96,17 @@ pub struct RunArgs {
     #[arg(long)]
     pub drain: bool,
 
+    /// End a fixed window (`--warmup`/`--cycles`) early when the saturation verdict says
+    /// the source queues grow without bound (the automatic measurement always does).
+    #[arg(long)]
+    pub stop_when_saturated: bool,
+
     /// Seed of every component's random stream (same seed, same results).
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub seed: u64,
 
     /// Stop with a deadlock report when flits are in the network, none moves for C cycles and none is on a channel or in a pipeline delay (0: never).
-    #[arg(long, value_name = "C", default_value_t = 2000)]
+    #[arg(long, value_name = "C", default_value_t = 2000, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub watchdog: u64,
 
     /// Override a router or channel parameter of the netlist, e.g. `--set vcs=8 --set channel_latency=2`.
@@ -119,15 +129,39 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", hide = true)]
     pub min_parallel_work: Option<u64>,
 
+    /// No progress bar on stderr (there is none when stderr is not a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    /// The experiment file these flags came from, if any (set by `main`).
+    #[arg(skip)]
+    pub experiment: Option<PathBuf>,
+
     /// Selection function for every router (`first-free`, `random`, `most-credits`,
     /// `x-first`); overrides the netlist (same as `--set selection=...`).
     #[arg(long, value_name = "S")]
     pub selection: Option<String>,
 }
 
+/// Parses a whole number >= 0 (cycles, a seed), with a range message for a negative one
+/// instead of clap's hint to write `-- -3`.
+///
+/// # Errors
+/// The text is negative, fractional or not a number.
+pub fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    s.trim().parse::<T>().map_err(|_| {
+        if s.trim().starts_with('-') {
+            format!("{s} is negative: give a whole number >= 0")
+        } else {
+            format!("{s} is not a whole number: give one >= 0, e.g. 1000")
+        }
+    })
+}
+
 /// Checks, before anything is simulated, that output file `path` (given with `flag`) can
 /// be written, by creating it (empty until the command writes it at its end): a missing
-/// directory or a read-only place is reported now, not after minutes of simulation.
+/// absolute directory or a read-only place is reported now, not after minutes of
+/// simulation. A missing relative directory (`out/`) is created.
 ///
 /// # Errors
 /// The file cannot be created; the message names the flag.
@@ -135,6 +169,19 @@ pub fn check_writable(flag: &str, path: Option<&Path>) -> anyhow::Result<()> {
     let Some(path) = path else {
         return Ok(());
     };
+    // A missing directory under the current one (`out/`) is created.
+    if let Some(dir) = path
+        .parent()
+        .filter(|d| d.is_relative() && !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            anyhow!(
+                "{flag} {}: cannot create the directory {}: {e}\nhelp: give a file in a directory you can write",
+                path.display(),
+                dir.display()
+            )
+        })?;
+    }
     std::fs::File::create(path).map(drop).map_err(|e| {
         anyhow!(
             "{flag} {}: cannot write the file: {e}\nhelp: give a file in an existing directory you can write",
@@ -152,7 +199,8 @@ impl RunArgs {
     /// The netlist's diagnostics, or a bad override (naming the key, the value and the
     /// accepted values).
     pub fn load_netlist(&self) -> anyhow::Result<Netlist> {
-        let mut netlist = flitsim_netlist::load(&self.netlist).map_err(|d| anyhow!("{d}"))?;
+        let mut netlist =
+            super::experiment::load_netlist(&self.netlist).map_err(|d| anyhow!("{d}"))?;
         let timeout = self.timeout.map(|t| t.to_string());
         let mut pairs = Vec::new();
         for kv in &self.set {
@@ -213,7 +261,7 @@ impl RunArgs {
                 max_cycles: self.max_cycles,
                 batch_cycles: 0,
             }),
-            stop_on_saturation: true,
+            stop_on_saturation: !fixed || self.stop_when_saturated,
             threads: self.threads.map_or(0, |n| n as usize),
             min_parallel_work: self.min_parallel_work.unwrap_or(defaults.min_parallel_work),
             ..defaults

@@ -145,6 +145,7 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
         config.cycles = 20_000;
     }
     config.stop_on_saturation = false;
+    let bar = super::progress::spinner(args.run.quiet, "simulating unbounded buffers");
     let unbounded = with_depth(&netlist, "unbounded")?;
     let (reference, buffers) = simulate(&unbounded, &config)?;
     let ports = by_port(&buffers);
@@ -156,6 +157,7 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
             if let Some(t) = tried.iter().find(|t| t.depth == d) {
                 return Ok(t.reaches);
             }
+            bar.set_message(format!("simulating a depth of {d} flits per VC"));
             let n = with_depth(&netlist, &d.to_string())?;
             let (acc, _) = simulate(&n, &config)?;
             let fraction = acc / reference;
@@ -194,6 +196,7 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
         }
         tried.sort_by_key(|t| std::cmp::Reverse(t.depth));
     }
+    bar.finish_and_clear();
     if let Some(path) = &args.plot {
         super::buffers_plot::draw(path, &netlist, &buffers)
             .with_context(|| format!("--plot {}", path.display()))?;
@@ -213,12 +216,12 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
                 "tried": tried,
             },
         });
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        crate::cli::outln!("{}", serde_json::to_string_pretty(&v)?)?;
     } else {
-        print!(
+        crate::cli::out!(
             "{}",
             summary(reference, &ports, &tried, required, args.fraction)
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -103,15 +103,17 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let netlist = args.run.load_netlist()?;
     let config = args.run.sim_config()?;
     super::args::check_writable("--plot", args.plot.as_deref())?;
+    let bar = super::progress::spinner(args.run.quiet, &format!("simulating {}", netlist.name));
     let r = compute(&netlist, &config)?;
+    bar.finish_and_clear();
     if args.run.json {
         let config_json = super::run::effective_config(&netlist, &config, &args.run);
-        println!(
+        crate::cli::outln!(
             "{}",
             serde_json::to_string_pretty(&to_json(&r, config_json))?
-        );
+        )?;
     } else {
-        print!("{}", table(&r, args.per_channel));
+        crate::cli::out!("{}", table(&r, args.per_channel))?;
     }
     if let Some(path) = &args.plot {
         plot::write_svg(&chart(&r), path)?;

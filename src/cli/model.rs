@@ -220,18 +220,24 @@ pub fn parse_rates(spec: &str) -> anyhow::Result<Vec<f64>> {
 
 /// Print `rows` (one JSON object per point) as a table with `columns`, or as JSON: the
 /// single object when `single`, else `{"model": name, "points": rows}`.
-pub fn emit(json_out: bool, name: &str, single: bool, columns: &[&str], rows: &[Value]) {
+pub fn emit(
+    json_out: bool,
+    name: &str,
+    single: bool,
+    columns: &[&str],
+    rows: &[Value],
+) -> std::io::Result<()> {
     if json_out {
         let v = if single && rows.len() == 1 {
             rows[0].clone()
         } else {
             json!({ "model": name, "points": rows })
         };
-        println!(
+        crate::cli::outln!(
             "{}",
             serde_json::to_string_pretty(&v).expect("JSON values serialise")
-        );
-        return;
+        )?;
+        return Ok(());
     }
     let cells: Vec<Vec<String>> = rows
         .iter()
@@ -260,10 +266,11 @@ pub fn emit(json_out: bool, name: &str, single: bool, columns: &[&str], rows: &[
             .collect::<Vec<_>>()
             .join("  ")
     };
-    println!("{}", line(columns.iter().map(|c| c.to_string()).collect()));
+    crate::cli::outln!("{}", line(columns.iter().map(|c| c.to_string()).collect()))?;
     for r in cells {
-        println!("{}", line(r));
+        crate::cli::outln!("{}", line(r))?;
     }
+    Ok(())
 }
 
 fn fmt_cell(v: Option<&Value>) -> String {
@@ -316,7 +323,7 @@ fn markov(a: &MarkovArgs, json_out: bool) -> anyhow::Result<ExitCode> {
         true,
         &["lambda", "service", "vcs", "p", "multiplexing"],
         &[row],
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -352,7 +359,7 @@ fn mg1(a: &Mg1Args, json_out: bool) -> anyhow::Result<ExitCode> {
         true,
         &["lambda", "service", "variance", "utilisation", "wait"],
         &[row],
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -410,7 +417,7 @@ fn safaei(a: &SafaeiArgs, json_out: bool) -> anyhow::Result<ExitCode> {
             "channel_service",
         ],
         &rows,
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -468,7 +475,7 @@ fn patooghy(a: &PatooghyArgs, json_out: bool) -> anyhow::Result<ExitCode> {
             "multiplexing",
         ],
         &rows,
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -508,7 +515,7 @@ fn vct(a: &VctArgs, json_out: bool) -> anyhow::Result<ExitCode> {
         single,
         &["rate", "utilisation", "latency", "buffer_size"],
         &rows,
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -555,7 +562,7 @@ fn quaglia(a: &QuagliaArgs, json_out: bool) -> anyhow::Result<ExitCode> {
             "rate", "latency", "wait_we", "wait_ne", "wait_ns", "wait_ws", "p_x",
         ],
         &rows,
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -616,6 +623,6 @@ fn hu_kleinrock(a: &HuKleinrockArgs, json_out: bool) -> anyhow::Result<ExitCode>
         single,
         &["rate", "p_timeout", "channel_wait", "host_wait", "latency"],
         &rows,
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

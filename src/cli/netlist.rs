@@ -7,6 +7,7 @@
 use clap::{Args, Subcommand};
 use flitsim_netlist::{Diagnostics, Netlist};
 use flitsim_router::RoutingRegistry;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -116,32 +117,29 @@ pub fn run(args: &NetlistArgs) -> anyhow::Result<ExitCode> {
                 diameter,
                 average_distance,
             };
+            let mut text = String::new();
             if *json {
-                println!("{}", serde_json::to_string(&s).expect("summary serialises"));
+                text = format!("{}\n", serde_json::to_string(&s).expect("summary serialises"));
             } else {
-                println!("{}: ok", s.path);
-                println!("  name              {}", s.name);
-                println!("  topology          {}", s.topology);
-                println!("  routers           {}", s.routers);
-                println!("  terminals         {}", s.terminals);
-                println!(
-                    "  channels          {} (router-to-router, unidirectional)",
-                    s.channels
-                );
-                println!("  diameter          {} hops", s.diameter);
-                println!("  average_distance  {:.4} hops", s.average_distance);
+                let _ = writeln!(text, "{}: ok", s.path);
+                let _ = writeln!(text, "  name              {}", s.name);
+                let _ = writeln!(text, "  topology          {}", s.topology);
+                let _ = writeln!(text, "  routers           {}", s.routers);
+                let _ = writeln!(text, "  terminals         {}", s.terminals);
+                let _ = writeln!(text, "  channels          {} (router-to-router, unidirectional)", s.channels);
+                let _ = writeln!(text, "  diameter          {} hops", s.diameter);
+                let _ = writeln!(text, "  average_distance  {:.4} hops", s.average_distance);
             }
-            Ok(())
+            Ok(text)
         }),
-        NetlistCommand::Expand { file, set } => load(file, None, set).map(|n| {
-            print!("{}", flitsim_netlist::expand(&n));
-        }),
-        NetlistCommand::Dot { file } => load(file, None, &[]).map(|n| {
-            print!("{}", flitsim_netlist::dot(&n));
-        }),
+        NetlistCommand::Expand { file, set } => load(file, None, set).map(|n| flitsim_netlist::expand(&n)),
+        NetlistCommand::Dot { file } => load(file, None, &[]).map(|n| flitsim_netlist::dot(&n)),
     };
     match result {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(text) => {
+            crate::cli::out!("{text}")?;
+            Ok(ExitCode::SUCCESS)
+        }
         Err(d) => {
             eprintln!("{d}");
             let n = d.len();

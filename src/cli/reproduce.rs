@@ -35,6 +35,10 @@ pub struct ReproduceArgs {
     /// Print `results.json` on stdout instead of the tables.
     #[arg(long)]
     pub json: bool,
+
+    /// No progress display on stderr (there is none when stderr is not a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// The papers `reproduce` knows.
@@ -100,7 +104,9 @@ pub fn run(args: &ReproduceArgs) -> anyhow::Result<ExitCode> {
         )
     })?;
     let start = Instant::now();
+    let bar = super::progress::spinner(args.quiet, &format!("reproducing paper {id}"));
     let (paper, out) = compute(&args.paper, &budget)?;
+    bar.finish_and_clear();
     let mut text = format!(
         "flitsim reproduce {paper}{}\n\n",
         if args.quick { " --quick" } else { "" }
@@ -122,15 +128,15 @@ pub fn run(args: &ReproduceArgs) -> anyhow::Result<ExitCode> {
         crate::plot::write_svg(chart, &dir.join(name))?;
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&out.json)?);
+        crate::cli::outln!("{}", serde_json::to_string_pretty(&out.json)?)?;
     } else {
-        print!("{text}");
-        println!(
+        crate::cli::out!("{text}")?;
+        crate::cli::outln!(
             "wrote {} ({} charts) in {:.1} s",
             dir.display(),
             out.charts.len(),
             start.elapsed().as_secs_f64()
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -20,8 +20,11 @@ pub const EXIT_DEADLOCK: u8 = 3;
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let netlist = args.load_netlist()?;
     let config = args.sim_config()?;
+    let bar = super::progress::spinner(args.quiet, "building the network");
     let mut sim = Simulation::new(&netlist, &config)?;
+    bar.set_message(format!("simulating {}", netlist.name));
     let report = sim.run();
+    bar.finish_and_clear();
     let config_json = effective_config(&netlist, &config, args);
     let timeouts_on = netlist.routers().any(|r| r.config.timeout > 0);
     let sw = sim.switching_stats();
@@ -46,6 +49,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             if config.drain_all {
                 o.insert("drain_limit_hit".into(), json!(sim.drain_limit_hit()));
             }
+            o.insert(
+                "ended_by".into(),
+                json!(ended_by(&config, &report, sim.drain_limit_hit())),
+            );
         }
         if args.channel_stats {
             let (channels, classes) = sim.channel_stats(&netlist);
@@ -55,14 +62,14 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             }
         }
         let v = with_perf(v, &sim.perf())?;
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        crate::cli::outln!("{}", serde_json::to_string_pretty(&v)?)?;
     } else {
-        print!("{}", summary(&netlist, &config, &report));
+        crate::cli::out!("{}", summary(&netlist, &config, &report))?;
         if timeouts_on {
-            println!(
+            crate::cli::outln!(
                 "timeouts  {} (retransmissions {}, flits discarded {}), goodput {:.4} flits/terminal/cycle",
                 sw.timeouts, sw.retransmissions, sw.flits_discarded, report.accepted.flits_per_terminal_cycle
-            );
+            )?;
         }
     }
     if sim.drain_limit_hit() {
@@ -80,6 +87,21 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         eprintln!("help: the offered load is above the saturation throughput; lower --rate");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why the run ended: `deadlock` (the watchdog, or the cycle limit), `saturation` (the
+/// verdict stopped it), `drain_limit` (packets still undelivered when the drain's cycle
+/// limit was reached) or `drained` (every packet it waited for was delivered).
+pub fn ended_by(config: &SimConfig, report: &RunReport, drain_limit_hit: bool) -> &'static str {
+    if report.deadlock.is_some() {
+        "deadlock"
+    } else if report.saturated && config.stop_on_saturation {
+        "saturation"
+    } else if drain_limit_hit || report.packets.in_flight_end > 0 {
+        "drain_limit"
+    } else {
+        "drained"
+    }
 }
 
 /// The JSON object `--json` prints: `config` plus every field of the report.
@@ -136,6 +158,7 @@ pub fn effective_config(netlist: &Netlist, config: &SimConfig, args: &RunArgs) -
     });
     let routing = first.map(|r| flitsim_router::routing::kind_name(r.config.routing));
     json!({
+        "experiment": args.experiment.as_ref().map(|p| p.display().to_string()),
         "netlist": netlist.name,
         "path": netlist.path.as_ref().map(|p| p.display().to_string()),
         "topology": describe_topology(&netlist.topology),
@@ -149,6 +172,12 @@ pub fn effective_config(netlist: &Netlist, config: &SimConfig, args: &RunArgs) -
         "warmup": config.warmup,
         "cycles": config.cycles,
         "drain": config.drain,
+        "drain_all": config.drain_all,
+        "backoff": config.backoff,
+        "measurement": if config.auto.is_some() { "automatic" } else { "fixed" },
+        "ci_target": config.auto.map(|a| a.ci_target),
+        "max_cycles": config.auto.map(|a| a.max_cycles),
+        "stop_when_saturated": config.stop_on_saturation,
         "seed": config.seed,
         "watchdog": config.watchdog,
         "set": args.set,

@@ -19,7 +19,6 @@ use flitsim_engine::{RunReport, SimConfig, Simulation};
 use flitsim_netlist::Netlist;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -56,10 +55,6 @@ pub struct SweepArgs {
     /// Draw the curves as SVG to FILE.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-
-    /// No progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
 }
 
 /// One simulated point of a curve.
@@ -308,7 +303,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         Some(n) => n as usize,
     };
-    let bar = if !args.quiet && std::io::stderr().is_terminal() {
+    let bar = if super::progress::shown(args.run.quiet) {
         let b = ProgressBar::new(0);
         b.set_style(
             ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} runs {elapsed}")
@@ -380,12 +375,12 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("--plot {}", path.display()))?;
     }
     if args.run.json {
-        println!(
+        crate::cli::outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({ "curves": curves }))?
-        );
+        )?;
     } else {
-        print!("{}", table(&curves));
+        crate::cli::out!("{}", table(&curves))?;
     }
     Ok(ExitCode::SUCCESS)
 }

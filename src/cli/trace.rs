@@ -2,10 +2,11 @@
 //! [--inject CYCLE:SRC:DST:LEN]... [--vcd FILE]`: simulates like `run` with cycle tracing
 //! on and prints the text trace (format: `flitsim_engine::trace::text`) on stdout.
 //!
-//! The run stops after `--to`, or else after warm-up + window and then at most `--drain`
-//! cycles more until the network is idle; with `--rate 0` it stops as soon as every
-//! `--inject`ed packet has been delivered and every credit is home. A watchdog stop prints the verdict as the last
-//! trace line, the error on stderr, and exits with code 3.
+//! The run stops after `--to`, after `--max-lines` printed lines (100000 without `--to`),
+//! or else after warm-up + window and then at most `--drain` cycles more until the network
+//! is idle; with `--rate 0` it stops as soon as every `--inject`ed packet has been
+//! delivered and every credit is home. A watchdog stop prints the verdict as the last trace
+//! line, the error on stderr, and exits with code 3.
 
 use crate::cli::args::RunArgs;
 use crate::cli::run::EXIT_DEADLOCK;
@@ -44,6 +45,11 @@ pub struct TraceArgs {
     /// Put a packet into terminal SRC's source queue at cycle CYCLE, for terminal DST, of LEN flits; repeatable.
     #[arg(long, value_name = "CYCLE:SRC:DST:LEN")]
     pub inject: Vec<String>,
+
+    /// Stop after printing this many trace lines (default without `--to`: 100000, so a
+    /// loaded network cannot flood the terminal; 0: no limit).
+    #[arg(long, value_name = "N", value_parser = crate::cli::args::whole::<u64>, allow_negative_numbers = true)]
+    pub max_lines: Option<u64>,
 
     /// Also write a value change dump (GTKWave) of the traced cycles to FILE.
     #[arg(long, value_name = "FILE")]
@@ -88,6 +94,19 @@ fn parse_injection(s: &str, terminals: usize) -> anyhow::Result<Injection> {
         ));
     }
     Ok(inj)
+}
+
+/// Lines printed at most without `--to` or `--max-lines`.
+pub const DEFAULT_MAX_LINES: u64 = 100_000;
+
+/// The line limit: `--max-lines` (0: none), else none with `--to`, else the default.
+fn line_limit(args: &TraceArgs) -> Option<u64> {
+    match (args.max_lines, args.to) {
+        (Some(0), _) => None,
+        (Some(m), _) => Some(m),
+        (None, Some(_)) => None,
+        (None, None) => Some(DEFAULT_MAX_LINES),
+    }
 }
 
 /// Runs `flitsim trace`.
@@ -144,6 +163,8 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
     writeln!(out, "{}", text::HEADER)?;
     let window_end = config.warmup + config.cycles;
     let drain_end = window_end + config.drain;
+    let max_lines = line_limit(args);
+    let mut lines = 0u64;
     let mut next = 0;
     let mut code = ExitCode::SUCCESS;
     loop {
@@ -166,7 +187,18 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
             v.cycle(Cycle(now), &events)?;
         }
         for e in events.iter().filter(|e| filter.keeps(e)) {
+            if max_lines.is_some_and(|m| lines >= m) {
+                break;
+            }
             writeln!(out, "{}", text::line(&names, e))?;
+            lines += 1;
+        }
+        if let Some(m) = max_lines.filter(|&m| lines >= m) {
+            out.flush()?;
+            eprintln!(
+                "warning: the trace stopped at cycle {now} after {m} lines\nhelp: give --from/--to, --router or --packet to narrow it, or --max-lines N (0: no limit)"
+            );
+            break;
         }
         if let Err(e) = result {
             out.flush()?;

@@ -1,6 +1,6 @@
 //! Channel delay lines. A channel of latency `L >= 1` has two sides: flits go downstream
 //! on its forward side, credits upstream on its reverse side, with the same latency. Each
-//! side is one delay line, stored with its *writer* (STYLE.md B.4.3): the forward side with
+//! side is one delay line, stored with its *writer*: the forward side with
 //! the upstream component's partition, the reverse side with the downstream one's, so a
 //! partition's phase-2 writes touch only its own [`Lines`].
 //!

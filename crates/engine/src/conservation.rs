@@ -1,4 +1,4 @@
-//! Conservation checks, run after every cycle in debug builds (STYLE.md B.4.10).
+//! Conservation checks, run after every cycle in debug builds.
 //!
 //! - Flits: injected = in router FIFOs and crossbar pipelines + on channels + consumed.
 //! - Credits, for every VC of every bounded channel (router-to-router and injection):

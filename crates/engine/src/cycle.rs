@@ -1,4 +1,4 @@
-//! One cycle of one partition: the two phases of DESIGN.md "Time and the cycle".
+//! One cycle of one partition: the two phases of a cycle (ARCHITECTURE.md).
 //!
 //! A partition is a contiguous range of ids; router `i` and terminal `i` belong to the same
 //! partition. The serial engine is one partition; a parallel engine runs one worker per

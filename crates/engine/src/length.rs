@@ -183,6 +183,8 @@ impl FromStr for LengthDist {
                     .parse()
                     .map_err(|_| bad(s, "P1 must be a probability in [0, 1]"))?,
             }
+        } else if s.parse::<i64>().is_ok_and(|m| m < 0) {
+            return Err(bad(s, "a packet has at least 1 flit: give M >= 1"));
         } else {
             LengthDist::Fixed(
                 s.parse()

@@ -1,5 +1,5 @@
 //! The cycle loop over partitions: one long-lived worker per partition inside one
-//! `crossbeam::thread::scope`, the two phases separated by a barrier (STYLE.md B.4). The
+//! `crossbeam::thread::scope`, the two phases separated by a barrier. The
 //! serial engine is the one-partition case of the same code: its single worker runs in the
 //! calling thread, its barrier is a no-op, and as nobody else reads its lines it runs both
 //! phases of a cycle in one pass ([`cycle::alone`]).

@@ -3,7 +3,7 @@
 //! Every terminal and every router draws from its own stream, seeded from a hash of
 //! `(seed, component kind, id)`. No generator is shared, so the numbers a component sees
 //! do not depend on how many components exist, in which order they are stepped, or on
-//! which thread (STYLE.md B.4.6).
+//! which thread.
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;

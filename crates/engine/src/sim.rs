@@ -671,14 +671,20 @@ impl Simulation {
 
     /// The report of the run so far.
     pub fn report(&self) -> RunReport {
-        let drain = self.now.0.saturating_sub(self.window.end.0);
+        // A run stopped early (a deadlock in the warm-up) reports the cycles it reached,
+        // not the window it had planned.
+        let window = Window {
+            start: self.window.start.min(self.now),
+            end: self.window.end.min(self.now),
+        };
+        let drain = self.now.0.saturating_sub(window.end.0);
         RunReport::new(
             &self.stats(),
             &ReportInputs {
                 rate: self.config.rate,
                 length: self.config.lengths().mean(),
                 terminals: self.net.len(),
-                window: self.window,
+                window,
                 drain,
                 total: self.now.0,
                 zero_load_latency: self.zero_load_latency,

@@ -2,7 +2,7 @@
 //! cycle onto its injection channel (into router input port 0), and consumes every flit
 //! its ejection channel delivers.
 //!
-//! Timing (CONTRACT.md, "Terminals"): a packet generated at cycle `g` may put its head
+//! Timing: a packet generated at cycle `g` may put its head
 //! on the injection channel at `g` itself if a VC is free. Packets leave the source queue
 //! in FIFO order, one at a time; a packet takes the lowest-index injection VC whose
 //! credits are all home and that no packet owns, and keeps it until its tail is sent.

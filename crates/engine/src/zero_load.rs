@@ -9,7 +9,7 @@
 //!
 //! `Lt` is a router's terminal latency (injection and ejection channel), `rd`, `vd`, `sd`,
 //! `xd` the routing, VC allocation, switch allocation and crossbar delays of each router on
-//! the path, `L` the channel latencies. With uniform delays this is CONTRACT.md's
+//! the path, `L` the channel latencies. With uniform delays this is the timing contract's
 //! `T0 = 2 Lt + (H + 1)(rd + vd + sd + xd) + H L + (M - 1)`: the head is written onto the
 //! injection channel in its generation cycle, spends `rd + vd + sd + xd` in each router,
 //! and the tail follows `M - 1` cycles behind it; `credit_delay` does not appear because an

@@ -90,11 +90,15 @@ impl Simulation {
                 first = Some(samples.len() - 1);
                 self.reset_router_stats();
             }
-            if self.saturation_check(&samples) {
+            if self.config.stop_on_saturation && self.saturation_check(&samples) {
                 self.stop_window(start);
                 self.outcome.stop = format!("stopped at cycle {}", self.now);
                 break;
             }
+        }
+        if !self.config.stop_on_saturation {
+            // The window runs to its end; the verdict judges the whole series at once.
+            self.outcome.saturated = series::saturation(&samples);
         }
         // A window closed as it opened (the verdict fired on its first sample) measured
         // nothing: like a run stopped before it, report from the whole series.

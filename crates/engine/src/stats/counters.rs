@@ -1,5 +1,5 @@
 //! Integer counters kept by each terminal. Merged in id order; floating point appears
-//! only in the report (STYLE.md B.4.8), so totals are identical for any thread count.
+//! only in the report, so totals are identical for any thread count.
 
 use flitsim_netlist::Cycle;
 

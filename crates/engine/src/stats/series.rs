@@ -69,9 +69,11 @@ pub fn intervals(s: &[Sample], terminals: usize) -> (Option<Interval>, Option<In
 pub const SATURATION_MIN_SAMPLES: usize = 40;
 
 /// Saturation verdict over the series `s` (since cycle 0): over its second half, the
-/// network accepted less than 95% of the packets generated AND the number of packets in
-/// the system grew by at least a quarter: source queues grow without bound. Returns the
-/// message, or `None`.
+/// network accepted less than 95% of the packets generated, by more than three standard
+/// deviations of Poisson counts (3 sqrt(generated)), AND the number of packets in the
+/// system grew by at least a quarter: source queues grow without bound. The standard
+/// deviation term keeps the few, long packets of high-variance lengths (exp:100) from
+/// passing for growth. Returns the message, or `None`.
 pub fn saturation(s: &[Sample]) -> Option<String> {
     let n = s.len();
     if n < SATURATION_MIN_SAMPLES {
@@ -85,7 +87,8 @@ pub fn saturation(s: &[Sample]) -> Option<String> {
     }
     let deficit = generated.saturating_sub(consumed);
     let grew = 4 * last.in_system() >= 5 * mid.in_system();
-    if deficit as f64 > 0.05 * generated as f64 && grew {
+    let significant = deficit as f64 > 3.0 * (generated as f64).sqrt();
+    if deficit as f64 > 0.05 * generated as f64 && significant && grew {
         Some(format!(
             "saturated: over cycles {}..{} the network accepted {:.1}% of the packets offered; \
              packets waiting grew from {} to {} (source queues grow without bound)",
@@ -122,6 +125,9 @@ mod tests {
         assert!(saturation(&series(100, 100, 60)).is_none());
         // Too short to judge.
         assert!(saturation(&series(100, 80, 10)).is_none());
+        // A deficit within the noise of a few packets is not growth.
+        assert!(saturation(&series(10, 9, 60)).is_none());
+        assert!(saturation(&series(10, 8, 60)).is_some());
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Cycle traces (DESIGN.md "Cycle traces", STYLE.md B.4 point 9).
+//! Cycle traces.
 //!
 //! With tracing on ([`crate::Simulation::enable_trace`]), every router appends what it
 //! does in a step to its own buffer (`flitsim_router::probe`), and every terminal to its

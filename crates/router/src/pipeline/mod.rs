@@ -219,7 +219,7 @@ pub struct RouterState {
     /// Port/VC layout.
     pub layout: Layout,
     /// Busy output VCs per output port (owned or credits out), their integral,
-    /// time-average distribution and VC holding times (issue 6).
+    /// time-average distribution and VC holding times.
     pub occupancy: crate::occupancy::ChannelOccupancy,
     /// Timeout resets possible: packet -> (input port, input VC) it came in on, recorded
     /// by VA (see `reset.rs`); `None` when resets are off.

@@ -1,7 +1,7 @@
 //! Per-router tables the coordinate-based routing functions share, built once from the
 //! netlist (petgraph is read here, never in the cycle loop).
 
-use super::{describe_topology, kind_name, RoutingMismatch};
+use super::{describe_topology, kind_name, RoutingMismatch, DOR_NEEDS_COORDINATES};
 use crate::PacketId;
 use flitsim_netlist::{Dir, Netlist, RouterId, RoutingKind, Topology};
 
@@ -72,11 +72,7 @@ impl Geometry {
             Topology::Torus { radix } | Topology::Mesh { radix } => (radix.clone(), topo.wraps()),
             Topology::Ring { n } => (vec![*n], true),
             Topology::Hypercube { dim } => (vec![2; *dim as usize], false),
-            Topology::Explicit => {
-                return Err(misfit(
-                    "use a torus, mesh, ring or hypercube generator (dor needs coordinates)".into(),
-                ))
-            }
+            Topology::Explicit => return Err(misfit(DOR_NEEDS_COORDINATES.into())),
         };
         let hypercube = matches!(topo, Topology::Hypercube { .. });
         let dims = radix.len();

@@ -342,11 +342,14 @@ fn construct(
     })
 }
 
+/// The help of `dor` on a netlist without coordinates.
+pub(crate) const DOR_NEEDS_COORDINATES: &str = "dor needs coordinates: set `routing = \"table\"` \
+     under [defaults] (shortest paths, with the static deadlock check), or give the netlist a \
+     [topology] table or use a torus, mesh, ring or hypercube generator";
+
 fn does_not_fit(kind: RoutingKind, t: &Topology) -> RoutingMismatch {
     let help = match kind {
-        RoutingKind::Dor => {
-            "use a torus, mesh, ring or hypercube generator (dor needs coordinates)"
-        }
+        RoutingKind::Dor => DOR_NEEDS_COORDINATES,
         RoutingKind::DorNoDateline => "dor-nodateline runs on tori and rings only; use `dor`",
         RoutingKind::Duato | RoutingKind::DuatoNbc => {
             "use a torus, ring or mesh generator (the escape VCs route by coordinates), or `table`"
