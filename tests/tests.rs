@@ -3,6 +3,7 @@ mod conservation;
 mod crosscheck;
 mod deadlock;
 mod determinism;
+mod latency_definition;
 mod little;
 mod measurement;
 mod model_cli;

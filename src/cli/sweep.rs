@@ -382,7 +382,10 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     if args.run.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&serde_json::json!({ "curves": curves }))?
+            serde_json::to_string_pretty(&serde_json::json!({
+                "latency": specs.first().map(|s| s.config.latency),
+                "curves": curves,
+            }))?
         );
     } else {
         print!("{}", table(&curves));
