@@ -18,7 +18,7 @@ use super::{
     Output, SimPoint, Table,
 };
 use crate::plot::{Chart, Series, Style};
-use flitsim_analysis::papers::p003_hu_kleinrock::{self as hk, Path};
+use flitsim_analysis::papers::p003_hu_kleinrock as hk;
 use flitsim_engine::{LengthDist, SimConfig};
 use serde_json::json;
 
@@ -60,33 +60,13 @@ fn sim(b: &Budget, rate: f64, length: f64, timeout: f64) -> Result<SimPoint, Str
 
 const PROPAGATION: f64 = 1.0;
 
-/// Model latency and timeout probability at `rate` (packets per host per time unit).
+/// Model latency and timeout probability at `rate` (packets per host per time unit);
+/// `None` when the model is saturated.
 pub fn model(rate: f64, length: f64, timeout: f64) -> Option<(f64, f64)> {
-    let (b1, b2) = (length, 2.0 * length * length);
-    let mut p_t = 0.0;
-    let mut w = hk::channel_wait(rate, b1, b2, timeout);
-    for _ in 0..10_000 {
-        let t = hk::traffic(
-            rate,
-            &[Path {
-                channels: vec![0],
-                share: 1.0,
-            }],
-            &[p_t],
-        );
-        w = hk::channel_wait(t.channel_rate[0], b1, b2, timeout);
-        let done = (w.p_timeout - p_t).abs() < 1e-13;
-        p_t = w.p_timeout;
-        if done {
-            break;
-        }
-    }
-    if !(w.p_timeout.is_finite() && w.p_timeout < 1.0) {
-        return None;
-    }
-    hk::host_queue(rate, 1.0 - w.p_timeout, b1, b2, PROPAGATION)
+    let b2 = 2.0 * length * length;
+    hk::single_channel(rate, length, b2, timeout, PROPAGATION)
         .ok()
-        .map(|h| (h.latency, w.p_timeout))
+        .map(|m| (m.host.latency, m.channel.p_timeout))
 }
 
 /// Runs the reproduction (model side).
