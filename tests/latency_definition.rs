@@ -7,7 +7,7 @@ use flitsim::engine::{LatencyDef, LatencyFrom, LatencyTo, SimConfig, Simulation}
 use flitsim::netlist::topology::torus;
 use flitsim::netlist::{Netlist, TerminalId};
 
-use crate::run_cli::{flitsim, torus_4x4};
+use crate::run_cli::flitsim;
 
 const FROM: [LatencyFrom; 3] = [
     LatencyFrom::Generation,
@@ -105,8 +105,11 @@ fn under_load_the_definitions_differ_by_the_source_queue_and_terminal_channels()
 
 #[test]
 fn json_names_the_definition_and_bad_names_are_refused() {
-    let path = torus_4x4();
-    let p = path.to_str().unwrap();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/netlists/paper000-torus-4x4.toml"
+    );
+    let p = path;
     let args = [
         "run",
         p,

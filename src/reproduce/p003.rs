@@ -17,8 +17,7 @@
 //! retransmission delay (`backoff`).
 
 use super::{
-    f2, parallel_map, pct, preset, rates_up_to, rel, sim_cell, simulate, Budget, Output, SimPoint,
-    Table,
+    f2, parallel_map, pct, preset, rel, sim_cell, simulate, Budget, Output, SimPoint, Table,
 };
 use crate::plot::{Chart, Series, Style};
 use flitsim_analysis::papers::p003_hu_kleinrock as hk;
@@ -179,6 +178,29 @@ fn figures() -> Vec<Figure> {
     ]
 }
 
+/// The model's saturation rate for a case.
+fn saturation(c: &Case) -> f64 {
+    hk::single_channel_saturation(c.length, 2.0 * c.length * c.length, c.timeout)
+}
+
+/// Rates as fractions of `sat`, stepping over the model's singular point itself (its
+/// latency grows as `1 / (1 - rho)` there), up to a quarter above it.
+fn rate_grid(sat: f64, quick: bool) -> Vec<f64> {
+    let fractions: &[f64] = if quick {
+        &[0.3, 0.9]
+    } else {
+        &[0.15, 0.3, 0.45, 0.6, 0.7, 0.8, 0.9, 1.1, 1.25]
+    };
+    fractions
+        .iter()
+        .map(|x| {
+            let r = sat * x;
+            let scale = 10f64.powi(4 - r.log10().floor() as i32);
+            (r * scale).round() / scale
+        })
+        .collect()
+}
+
 /// Runs the reproduction.
 pub fn run(b: &Budget) -> Output {
     let mut out = Output::default();
@@ -187,20 +209,33 @@ pub fn run(b: &Budget) -> Output {
     // (figure, curve, model saturation, rate) for every point.
     let mut points = Vec::new();
     for (f, fig) in figures.iter().enumerate() {
-        for (c, (_, case)) in fig.curves.iter().enumerate() {
-            let sat = hk::single_channel_saturation(
-                case.length,
-                2.0 * case.length * case.length,
-                case.timeout,
-            );
-            for rate in rates_up_to(sat * 1.2, if b.quick { 2 } else { 6 }) {
+        let sats: Vec<f64> = fig.curves.iter().map(|(_, c)| saturation(c)).collect();
+        // Fig. 8 compares timeouts at the same rates: one grid for its curves.
+        let common = (fig.number == "8").then(|| sats.iter().copied().fold(0.0, f64::max));
+        for (c, &sat) in sats.iter().enumerate() {
+            for rate in rate_grid(common.unwrap_or(sat), b.quick) {
                 points.push((f, c, sat, rate));
             }
         }
     }
-    let sims = parallel_map(&points, b.threads, |&(f, c, _, rate)| {
-        sim(b, &figures[f].curves[c].1, rate)
-    });
+    // Curves shared between figures are simulated once.
+    let mut runs: Vec<(Case, f64)> = Vec::new();
+    for &(f, c, _, rate) in &points {
+        let run = (figures[f].curves[c].1, rate);
+        if !runs.contains(&run) {
+            runs.push(run);
+        }
+    }
+    let results = parallel_map(&runs, b.threads, |(case, rate)| sim(b, case, *rate));
+    let sims: Vec<&Result<SimPoint, String>> = points
+        .iter()
+        .map(|&(f, c, _, rate)| {
+            let i = runs
+                .iter()
+                .position(|r| *r == (figures[f].curves[c].1, rate));
+            &results[i.expect("every point has a run")]
+        })
+        .collect();
     for (f, fig) in figures.iter().enumerate() {
         let mut series = Vec::new();
         for (c, (label, case)) in fig.curves.iter().enumerate() {
@@ -237,7 +272,7 @@ pub fn run(b: &Budget) -> Output {
                     format!("{rate:.5}"),
                     f2(m.map(|m| m.0)),
                     m.map_or("-".into(), |m| format!("{:.4}", m.1)),
-                    sim_cell(&sims[i]),
+                    sim_cell(sims[i]),
                     pct(rel(m.map(|m| m.0), sl)),
                 ]);
                 pts.extend(m.map(|m| (rate, m.0)));

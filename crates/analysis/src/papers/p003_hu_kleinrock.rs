@@ -43,8 +43,9 @@
 //!   every channel's `W*` depends on every downstream channel's. The paper solves "a huge
 //!   set of equations" numerically for a 3x3 torus; here the caller supplies the holding
 //!   time moments `b1, b2` of each channel ([`channel_wait`]) and the timeout
-//!   probabilities ([`traffic`]) and may iterate the two itself. No network-wide solver and
-//!   no reproduction of Figs. 8-11 is provided.
+//!   probabilities ([`traffic`]) and may iterate the two itself. [`single_channel`] does
+//!   so for one channel whose holding time is the worm length alone: every try, failed or
+//!   not, holds it for `b1`, whatever the timeout. No network-wide solver is provided.
 //! - The buffer effect and the finite-population arrival process of section 7 (the
 //!   paper's own explanation of its errors).
 
