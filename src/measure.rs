@@ -70,7 +70,7 @@ pub fn run(netlist: &Netlist, config: &SimConfig) -> anyhow::Result<Measured> {
     for d in deliveries.iter().filter(|d| window.contains(d.created)) {
         let b = ((d.created.0 - window.start.0) * BATCHES / window.len().max(1)) as usize;
         let b = b.min(sums.len() - 1);
-        sums[b].0 += d.consumed.0 - d.created.0;
+        sums[b].0 += d.measured;
         sums[b].1 += 1;
     }
     let batches: Vec<f64> = sums

@@ -116,6 +116,35 @@ fn paper_models_tabulate_and_saturate() {
 }
 
 #[test]
+fn hu_kleinrock_at_its_saturation_rate_is_saturated() {
+    // Length 100, timeout 50: at rho = 1 the timeout probability is 1/(2 + tau/b1) = 0.4,
+    // so the host queue saturates at (1 - 0.4)/100 = 0.006, this very rate.
+    let v = model(&[
+        "hu-kleinrock",
+        "--length",
+        "100",
+        "--timeout",
+        "50",
+        "--rate",
+        "0.006",
+    ]);
+    assert_eq!(v["saturated"], Value::Bool(true), "{v}");
+    assert!(v.get("latency").is_none());
+    assert!((f(&v, "saturation_rate") - 0.006).abs() < 1e-12);
+    let below = model(&[
+        "hu-kleinrock",
+        "--length",
+        "100",
+        "--timeout",
+        "50",
+        "--rate",
+        "0.0059",
+    ]);
+    assert_eq!(below["saturated"], Value::Bool(false));
+    assert!(f(&below, "latency") < 1e5, "{below}");
+}
+
+#[test]
 fn safaei_zero_load_and_bad_split() {
     // Zero load: M + exact mean distance of an 8x8 torus over 63 nodes (256/63).
     let v = model(&["safaei", "--rate", "0", "--exact-distance"]);

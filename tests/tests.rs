@@ -8,6 +8,7 @@ mod determinism;
 mod fuzz;
 mod docs_commands;
 mod experiment_files;
+mod latency_definition;
 mod little;
 mod measurement;
 mod model_cli;

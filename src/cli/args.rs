@@ -4,7 +4,7 @@
 use anyhow::anyhow;
 use clap::Args;
 use flitsim_engine::stats::AutoConfig;
-use flitsim_engine::{LengthDist, SimConfig, TrafficKind};
+use flitsim_engine::{LatencyDef, LatencyFrom, LatencyTo, LengthDist, SimConfig, TrafficKind};
 use flitsim_netlist::Netlist;
 use std::path::{Path, PathBuf};
 
@@ -137,6 +137,18 @@ pub struct RunArgs {
     #[arg(skip)]
     pub experiment: Option<PathBuf>,
 
+    /// Where each packet's latency starts: `generation` (includes the source queue),
+    /// `injection` (head written onto the injection channel) or `source-router` (head
+    /// reaches the source router, after the injection channel).
+    #[arg(long, value_name = "EVENT", default_value = "generation")]
+    pub latency_from: LatencyFrom,
+
+    /// Where each packet's latency ends: `tail-consumed` (by the destination terminal) or
+    /// `tail-leaves-router` (the tail leaves the destination router onto the ejection
+    /// channel).
+    #[arg(long, value_name = "EVENT", default_value = "tail-consumed")]
+    pub latency_to: LatencyTo,
+
     /// Selection function for every router (`first-free`, `random`, `most-credits`,
     /// `x-first`); overrides the netlist (same as `--set selection=...`).
     #[arg(long, value_name = "S")]
@@ -254,6 +266,10 @@ impl RunArgs {
             drain: self.drain_cycles,
             drain_all: self.drain,
             backoff: self.backoff,
+            latency: LatencyDef {
+                from: self.latency_from,
+                to: self.latency_to,
+            },
             seed: self.seed,
             watchdog: self.watchdog,
             auto: (!fixed).then_some(AutoConfig {

@@ -575,44 +575,26 @@ fn hu_kleinrock(a: &HuKleinrockArgs, json_out: bool) -> anyhow::Result<ExitCode>
     let (rates, single) = a.rates.resolve(&default)?;
     let mut rows = Vec::new();
     for rate in rates {
-        // Retries raise the channel rate to rate / P_S (eq 4); iterate P_T to a fixed point.
-        let mut p_t = 0.0;
-        let mut w = p003_hu_kleinrock::channel_wait(rate, b1, b2, a.timeout);
-        for _ in 0..10_000 {
-            let t = p003_hu_kleinrock::traffic(
-                rate,
-                &[p003_hu_kleinrock::Path {
-                    channels: vec![0],
-                    share: 1.0,
-                }],
-                &[p_t],
-            );
-            w = p003_hu_kleinrock::channel_wait(t.channel_rate[0], b1, b2, a.timeout);
-            let done = (w.p_timeout - p_t).abs() < 1e-13;
-            p_t = w.p_timeout;
-            if done {
-                break;
-            }
-        }
-        let base = json!({
-            "rate": rate, "length": a.length, "timeout": a.timeout,
-            "p_timeout": w.p_timeout, "channel_wait": w.mean_wait, "phi0": w.phi0,
-            "channel_rate": rate / (1.0 - w.p_timeout),
-        });
-        if !(w.p_timeout.is_finite() && w.p_timeout < 1.0) {
-            // Every try times out: no throughput, the host queue grows without bound.
-            rows.push(merge(base, json!({"saturated": true})));
-            continue;
-        }
+        // Retries raise the channel rate to rate / P_S (eq 4); P_T is iterated to a fixed point.
+        let base = json!({"rate": rate, "length": a.length, "timeout": a.timeout});
         rows.push(
-            match p003_hu_kleinrock::host_queue(rate, 1.0 - w.p_timeout, b1, b2, a.propagation) {
-                Ok(h) => merge(
+            match p003_hu_kleinrock::single_channel(rate, b1, b2, a.timeout, a.propagation) {
+                Ok(m) => merge(
                     base,
-                    json!({"saturated": false, "host_wait": h.wait, "latency": h.latency}),
+                    json!({
+                        "saturated": false, "p_timeout": m.channel.p_timeout,
+                        "channel_wait": m.channel.mean_wait, "phi0": m.channel.phi0,
+                        "channel_rate": m.channel_rate, "host_wait": m.host.wait,
+                        "latency": m.host.latency,
+                    }),
                 ),
-                Err(flitsim_analysis::queueing::QueueError::Saturated { .. }) => {
-                    merge(base, json!({"saturated": true}))
-                }
+                Err(flitsim_analysis::queueing::QueueError::Saturated { .. }) => merge(
+                    base,
+                    json!({
+                        "saturated": true,
+                        "saturation_rate": p003_hu_kleinrock::single_channel_saturation(b1, b2, a.timeout),
+                    }),
+                ),
                 Err(e) => bail!("{e}"),
             },
         );

@@ -169,6 +169,7 @@ pub fn effective_config(netlist: &Netlist, config: &SimConfig, args: &RunArgs) -
         "traffic": config.traffic.to_string(),
         "rate": config.rate,
         "length": config.lengths(),
+        "latency": config.latency,
         "warmup": config.warmup,
         "cycles": config.cycles,
         "drain": config.drain,
@@ -230,12 +231,13 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
     );
     let _ = writeln!(
         s,
-        "latency   mean {} cycles (zero-load {:.2}), max {}",
+        "latency   mean {} cycles (zero-load {:.2}), max {}, {}",
         opt(r.latency.mean, 2),
         r.zero_load_latency,
         r.latency
             .max
-            .map_or_else(|| "n/a".to_string(), |m| m.to_string())
+            .map_or_else(|| "n/a".to_string(), |m| m.to_string()),
+        config.latency
     );
     let _ = writeln!(
         s,

@@ -377,8 +377,11 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     if args.run.json {
         crate::cli::outln!(
             "{}",
-            serde_json::to_string_pretty(&serde_json::json!({ "curves": curves }))?
-        )?;
+            serde_json::to_string_pretty(&serde_json::json!({
+                "latency": specs.first().map(|s| s.config.latency),
+                "curves": curves,
+            }))?
+        );
     } else {
         crate::cli::out!("{}", table(&curves))?;
     }

@@ -1,43 +1,82 @@
 //! Paper 003 (Hu and Kleinrock): wormhole with timeout reset on a 3x3 torus, exponential
-//! worm lengths, propagation delay 1. Figs. 8 (length 100, timeouts varied) and 9
-//! (timeout 20, lengths varied): mean latency against the generation rate.
+//! worm lengths. Figs. 8 (length 100, timeouts varied), 9 (timeout 20, lengths varied),
+//! 10 (delayed retransmission) and 11 (the buffer effect): mean latency against the
+//! generation rate.
 //!
 //! The model side is what `flitsim model hu-kleinrock` evaluates: one channel with
 //! exponential holding time (the worm length), its timeout probability from the
 //! reneging-queue approximation (eqs 9-15) iterated with the retry traffic (eqs 1-4), and
 //! the host queue with feedback (eqs 16-20). The network-wide coupling of holding times
-//! (eqs 5-8) is not modelled (see `p003_hu_kleinrock`'s docs), so this is the model "as far
-//! as it goes". The simulation: `netlists/torus-3x3.toml` with one VC per channel (the
-//! paper's switches have none), fixed dimension-order paths without datelines (source
-//! routing over the same minimal paths; deadlocks are broken by the timeouts, as in the
-//! paper), 2-flit buffers, every router delay 0 (one flit per time unit, propagation 1),
-//! exponential lengths (`exp:MEAN`) and the timeout reset (`timeout` key).
+//! (eqs 5-8) is not modelled (see `p003_hu_kleinrock`'s docs). The simulation:
+//! `netlists/torus-3x3.toml` with one VC per channel (the paper's switches have none),
+//! fixed dimension-order paths without datelines (the paper's source routes over minimal
+//! paths; deadlocks are broken by the timeouts, as in the paper), every router stage 0
+//! cycles and every link, host links included, the case's propagation delay, buffers
+//! covering the credit round trip (one flit per time unit on every link), exponential
+//! lengths (`exp:MEAN`), the timeout reset (`timeout` key) and, for Fig. 10, a constant
+//! retransmission delay (`backoff`).
 
 use super::{
-    f2, model_saturation, parallel_map, pct, preset, rates_up_to, rel, sim_cell, simulate, Budget,
-    Output, SimPoint, Table,
+    f2, parallel_map, pct, preset, rel, sim_cell, simulate, Budget, Output, SimPoint, Table,
 };
 use crate::plot::{Chart, Series, Style};
-use flitsim_analysis::papers::p003_hu_kleinrock::{self as hk, Path};
+use flitsim_analysis::papers::p003_hu_kleinrock as hk;
 use flitsim_engine::{LengthDist, SimConfig};
 use serde_json::json;
 
-fn sim(b: &Budget, rate: f64, length: f64, timeout: f64) -> Result<SimPoint, String> {
-    let t = format!("{timeout}");
-    let net = preset(
+/// One curve of a figure: the paper's parameters and flitsim's buffer depth.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Case {
+    /// Mean worm length (flits, exponential).
+    pub length: f64,
+    /// Timeout (time units).
+    pub timeout: f64,
+    /// Link propagation delay (time units): the channel latency.
+    pub propagation: u32,
+    /// Flits of buffer per switch input.
+    pub depth: u32,
+    /// Constant delay before a retransmission (Fig. 10).
+    pub backoff: u64,
+}
+
+/// The buffer that covers the credit round trip of a link with propagation `p` (flit
+/// out, `p` cycles over, credit `p` cycles back, one cycle to use it): `2p + 1` flits let
+/// a link carry one flit per time unit, as the paper's links do ("a minimum buffer which
+/// stores the data currently being propagated across the link", section 7).
+pub fn round_trip_depth(propagation: u32) -> u32 {
+    2 * propagation + 1
+}
+
+/// The paper's switch in flitsim: `netlists/torus-3x3.toml` with one VC per channel,
+/// fixed dimension-order paths without datelines (the paper's source routes; the
+/// timeouts break deadlocks), every router stage 0 cycles (one flit per time unit per
+/// link), the case's propagation, buffer and timeout.
+pub fn netlist(c: &Case) -> Result<flitsim_netlist::Netlist, String> {
+    let (t, d, p) = (
+        format!("{}", c.timeout),
+        c.depth.to_string(),
+        c.propagation.to_string(),
+    );
+    preset(
         "netlists/torus-3x3.toml",
         include_str!("../../netlists/torus-3x3.toml"),
         &[
             ("vcs", "1"),
             ("routing", "dor-nodateline"),
-            ("buffer_depth", "2"),
+            ("buffer_depth", &d),
+            ("channel_latency", &p),
+            ("terminal_latency", &p),
             ("routing_delay", "0"),
             ("vc_alloc_delay", "0"),
             ("switch_alloc_delay", "0"),
             ("crossbar_delay", "0"),
             ("timeout", &t),
         ],
-    )?;
+    )
+}
+
+fn sim(b: &Budget, c: &Case, rate: f64) -> Result<SimPoint, String> {
+    let net = netlist(c)?;
     let (warmup, cycles) = if b.quick {
         (1_000, 5_000)
     } else {
@@ -47,85 +86,174 @@ fn sim(b: &Budget, rate: f64, length: f64, timeout: f64) -> Result<SimPoint, Str
         &net,
         &SimConfig {
             rate,
-            length: length as u32,
-            length_dist: Some(LengthDist::Exp { mean: length }),
+            length: c.length as u32,
+            length_dist: Some(LengthDist::Exp { mean: c.length }),
             warmup,
             cycles,
             drain: 50_000,
+            backoff: c.backoff,
             seed: b.seed,
             ..SimConfig::default()
         },
     )
 }
 
-const PROPAGATION: f64 = 1.0;
+/// Mean router-to-router hops between distinct hosts of the 3x3 torus (4 at one hop, 4
+/// at two).
+const MEAN_HOPS: f64 = 1.5;
 
-/// Model latency and timeout probability at `rate` (packets per host per time unit).
-pub fn model(rate: f64, length: f64, timeout: f64) -> Option<(f64, f64)> {
-    let (b1, b2) = (length, 2.0 * length * length);
-    let mut p_t = 0.0;
-    let mut w = hk::channel_wait(rate, b1, b2, timeout);
-    for _ in 0..10_000 {
-        let t = hk::traffic(
-            rate,
-            &[Path {
-                channels: vec![0],
-                share: 1.0,
-            }],
-            &[p_t],
-        );
-        w = hk::channel_wait(t.channel_rate[0], b1, b2, timeout);
-        let done = (w.p_timeout - p_t).abs() < 1e-13;
-        p_t = w.p_timeout;
-        if done {
-            break;
-        }
-    }
-    if !(w.p_timeout.is_finite() && w.p_timeout < 1.0) {
-        return None;
-    }
-    hk::host_queue(rate, 1.0 - w.p_timeout, b1, b2, PROPAGATION)
+/// Model latency and timeout probability at `rate` (packets per host per time unit);
+/// `None` when the model is saturated. Eq (20)'s propagation term is the tail's trip over
+/// the host-to-switch link, the mean switch-to-switch hops and the switch-to-host link.
+pub fn model(rate: f64, c: &Case) -> Option<(f64, f64)> {
+    let b2 = 2.0 * c.length * c.length;
+    let propagation = f64::from(c.propagation) * (2.0 + MEAN_HOPS);
+    hk::single_channel(rate, c.length, b2, c.timeout, propagation)
         .ok()
-        .map(|h| (h.latency, w.p_timeout))
+        .map(|m| (m.host.latency, m.channel.p_timeout))
 }
 
-/// Runs the reproduction (model side).
+/// A figure: number, what varies, its curves with their labels.
+struct Figure {
+    number: &'static str,
+    what: &'static str,
+    curves: Vec<(String, Case)>,
+}
+
+/// The base case: propagation 1 with the buffer covering its round trip, no back-off.
+fn case(length: f64, timeout: f64) -> Case {
+    Case {
+        length,
+        timeout,
+        propagation: 1,
+        depth: round_trip_depth(1),
+        backoff: 0,
+    }
+}
+
+/// The back-off of Fig. 10's delayed retransmissions: the paper gives no value; one mean
+/// worm length is taken.
+pub const FIG10_BACKOFF: u64 = 500;
+
+fn figures() -> Vec<Figure> {
+    let timeouts = [20.0, 50.0, 100.0].map(|t| (format!("timeout {t}"), case(100.0, t)));
+    let lengths = [50.0, 100.0, 200.0].map(|l| (format!("length {l}"), case(l, 20.0)));
+    let delayed = Case {
+        backoff: FIG10_BACKOFF,
+        ..case(500.0, 20.0)
+    };
+    let long_link = |depth| Case {
+        propagation: 10,
+        depth,
+        ..case(100.0, 20.0)
+    };
+    vec![
+        Figure {
+            number: "8",
+            what: "length 100, propagation 1, timeouts 20/50/100",
+            curves: timeouts.to_vec(),
+        },
+        Figure {
+            number: "9",
+            what: "timeout 20, propagation 1, lengths 50/100/200",
+            curves: lengths.to_vec(),
+        },
+        Figure {
+            number: "10",
+            what: "length 500, timeout 20, propagation 1: immediate and delayed retransmission",
+            curves: vec![
+                ("immediate".into(), case(500.0, 20.0)),
+                (format!("back-off {FIG10_BACKOFF}"), delayed),
+            ],
+        },
+        Figure {
+            number: "11",
+            what: "length 100, timeout 20: the buffer effect",
+            curves: vec![
+                ("propagation 1, buffer 3".into(), case(100.0, 20.0)),
+                ("propagation 10, buffer 21".into(), long_link(21)),
+                ("propagation 10, buffer 100".into(), long_link(100)),
+            ],
+        },
+    ]
+}
+
+/// The model's saturation rate for a case.
+fn saturation(c: &Case) -> f64 {
+    hk::single_channel_saturation(c.length, 2.0 * c.length * c.length, c.timeout)
+}
+
+/// Rates as fractions of `sat`, stepping over the model's singular point itself (its
+/// latency grows as `1 / (1 - rho)` there), up to a quarter above it.
+fn rate_grid(sat: f64, quick: bool) -> Vec<f64> {
+    let fractions: &[f64] = if quick {
+        &[0.3, 0.9]
+    } else {
+        &[0.15, 0.3, 0.45, 0.6, 0.7, 0.8, 0.9, 1.1, 1.25]
+    };
+    fractions
+        .iter()
+        .map(|x| {
+            let r = sat * x;
+            let scale = 10f64.powi(4 - r.log10().floor() as i32);
+            (r * scale).round() / scale
+        })
+        .collect()
+}
+
+/// Runs the reproduction.
 pub fn run(b: &Budget) -> Output {
     let mut out = Output::default();
     let mut rows_json = Vec::new();
-    let figures = [
-        (
-            "8",
-            "length 100, timeouts 20/50/100",
-            vec![(100.0, 20.0), (100.0, 50.0), (100.0, 100.0)],
-        ),
-        (
-            "9",
-            "timeout 20, lengths 50/100/200",
-            vec![(50.0, 20.0), (100.0, 20.0), (200.0, 20.0)],
-        ),
-    ];
-    let mut cases = Vec::new();
-    for (fig, _, list) in &figures {
-        for &(length, timeout) in list {
-            let sat = model_saturation(|r| model(r, length, timeout).map(|m| m.0), 0.1);
-            for rate in rates_up_to(sat * 1.2, if b.quick { 2 } else { 6 }) {
-                cases.push((*fig, length, timeout, sat, rate));
+    let figures = figures();
+    // (figure, curve, model saturation, rate) for every point.
+    let mut points = Vec::new();
+    for (f, fig) in figures.iter().enumerate() {
+        let sats: Vec<f64> = fig.curves.iter().map(|(_, c)| saturation(c)).collect();
+        // Fig. 8 compares timeouts at the same rates: one grid for its curves.
+        let common = (fig.number == "8").then(|| sats.iter().copied().fold(0.0, f64::max));
+        for (c, &sat) in sats.iter().enumerate() {
+            for rate in rate_grid(common.unwrap_or(sat), b.quick) {
+                points.push((f, c, sat, rate));
             }
         }
     }
-    let sims = parallel_map(&cases, b.threads, |c| sim(b, c.4, c.1, c.2));
-    for (fig, what, list) in &figures {
-        let mut series = Vec::new();
-        for (i, &(length, timeout)) in list.iter().enumerate() {
-            let sat = cases
+    // Curves shared between figures are simulated once.
+    let mut runs: Vec<(Case, f64)> = Vec::new();
+    for &(f, c, _, rate) in &points {
+        let run = (figures[f].curves[c].1, rate);
+        if !runs.contains(&run) {
+            runs.push(run);
+        }
+    }
+    let results = parallel_map(&runs, b.threads, |(case, rate)| sim(b, case, *rate));
+    let sims: Vec<&Result<SimPoint, String>> = points
+        .iter()
+        .map(|&(f, c, _, rate)| {
+            let i = runs
                 .iter()
-                .find(|c| c.0 == *fig && c.1 == length && c.2 == timeout)
-                .map_or(0.0, |c| c.3);
+                .position(|r| *r == (figures[f].curves[c].1, rate));
+            &results[i.expect("every point has a run")]
+        })
+        .collect();
+    for (f, fig) in figures.iter().enumerate() {
+        let mut series = Vec::new();
+        for (c, (label, case)) in fig.curves.iter().enumerate() {
+            let mine: Vec<usize> = (0..points.len())
+                .filter(|&i| points[i].0 == f && points[i].1 == c)
+                .collect();
+            let sat = points[mine[0]].2;
             let mut t = Table::new(
                 format!(
-                    "Fig. {fig} ({what}): 3x3 torus, exponential length {length}, timeout \
-                     {timeout}, propagation {PROPAGATION}; model saturation {sat:.5}"
+                    "Fig. {} ({}), {label}: 3x3 torus, exponential length {}, timeout {}, \
+                     propagation {}, buffer {} flits, back-off {}; model saturation {sat:.5}",
+                    fig.number,
+                    fig.what,
+                    case.length,
+                    case.timeout,
+                    case.propagation,
+                    case.depth,
+                    case.backoff
                 ),
                 &[
                     "rate",
@@ -136,53 +264,49 @@ pub fn run(b: &Budget) -> Output {
                 ],
             );
             let (mut pts, mut spts) = (Vec::new(), Vec::new());
-            for (ci, c) in cases
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.0 == *fig && c.1 == length && c.2 == timeout)
-            {
-                let rate = c.4;
-                let m = model(rate, length, timeout);
-                let sl = sims[ci].as_ref().ok().and_then(|p| p.latency());
+            for &i in &mine {
+                let rate = points[i].3;
+                let m = model(rate, case);
+                let sl = sims[i].as_ref().ok().and_then(|p| p.latency());
                 t.rows.push(vec![
                     format!("{rate:.5}"),
                     f2(m.map(|m| m.0)),
                     m.map_or("-".into(), |m| format!("{:.4}", m.1)),
-                    sim_cell(&sims[ci]),
+                    sim_cell(sims[i]),
                     pct(rel(m.map(|m| m.0), sl)),
                 ]);
-                if let Some(m) = m {
-                    pts.push((rate, m.0));
-                }
-                if let Some(v) = sl {
-                    spts.push((rate, v));
-                }
+                pts.extend(m.map(|m| (rate, m.0)));
+                spts.extend(sl.map(|v| (rate, v)));
                 rows_json.push(json!({
-                    "figure": fig, "length": length, "timeout": timeout, "rate": rate,
+                    "figure": fig.number, "curve": label, "length": case.length,
+                    "timeout": case.timeout, "propagation": case.propagation,
+                    "buffer": case.depth, "backoff": case.backoff, "rate": rate,
                     "model_latency": m.map(|m| m.0), "p_timeout": m.map(|m| m.1),
+                    "model_saturation": sat,
                     "simulation": sl,
-                    "simulation_ci95": sims[ci].as_ref().ok().and_then(|p| p.ci95()),
-                    "simulation_error": sims[ci].as_ref().err(),
+                    "simulation_ci95": sims[i].as_ref().ok().and_then(|p| p.ci95()),
+                    "simulation_saturated": sims[i].as_ref().ok().map(|p| p.saturated()),
+                    "simulation_error": sims[i].as_ref().err(),
                 }));
             }
             out.tables.push(t);
             series.push(Series {
-                label: format!("model length {length}, timeout {timeout}"),
+                label: format!("model {label}"),
                 points: pts,
                 style: Style::Line,
-                color: i,
+                color: c,
             });
             series.push(Series {
-                label: format!("simulation length {length}, timeout {timeout}"),
+                label: format!("simulation {label}"),
                 points: spts,
                 style: Style::Points,
-                color: i,
+                color: c,
             });
         }
         out.charts.push((
-            format!("reproduce-003-fig{fig}.svg"),
+            format!("reproduce-003-fig{}.svg", fig.number),
             Chart {
-                title: format!("Paper 003, Fig. {fig} shape ({what}): latency"),
+                title: format!("Paper 003, Fig. {} ({}): latency", fig.number, fig.what),
                 x_label: "generation rate (packets/host/time unit)".into(),
                 y_label: "mean latency (time units)".into(),
                 series,
@@ -193,11 +317,67 @@ pub fn run(b: &Budget) -> Output {
         out.notes.push(format!("flitsim simulation not run: {e}"));
     }
     out.notes.push(
-        "the model columns are the single-channel approximation (eqs 1-4, 9-20), not the \
-         network-wide eqs 5-8; the simulation uses dimension-order paths for the paper's \
-         source routes"
+        "latency = generation -> tail consumed at the destination host (eq 20: host queue, \
+         service over all tries, the tail's propagation to the destination)"
             .into(),
     );
-    out.json = json!({ "paper": "003", "rows": rows_json });
+    out.notes.push(
+        "the model columns are the one-channel model (eqs 1-4, 9-20), not the network-wide \
+         eqs 5-8; the simulation uses dimension-order paths for the paper's source routes; \
+         Figs. 2-3 (inter-arrival and waiting-time distributions on a 7x7 torus) are not \
+         reproduced"
+            .into(),
+    );
+    out.json = json!({
+        "paper": "003",
+        "latency_definition": {"from": "generation", "to": "tail-consumed"},
+        "rows": rows_json,
+    });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flitsim_engine::Simulation;
+    use flitsim_netlist::TerminalId;
+
+    #[test]
+    fn one_worm_over_one_hop_takes_its_length_plus_two() {
+        // 100 flits, one hop: injection (1) + link (1) + ejection (1) + 99 flits behind
+        // the head = 102 time units, one flit per time unit on every link.
+        let net = netlist(&case(100.0, 20.0)).unwrap();
+        let config = SimConfig {
+            rate: 0.0,
+            record_deliveries: true,
+            ..SimConfig::default()
+        };
+        let mut sim = Simulation::new(&net, &config).unwrap();
+        sim.enqueue(TerminalId(0), TerminalId(1), 100);
+        assert!(sim.run_until_idle(1000).unwrap());
+        let d = sim.take_deliveries();
+        assert_eq!((d[0].hops, d[0].latency()), (1, 102));
+    }
+
+    #[test]
+    fn the_round_trip_buffer_keeps_long_links_at_one_flit_per_time_unit() {
+        let c = Case {
+            propagation: 10,
+            depth: round_trip_depth(10),
+            ..case(100.0, 20.0)
+        };
+        let mut sim = Simulation::new(
+            &netlist(&c).unwrap(),
+            &SimConfig {
+                rate: 0.0,
+                record_deliveries: true,
+                ..SimConfig::default()
+            },
+        )
+        .unwrap();
+        sim.enqueue(TerminalId(0), TerminalId(1), 100);
+        assert!(sim.run_until_idle(1000).unwrap());
+        // Host link, one switch-to-switch link, host link, 99 flits behind the head.
+        assert_eq!(sim.take_deliveries()[0].latency(), 10 + 10 + 10 + 99);
+    }
 }

@@ -30,6 +30,7 @@ pub mod channel;
 mod conservation;
 mod cycle;
 pub mod error;
+pub mod latency;
 pub mod length;
 mod memory;
 mod parallel;
@@ -46,6 +47,7 @@ pub mod zero_load_mean;
 
 pub use channel::{Line, Lines};
 pub use error::{ConfigError, SimError, WaitingVc};
+pub use latency::{LatencyDef, LatencyFrom, LatencyTo};
 pub use length::LengthDist;
 pub use parallel::WINDOW_CYCLES;
 pub use sim::{

@@ -3,6 +3,7 @@
 use crate::assemble::{self, Network, PHASE_BUG};
 use crate::cycle::{Status, View};
 use crate::error::{ConfigError, SimError};
+use crate::latency::LatencyDef;
 use crate::length::LengthDist;
 use crate::memory::{self, MemoryLimit};
 use crate::parallel::{self, Stop, WindowState};
@@ -57,6 +58,10 @@ pub struct SimConfig {
     /// Cycles a packet dropped by a timeout reset waits at its source before it may be
     /// sent again (`--backoff`; paper 003's constant retransmission delay). Default 0.
     pub backoff: u64,
+    /// The events packet latency runs between (`--latency-from`, `--latency-to`); the
+    /// report's latency, its interval, the warm-up series and the zero-load latency follow
+    /// it. Default generation -> tail consumed.
+    pub latency: LatencyDef,
     /// `Some`: detect the warm-up and measure to a confidence target (then `warmup` and
     /// `cycles` are ignored); `None`: the fixed window of `warmup` and `cycles`. Default `None`.
     pub auto: Option<AutoConfig>,
@@ -149,6 +154,7 @@ impl Default for SimConfig {
             watchdog: 2000,
             record_deliveries: false,
             backoff: 0,
+            latency: LatencyDef::default(),
             auto: None,
             stop_on_saturation: false,
             threads: 1,
@@ -258,6 +264,8 @@ impl Simulation {
             stop_generating: config.drain_all.then(|| config.window().end),
             record_deliveries: config.record_deliveries,
             backoff: config.backoff,
+            latency: config.latency,
+            terminal_latency: netlist.routers().map(|r| r.terminal_latency).collect(),
         };
         let asked = match config.threads {
             0 => auto_threads(netlist.num_routers()),
@@ -276,6 +284,15 @@ impl Simulation {
         // The mean over the pattern's own destinations (or the trace's packets). The
         // walk splits the destinations over the threads asked (integer sums: the same for
         // any count), also where the run itself keeps fewer workers.
+        // Every terminal is a source and a destination equally often: the mean terminal
+        // latency is what a latency definition leaves out at either end.
+        let lt = tc
+            .terminal_latency
+            .iter()
+            .map(|&l| f64::from(l))
+            .sum::<f64>()
+            / tc.terminal_latency.len().max(1) as f64;
+        let offset = config.latency.zero_load_offset(lt, lt);
         let zero_load_latency = routings.first().map_or(0.0, |f| match &trace {
             Some(events) => zero_load_mean::mean_over_events(netlist, f.as_ref(), events),
             None => zero_load_mean::mean_over_mix(
@@ -285,7 +302,7 @@ impl Simulation {
                 asked,
                 lengths.mean(),
             ),
-        });
+        }) - offset;
         if let Some(events) = trace {
             let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.len()];
             for e in events {

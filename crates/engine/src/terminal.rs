@@ -17,6 +17,7 @@
 //! the steps of an idle terminal in which nothing arrives up to the cycle
 //! [`Terminal::look_ahead`] names.
 
+use crate::latency::{LatencyDef, PacketTimes};
 use crate::length::LengthDist;
 use crate::rng::{Bernoulli, ComponentRng};
 use crate::stats::{TerminalStats, Window};
@@ -82,10 +83,12 @@ pub struct Delivery {
     pub consumed: Cycle,
     /// Router-to-router channels its tail crossed.
     pub hops: u16,
+    /// Its latency under the run's [`LatencyDef`].
+    pub measured: u64,
 }
 
 impl Delivery {
-    /// Packet latency: tail consumed - generated.
+    /// Packet latency from generation to tail consumed (whatever the run's definition).
     pub fn latency(&self) -> u64 {
         self.consumed.0 - self.created.0
     }
@@ -147,6 +150,10 @@ pub struct TerminalConfig {
     pub record_deliveries: bool,
     /// Cycles a packet reset by a timeout waits before it may be sent again (`--backoff`).
     pub backoff: u64,
+    /// The events packet latency runs between.
+    pub latency: LatencyDef,
+    /// Terminal channel latency of each terminal's router, by terminal id.
+    pub terminal_latency: Arc<[u32]>,
 }
 
 /// One terminal (traffic endpoint).
@@ -180,6 +187,8 @@ pub struct Terminal {
     stop_generating: Option<Cycle>,
     deliveries: Option<Vec<Delivery>>,
     backoff: u64,
+    latency: LatencyDef,
+    terminal_latency: Arc<[u32]>,
     /// Packets re-queued after a timeout reset, and retransmissions started.
     resets: u64,
     retransmissions: u64,
@@ -221,6 +230,8 @@ impl Terminal {
             stats: TerminalStats::default(),
             deliveries: config.record_deliveries.then(Vec::new),
             backoff: config.backoff,
+            latency: config.latency,
+            terminal_latency: Arc::clone(&config.terminal_latency),
             resets: 0,
             retransmissions: 0,
             drawn: Cycle(0),
@@ -475,15 +486,16 @@ impl Terminal {
         }
         self.settle_areas(now);
         self.stats.packets_consumed += 1;
-        self.stats.consumed_latency_sum += now.0 - f.created.cycle().0;
+        let latency = self.latency(now, f);
+        self.stats.consumed_latency_sum += latency;
         if in_window {
             self.stats.window_packets_consumed += 1;
         }
         if self.window.contains(f.created.cycle()) {
-            let latency = now.0 - f.created.cycle().0;
             tally.measured_delivered += 1;
             self.stats.measured_delivered += 1;
             self.stats.latency_sum += latency;
+            self.stats.system_time_sum += now.0 - f.created.cycle().0;
             self.stats.latency_max = self.stats.latency_max.max(latency);
             self.stats.network_latency_sum += now.0 - f.injected.cycle().0;
             self.stats.source_queue_sum += f.injected.cycle().0 - f.created.cycle().0;
@@ -498,8 +510,22 @@ impl Terminal {
                 injected: f.injected.cycle(),
                 consumed: now,
                 hops: f.hops,
+                measured: latency,
             });
         }
+    }
+
+    /// The latency of the packet whose tail `f` is consumed at `now`, by the run's
+    /// definition.
+    fn latency(&self, now: Cycle, f: &Flit) -> u64 {
+        let lt = |t: TerminalId| self.terminal_latency.get(t.index()).copied().unwrap_or(0);
+        self.latency.latency(&PacketTimes {
+            created: f.created.cycle().0,
+            injected: f.injected.cycle().0,
+            consumed: now.0,
+            source_lt: lt(f.packet.source),
+            dest_lt: lt(self.id),
+        })
     }
 
     /// A timeout reset for one of this terminal's packets (delivered at `now`, before the
@@ -671,6 +697,8 @@ mod tests {
             stop_generating: None,
             record_deliveries: true,
             backoff: 0,
+            latency: LatencyDef::default(),
+            terminal_latency: Arc::from(vec![1; 4]),
         };
         Terminal::new(
             TerminalId(0),
@@ -766,6 +794,8 @@ mod tests {
                 stop_generating: Some(Cycle(150)),
                 record_deliveries: false,
                 backoff: 0,
+                latency: LatencyDef::default(),
+                terminal_latency: Arc::from(vec![1; 4]),
             };
             Terminal::new(
                 TerminalId(0),

@@ -143,6 +143,19 @@
 //! binary choices `r`, `s`, `v` may flip), it is restarted with damping. The model has no
 //! fixed point — [`QuagliaError::Saturated`] — when an M/G/1 utilisation or a contention
 //! probability reaches 1 or the iteration diverges.
+//!
+//! # Ties of the binary choices
+//!
+//! Each choice takes the way with the shorter wait (`r`: `W_WS` against `W_WE` in (35),
+//! `s`: `W_NE` against `W_NS` in (39), `v`: the two sums in (46)). Where the two waits
+//! cross as the rate grows (for 8x8, `W_WS` and `W_WE` near 0.0129), the map jumps: the
+//! waits computed with one pure choice favour the other, so no fixed point has a pure
+//! choice. The solution there is the tie itself: a fraction `q` of the packets that find
+//! both channels busy takes the first way, with `q` in (0, 1) set so that the two waits
+//! are equal (the fixed point of the choice read as "either way when the waits are
+//! equal"). [`predict`] looks for it when the iteration does not settle: for each choice
+//! in turn it solves with the choice held at `q = 0` and `q = 1`, keeps a pure solution
+//! whose waits agree with its choice, and otherwise bisects `q` to the tie.
 
 use thiserror::Error;
 
@@ -415,14 +428,62 @@ pub fn predict(cfg: &QuagliaConfig) -> Result<QuagliaPrediction, QuagliaError> {
             "generation rate must be finite and >= 0",
         ));
     }
-    let mut model = Model::new(cfg);
-    match model.solve(0.0, 20_000) {
-        Err(Stop::NotSettled) => {
-            let mut damped = Model::new(cfg);
-            damped.solve(0.5, 200_000).map_err(|s| s.into_error())
-        }
-        other => other.map_err(|s| s.into_error()),
+    let free = [None; 3];
+    match solve(cfg, free) {
+        Err(Stop::NotSettled) => solve_at_a_tie(cfg).ok_or(QuagliaError::Saturated {
+            reason: SaturationReason::NoFixedPoint,
+        }),
+        other => other.map(|(p, _)| p).map_err(|s| s.into_error()),
     }
+}
+
+/// Plain, then damped iteration with the choices held as `held` (`None`: free); the
+/// prediction and the choices' tie values (see [`Sweep::ties`]).
+fn solve(
+    cfg: &QuagliaConfig,
+    held: [Option<f64>; 3],
+) -> Result<(QuagliaPrediction, [f64; 3]), Stop> {
+    match Model::new(cfg, held).solve(0.0, 20_000) {
+        Err(Stop::NotSettled) => Model::new(cfg, held).solve(0.5, 200_000),
+        other => other,
+    }
+}
+
+/// The fixed point at a tie of one binary choice (module docs, "Ties of the binary
+/// choices"), if one choice has it.
+fn solve_at_a_tie(cfg: &QuagliaConfig) -> Option<QuagliaPrediction> {
+    for c in 0..3 {
+        let at = |q: f64| {
+            let mut held = [None; 3];
+            held[c] = Some(q);
+            solve(cfg, held).ok()
+        };
+        let (Some(first), Some(second)) = (at(1.0), at(0.0)) else {
+            continue;
+        };
+        // A pure choice is consistent when its waits favour it (tie < 0: the first way).
+        if first.1[c] < 0.0 {
+            return Some(first.0);
+        }
+        if second.1[c] >= 0.0 {
+            return Some(second.0);
+        }
+        // The tie value goes from >= 0 at q = 1 to < 0 at q = 0: bisect to its zero.
+        let (mut lo, mut hi) = (0.0, 1.0);
+        let mut best = second.0;
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            let (p, ties) = at(mid)?;
+            if ties[c] < 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+            best = p;
+        }
+        return Some(best);
+    }
+    None
 }
 
 /// Why an iteration stopped without a solution.
@@ -491,6 +552,9 @@ struct Model {
     tby: Vec<f64>,
     p_x: f64,
     p_y: f64,
+    /// Choices `r`, `s`, `v` held at a fraction `q` taking the first way (`None`: the
+    /// shorter wait decides).
+    held: [Option<f64>; 3],
 }
 
 /// Everything one sweep computes besides the new state.
@@ -499,10 +563,19 @@ struct Sweep {
     t_alpha: f64,
     waits: PerWait,
     rhos: PerWait,
+    /// Per choice `r`, `s`, `v`: first way's wait minus the second's (the shorter wait
+    /// decides: the first way when negative).
+    ties: [f64; 3],
+}
+
+/// The wait of a choice: `first` when `tie < 0`, unless held at a fraction `q` of `first`.
+fn choose(held: Option<f64>, tie: f64, first: f64, second: f64) -> f64 {
+    let q = held.unwrap_or(if tie < 0.0 { 1.0 } else { 0.0 });
+    q * first + (1.0 - q) * second
 }
 
 impl Model {
-    fn new(cfg: &QuagliaConfig) -> Self {
+    fn new(cfg: &QuagliaConfig, held: [Option<f64>; 3]) -> Self {
         let kk = (cfg.k / 4) as usize;
         let k = f64::from(cfg.k);
         let m = f64::from(cfg.length);
@@ -529,11 +602,12 @@ impl Model {
             tbx,
             p_x: 0.0,
             p_y: 0.0,
+            held,
         }
     }
 
     /// Iterate to a fixed point; `damp` is the weight of the old state.
-    fn solve(&mut self, damp: f64, max_sweeps: u32) -> Result<QuagliaPrediction, Stop> {
+    fn solve(&mut self, damp: f64, max_sweeps: u32) -> Result<(QuagliaPrediction, [f64; 3]), Stop> {
         let mut last = f64::NAN;
         for it in 1..=max_sweeps {
             let s = self.sweep(damp)?;
@@ -541,7 +615,8 @@ impl Model {
                 return Err(Stop::Saturated(SaturationReason::NoFixedPoint));
             }
             if (s.latency - last).abs() <= 1e-12 * s.latency.max(1.0) {
-                return Ok(self.prediction(s, it));
+                let ties = s.ties;
+                return Ok((self.prediction(s, it), ties));
             }
             last = s.latency;
         }
@@ -713,14 +788,14 @@ impl Model {
                 if j < kk {
                     // (35): r = 0 (take Y) when W_WS < W_WE.
                     let (nx, ny) = (tx.get(i, j + 1), ty.get(i, j + 1));
-                    let wait = if w_ws < w_we { w_ws + ny } else { w_we + nx };
+                    let wait = choose(self.held[0], w_ws - w_we, w_ws + ny, w_we + nx);
                     let t = (1.0 - p_x) * nx + p_x * (1.0 - p_y) * ny + both_busy * wait + 1.0;
                     tx.set(i, j, t);
                 }
                 if i < kk {
                     // (39), corrected pairing: turn east (W_NE) when W_NE < W_NS.
                     let (nx, ny) = (tx.get(i + 1, j), ty.get(i + 1, j));
-                    let wait = if w_ne < w_ns { w_ne + nx } else { w_ns + ny };
+                    let wait = choose(self.held[1], w_ne - w_ns, w_ne + nx, w_ns + ny);
                     let t = (1.0 - p_x) * nx + p_x * (1.0 - p_y) * ny + both_busy * wait + 1.0;
                     ty.set(i, j, t);
                 }
@@ -758,11 +833,12 @@ impl Model {
             }));
         }
         // (46): v = 1 (X) when W_WE + W_NE < W_NS + W_WS.
-        let both = if w_we + w_ne < w_ns + w_ws {
-            w_we + w_ne + tx.get(1, 1)
-        } else {
-            w_ns + w_ws + ty.get(1, 1)
-        };
+        let both = choose(
+            self.held[2],
+            (w_we + w_ne) - (w_ns + w_ws),
+            w_we + w_ne + tx.get(1, 1),
+            w_ns + w_ws + ty.get(1, 1),
+        );
         let t_alpha =
             (1.0 - p_x) * tx.get(1, 1) + p_x * (1.0 - p_y) * ty.get(1, 1) + both_busy * both;
         // (45)
@@ -797,6 +873,7 @@ impl Model {
                 north_south: rho_ns,
                 west_south: rho_ws,
             },
+            ties: [w_ws - w_we, w_ne - w_ns, (w_we + w_ne) - (w_ns + w_ws)],
         })
     }
 }
@@ -890,6 +967,23 @@ mod tests {
             }
             assert!(saturated, "k={k} never saturates");
         }
+    }
+
+    #[test]
+    fn k8_solves_where_w_ws_and_w_we_cross() {
+        // The pure choices of (35) have no fixed point in [0.012876, 0.012990]; the model
+        // solves there at the tie W_WS = W_WE, continuously with both sides.
+        let mut last = 0.0;
+        for i in 0..=100 {
+            let rate = 0.0125 + 1e-5 * f64::from(i);
+            let p = predict(&QuagliaConfig::new(8, rate))
+                .unwrap_or_else(|e| panic!("k = 8 at {rate}: {e}"));
+            assert!(p.latency > last, "{rate}: {} after {last}", p.latency);
+            assert!(p.latency - last < 0.01 || last == 0.0, "jump at {rate}");
+            last = p.latency;
+        }
+        let tie = predict(&QuagliaConfig::new(8, 0.0129)).unwrap().waits;
+        assert!((tie.west_south - tie.west_east).abs() < 1e-9, "{tie:?}");
     }
 
     #[test]

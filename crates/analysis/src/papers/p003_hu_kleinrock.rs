@@ -43,8 +43,9 @@
 //!   every channel's `W*` depends on every downstream channel's. The paper solves "a huge
 //!   set of equations" numerically for a 3x3 torus; here the caller supplies the holding
 //!   time moments `b1, b2` of each channel ([`channel_wait`]) and the timeout
-//!   probabilities ([`traffic`]) and may iterate the two itself. No network-wide solver and
-//!   no reproduction of Figs. 8-11 is provided.
+//!   probabilities ([`traffic`]) and may iterate the two itself. [`single_channel`] does
+//!   so for one channel whose holding time is the worm length alone: every try, failed or
+//!   not, holds it for `b1`, whatever the timeout. No network-wide solver is provided.
 //! - The buffer effect and the finite-population arrival process of section 7 (the
 //!   paper's own explanation of its errors).
 
@@ -212,6 +213,84 @@ pub fn host_queue(
     })
 }
 
+/// The one-channel model: one channel and its host, the channel's timeout probability
+/// iterated with the retry traffic it causes (eqs 1-4 with eqs 9-15), then the host
+/// queue (eqs 16-20).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SingleChannel {
+    /// The channel's wait and timeout probability at the fixed point.
+    pub channel: ChannelWait,
+    /// Packets per time unit offered to the channel, retries included (`gamma / P_S`).
+    pub channel_rate: f64,
+    /// The host queue.
+    pub host: HostQueue,
+}
+
+/// The external rate at which the one-channel model saturates: its channel and its host
+/// (whose utilisation is the channel's, `gamma b1 / P_S`) reach utilisation 1. At
+/// `rho = 1`, `beta = 0` and eqs 11-15 give `P_T = 1 / (2 + a tau)`, `a = 2 b1 / b2`, so
+/// `gamma = (1 - P_T) / b1`. Below it the fixed point has `rho < 1`.
+pub fn single_channel_saturation(b1: f64, b2: f64, tau: f64) -> f64 {
+    let p_t = 1.0 / (2.0 + 2.0 * b1 * tau / b2);
+    (1.0 - p_t) / b1
+}
+
+/// Relative distance to [`single_channel_saturation`] within which a rate counts as
+/// saturated: the fixed point of `P_T` is iterated to 1e-13, so closer to the singular
+/// point the host queue's `1 - rho` (and the latency, which goes as its inverse) is noise.
+pub const SATURATION_MARGIN: f64 = 1e-9;
+
+/// The one-channel model at external rate `gamma` (packets per host per time unit),
+/// holding time moments `b1`, `b2`, timeout `tau` and propagation delay `propagation`.
+///
+/// # Errors
+/// `QueueError::Saturated` at and above [`single_channel_saturation`] (less
+/// [`SATURATION_MARGIN`]); `Invalid` for a negative or non-finite parameter.
+pub fn single_channel(
+    gamma: f64,
+    b1: f64,
+    b2: f64,
+    tau: f64,
+    propagation: f64,
+) -> Result<SingleChannel, QueueError> {
+    if ![gamma, b1, b2, tau, propagation]
+        .iter()
+        .all(|x| x.is_finite() && *x >= 0.0)
+        || b1 <= 0.0
+    {
+        return Err(QueueError::Invalid(
+            "rate, moments, timeout and propagation must be finite and >= 0 (b1 > 0)",
+        ));
+    }
+    let saturation = single_channel_saturation(b1, b2, tau);
+    if gamma >= saturation * (1.0 - SATURATION_MARGIN) {
+        return Err(QueueError::Saturated {
+            rho: gamma / saturation,
+        });
+    }
+    let path = [Path {
+        channels: vec![0],
+        share: 1.0,
+    }];
+    let mut p_t = 0.0;
+    let mut w = channel_wait(gamma, b1, b2, tau);
+    for _ in 0..10_000 {
+        let t = traffic(gamma, &path, &[p_t]);
+        w = channel_wait(t.channel_rate[0], b1, b2, tau);
+        let done = (w.p_timeout - p_t).abs() < 1e-13;
+        p_t = w.p_timeout;
+        if done {
+            break;
+        }
+    }
+    let host = host_queue(gamma, 1.0 - p_t, b1, b2, propagation)?;
+    Ok(SingleChannel {
+        channel: w,
+        channel_rate: gamma / (1.0 - p_t),
+        host,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,6 +311,32 @@ mod tests {
         let t = traffic(0.1, &paths, &[0.0; 4]);
         assert_eq!(t.channel_rate, vec![0.1, 0.05, 0.05, 0.05]);
         assert_eq!(t.path_success, vec![1.0, 1.0]);
+    }
+
+    #[test]
+    fn single_channel_saturates_at_its_closed_form_rate() {
+        // Length 100, timeout 50: P_T = 1/2.5 at rho = 1, so gamma = 0.6/100.
+        let (b1, b2) = (100.0, 2.0 * 100.0 * 100.0);
+        let sat = single_channel_saturation(b1, b2, 50.0);
+        assert!((sat - 0.006).abs() < 1e-15);
+        // At the boundary itself (the rate once printed as unsaturated with latency 2.26e15).
+        assert!(matches!(
+            single_channel(0.006, b1, b2, 50.0, 1.0),
+            Err(QueueError::Saturated { .. })
+        ));
+        assert!(single_channel(0.0061, b1, b2, 50.0, 1.0).is_err());
+        // Just below it the latency is finite, large and grows towards the boundary.
+        let near = single_channel(0.006 * (1.0 - 1e-6), b1, b2, 50.0, 1.0).unwrap();
+        let below = single_channel(0.0059, b1, b2, 50.0, 1.0).unwrap();
+        assert!(near.host.latency > below.host.latency && near.host.latency < 1e12);
+        // The fixed point below saturation has the channel below utilisation 1.
+        assert!(below.channel_rate * b1 < 1.0);
+        for tau in [20.0, 50.0, 100.0] {
+            let sat = single_channel_saturation(b1, b2, tau);
+            let rate = 0.999 * sat;
+            let p = single_channel(rate, b1, b2, tau, 1.0).unwrap();
+            assert!(p.channel_rate * b1 < 1.0, "tau {tau}");
+        }
     }
 
     #[test]

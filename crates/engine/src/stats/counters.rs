@@ -49,8 +49,11 @@ pub struct TerminalStats {
     pub measured_generated: u64,
     /// Measured packets consumed here (their tail arrived).
     pub measured_delivered: u64,
-    /// Sum over measured delivered packets of (tail consumed - generated).
+    /// Sum over measured delivered packets of their latency (the run's definition).
     pub latency_sum: u64,
+    /// Sum over measured delivered packets of (tail consumed - generated): their time in
+    /// the system, which Little's law counts whatever the latency definition.
+    pub system_time_sum: u64,
     /// Largest such latency.
     pub latency_max: u64,
     /// Sum over measured delivered packets of (tail consumed - head injected).
@@ -67,7 +70,7 @@ pub struct TerminalStats {
     pub generated_area: u64,
     /// Sum over window cycles of `packets_consumed` at the end of the cycle.
     pub consumed_area: u64,
-    /// Sum over all consumed packets (measured or not) of (tail consumed - generated):
+    /// Sum over all consumed packets (measured or not) of their latency (the run's definition):
     /// the sampled latency series of warm-up detection and batch means.
     pub consumed_latency_sum: u64,
 }
@@ -82,6 +85,7 @@ impl TerminalStats {
         self.measured_generated += other.measured_generated;
         self.measured_delivered += other.measured_delivered;
         self.latency_sum += other.latency_sum;
+        self.system_time_sum += other.system_time_sum;
         self.latency_max = self.latency_max.max(other.latency_max);
         self.network_latency_sum += other.network_latency_sum;
         self.source_queue_sum += other.source_queue_sum;

@@ -64,8 +64,9 @@ pub struct Little {
     /// Time-average number of packets in the system (generated, not yet consumed; source
     /// queues included), whole network.
     pub measured: f64,
-    /// Accepted packet rate of the whole network (packets per cycle) x mean packet latency;
-    /// `null` without latency.
+    /// Accepted packet rate of the whole network (packets per cycle) x mean time in the
+    /// system (generation to tail consumed, whatever the latency definition); `null`
+    /// without delivered packets.
     pub predicted: Option<f64>,
     /// (measured - predicted) / predicted; `null` without a prediction.
     pub relative_error: Option<f64>,
@@ -119,7 +120,8 @@ impl From<&SimError> for DeadlockReport {
 /// Everything a run measured.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunReport {
-    /// Packet latency.
+    /// Packet latency between the events of the run's latency definition (default
+    /// generation -> tail consumed; `config.latency` in `--json`).
     pub latency: Latency,
     /// Network latency (head injected -> tail consumed), cycles.
     pub network_latency: Mean,
@@ -136,7 +138,8 @@ pub struct RunReport {
     /// Little's law check.
     pub little: Little,
     /// Zero-load latency from the documented formula (cycles), averaged over the traffic's
-    /// source/destination pairs, computed without simulating.
+    /// source/destination pairs, computed without simulating; under the run's latency
+    /// definition (the terminal channels it leaves out are subtracted).
     pub zero_load_latency: f64,
     /// Phase lengths.
     pub cycles: CycleCounts,
@@ -191,8 +194,8 @@ impl RunReport {
             o.accepted.unwrap_or(0.0)
         };
         let measured = ratio(s.generated_area - s.consumed_area, w).unwrap_or(0.0);
-        let predicted =
-            mean_latency.map(|t| ratio(s.window_packets_consumed, w).unwrap_or(0.0) * t);
+        let predicted = ratio(s.system_time_sum, n)
+            .map(|t| ratio(s.window_packets_consumed, w).unwrap_or(0.0) * t);
         RunReport {
             latency: Latency {
                 mean: mean_latency,
