@@ -48,6 +48,7 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("routing", value(&c.routing)),
         ("selection", value(&c.selection)),
         ("adaptive_vcs", c.adaptive_vcs.to_string()),
+        ("deadlock_check", value(&c.deadlock_check)),
     ]
 }
 

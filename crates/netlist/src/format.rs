@@ -142,6 +142,7 @@ pub(crate) struct RawParams {
     routing: Option<Spanned<String>>,
     selection: Option<Spanned<String>>,
     adaptive_vcs: Option<Spanned<u8>>,
+    deadlock_check: Option<Spanned<String>>,
 }
 
 /// `[topology]`.
@@ -693,6 +694,14 @@ impl Loader {
             "selection function",
             keys,
             &mut cfg.selection,
+        );
+        name(
+            self,
+            &p.deadlock_check,
+            "deadlock_check",
+            "deadlock check",
+            keys,
+            &mut cfg.deadlock_check,
         );
     }
 

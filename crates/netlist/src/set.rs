@@ -24,6 +24,7 @@ pub const SET_KEYS: &[&str] = &[
     "routing",
     "selection",
     "adaptive_vcs",
+    "deadlock_check",
     "channel_latency",
     "terminal_latency",
     "max_packet_length",
@@ -165,6 +166,10 @@ impl Netlist {
                 let v = number(key, value, 0)?;
                 let v = u8::try_from(v).map_err(|_| bad(key, value, "expected 0..=255"))?;
                 Box::new(move |c| c.adaptive_vcs = v)
+            }
+            "deadlock_check" => {
+                let v = name(key, value)?;
+                Box::new(move |c| c.deadlock_check = v)
             }
             "channel_latency" => {
                 let v = bounded(key, value, 1, MAX_LATENCY, "cycles")?;

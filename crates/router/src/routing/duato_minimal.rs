@@ -59,10 +59,15 @@ pub(crate) fn escape_classes(geo: &Geometry) -> u8 {
 }
 
 /// The escape VC count and the VCs needed for `adaptive_vcs` (0 = automatic) with
-/// `classes` escape classes when the thinnest port has `min_vcs` VCs.
-pub(crate) fn split(classes: u8, adaptive_vcs: u8, min_vcs: u8) -> (u8, u8) {
+/// `classes` escape classes when the thinnest port has `min_vcs` VCs. With `short`
+/// (`deadlock_check = "warn"`) an explicit split keeps the escape VCs it leaves, at least
+/// one, even when they are fewer than `classes`.
+pub(crate) fn split(classes: u8, adaptive_vcs: u8, min_vcs: u8, short: bool) -> (u8, u8) {
     if adaptive_vcs == 0 {
         (classes, classes + 1)
+    } else if short {
+        let escape = min_vcs.saturating_sub(adaptive_vcs).max(1);
+        (escape, adaptive_vcs.saturating_add(escape))
     } else {
         let escape = min_vcs.saturating_sub(adaptive_vcs).max(classes);
         (escape, adaptive_vcs.saturating_add(classes))
@@ -73,7 +78,7 @@ impl DuatoMinimal {
     /// Over the geometry of a torus, ring or mesh; `adaptive_vcs` as in the router config;
     /// `min_vcs` = the fewest VCs of any router-to-router port.
     pub fn new(geo: Geometry, adaptive_vcs: u8, min_vcs: u8) -> DuatoMinimal {
-        let (escape, classes) = split(escape_classes(&geo), adaptive_vcs, min_vcs);
+        let (escape, classes) = split(escape_classes(&geo), adaptive_vcs, min_vcs, false);
         DuatoMinimal {
             geo,
             escape,
