@@ -207,3 +207,39 @@ fn static_check_says_when_it_is_skipped() {
     assert_eq!(code, Some(0));
     assert!(!err.contains("skipped"), "{err}");
 }
+
+#[test]
+fn minimal_adaptive_is_accepted_with_unbounded_vct_storage_only() {
+    // Paper 004's preset: VCT, unbounded buffers, one VC: deadlock-free by storage.
+    let (code, err) = check("netlists/paper004-torus-8x8.toml", "minimal-adaptive", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    // The same routing under wormhole, or with bounded buffers, has its ring cycles.
+    for set in [&["switching=wormhole"][..], &["buffer_depth=64"][..]] {
+        let (code, err) = check("netlists/paper004-torus-8x8.toml", "minimal-adaptive", set);
+        assert_eq!(code, Some(1), "{set:?}");
+        assert!(
+            err.contains("error[routing-dependency-cycle]"),
+            "{set:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_short_escape_split_is_refused_unless_asked_then_warned() {
+    // Paper 001's V1 = 8, V2 = 2 on 8x8: negative-hop routing needs V2 >= 5.
+    let set = ["vcs=10", "adaptive_vcs=8"];
+    let (code, err) = check("netlists/torus-8x8.toml", "duato-nbc", &set);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("needs 13 VCs"), "{err}");
+    let warn = ["vcs=10", "adaptive_vcs=8", "deadlock_check=warn"];
+    let (code, err) = check("netlists/torus-8x8.toml", "duato-nbc", &warn);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("warning: routing `duato-nbc` is not deadlock-free"),
+        "{err}"
+    );
+    // A safe split under `warn` says nothing.
+    let safe = ["vcs=10", "adaptive_vcs=5", "deadlock_check=warn"];
+    let (code, err) = check("netlists/torus-8x8.toml", "duato-nbc", &safe);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+}

@@ -83,6 +83,16 @@ fn torus_duato_nbc() {
 }
 
 #[test]
+fn torus_minimal_adaptive_with_unbounded_vct_storage() {
+    // Paper 004's routing: one VC, no escape VCs; deadlock-free by the unbounded storage.
+    survive_adaptively(
+        torus(&[8, 8]),
+        "minimal-adaptive",
+        &["vcs=1", "switching=vct", "buffer_depth=unbounded"],
+    );
+}
+
+#[test]
 fn torus_table() {
     survive(torus(&[8, 8]), "table", &["vcs=1"]);
 }

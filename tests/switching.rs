@@ -28,32 +28,44 @@ fn alone(sim: &mut Simulation, src: u32, dst: u32, len: u32) -> u64 {
     d[0].latency()
 }
 
-/// The shipped paper 004 preset: rd = 1, vd = 0, sd = 1, xd = 0, VCT, unbounded buffers.
-fn paper004() -> Netlist {
-    let n =
-        flitsim::netlist::load(std::path::Path::new("netlists/paper004-torus-8x8.toml")).unwrap();
+/// The shipped paper 004 preset on an `s x s` torus: rd = 1, vd = 0, sd = 1, xd = 0, VCT,
+/// unbounded buffers, one VC, the paper's minimal adaptive routing.
+fn paper004(s: u32) -> Netlist {
+    let src = std::fs::read_to_string("netlists/paper004-torus-8x8.toml")
+        .unwrap()
+        .replace("radix = [8, 8]", &format!("radix = [{s}, {s}]"));
+    let n = flitsim::netlist::parse_str(&src, std::path::Path::new("paper004.toml")).unwrap();
     let c = &n.routers().next().unwrap().config;
     assert_eq!(c.switching, flitsim::netlist::Switching::Vct);
     assert_eq!(c.buffer_depth, flitsim::netlist::BufferDepth::Unbounded);
+    assert_eq!(c.routing, flitsim::netlist::RoutingKind::MinimalAdaptive);
     n
 }
 
 #[test]
 fn paper004_vct_base_latency_is_3_l_plus_1_plus_m() {
-    let net = paper004();
-    let mut sim = scripted(&net);
-    for l in [2u32, 3] {
-        let targets = FixedDistance::new(&net, l).unwrap();
-        for m in [5u32, 10, 20] {
-            for src in [0u32, 9, 27, 63] {
-                for &dst in targets.targets(TerminalId(src)) {
-                    let t = alone(&mut sim, src, dst, m);
-                    assert_eq!(t, u64::from(3 * (l + 1) + m), "l={l} m={m} {src}->{dst}");
+    // Every torus side of the paper's figures with s >= 2l for l = 2 (and 3, from 6).
+    for s in [4u32, 6, 8] {
+        let net = paper004(s);
+        let mut sim = scripted(&net);
+        for l in [2u32, 3] {
+            let targets = FixedDistance::new(&net, l).unwrap();
+            for m in [5u32, 10, 20] {
+                for src in [0u32, s + 1, s * s - 1] {
+                    for &dst in targets.targets(TerminalId(src)) {
+                        let t = alone(&mut sim, src, dst, m);
+                        assert_eq!(
+                            t,
+                            u64::from(3 * (l + 1) + m),
+                            "{s}x{s} l={l} m={m} {src}->{dst}"
+                        );
+                    }
                 }
             }
         }
     }
     // Through the traffic pattern at a tiny rate: the typical packet sees no contention.
+    let net = paper004(8);
     for (l, m) in [(2u32, 5u32), (3, 10), (2, 20)] {
         let config = SimConfig {
             rate: 0.0002,

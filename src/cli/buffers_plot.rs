@@ -1,6 +1,7 @@
 //! The SVG heat map of `flitsim buffers --plot`: one cell per router at its 2-D
 //! coordinates, coloured by the peak occupancy (flits) of any of its network input VCs,
-//! with the number written in the cell.
+//! with the number written in the cell, axes in router coordinates and a colour scale
+//! in flits.
 
 use flitsim_engine::stats::occupancy::BufferStats;
 use flitsim_netlist::Netlist;
@@ -23,12 +24,9 @@ fn heat(v: u32, max: u32) -> RGBColor {
     RGBColor(r, g, (g as f64 * 0.8) as u8)
 }
 
-/// Draws the heat map of `buffers` (from `Simulation::buffer_stats`) over `netlist`.
-///
-/// # Errors
-/// The topology is not 2-D, or the file cannot be written.
-pub fn draw(path: &Path, netlist: &Netlist, buffers: &[BufferStats]) -> anyhow::Result<()> {
-    let coords: Vec<(u32, u32)> = netlist
+/// Each router's 2-D coordinate, or why the topology has none.
+fn coordinates(netlist: &Netlist) -> anyhow::Result<Vec<(u32, u32)>> {
+    netlist
         .routers()
         .map(|r| match r.coord.as_deref() {
             Some([x, y]) => Ok((*x, *y)),
@@ -37,8 +35,12 @@ pub fn draw(path: &Path, netlist: &Netlist, buffers: &[BufferStats]) -> anyhow::
                 r.name
             )),
         })
-        .collect::<anyhow::Result<_>>()?;
-    let peak: Vec<u32> = netlist
+        .collect()
+}
+
+/// The peak occupancy of any network input VC of each router.
+fn peaks(netlist: &Netlist, buffers: &[BufferStats]) -> Vec<u32> {
+    netlist
         .routers()
         .map(|r| {
             buffers
@@ -48,52 +50,82 @@ pub fn draw(path: &Path, netlist: &Netlist, buffers: &[BufferStats]) -> anyhow::
                 .max()
                 .unwrap_or(0)
         })
-        .collect();
+        .collect()
+}
+
+/// Draws the heat map of `buffers` (from `Simulation::buffer_stats`) over `netlist`.
+///
+/// # Errors
+/// The topology is not 2-D, or the file cannot be written.
+pub fn draw(path: &Path, netlist: &Netlist, buffers: &[BufferStats]) -> anyhow::Result<()> {
+    let coords = coordinates(netlist)?;
+    let peak = peaks(netlist, buffers);
     let max = peak.iter().copied().max().unwrap_or(0);
     let w = coords.iter().map(|c| c.0).max().unwrap_or(0) + 1;
     let h = coords.iter().map(|c| c.1).max().unwrap_or(0) + 1;
-    let cell = 60;
-    let root = SVGBackend::new(path, (w * cell + 120, h * cell + 70)).into_drawing_area();
+    let cell = 56;
+    let (pw, ph) = (w * cell + 90, h * cell + 110);
+    let root = SVGBackend::new(path, (pw + 150, ph)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
-    root.draw(&Text::new(
-        format!("peak input-VC occupancy per router (flits), max {max}"),
-        (10, 10),
-        ("sans-serif", 18),
-    ))
+    let (map, scale) = root.split_horizontally(pw);
+    let mut c = ChartBuilder::on(&map)
+        .caption(
+            "peak input-VC occupancy per router (flits)",
+            ("sans-serif", 18),
+        )
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(-0.5f64..(f64::from(w) - 0.5), -0.5f64..(f64::from(h) - 0.5))
+        .map_err(err)?;
+    c.configure_mesh()
+        .disable_mesh()
+        .x_labels(w as usize)
+        .y_labels(h as usize)
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .x_desc("x coordinate (dimension 0)")
+        .y_desc("y coordinate (dimension 1)")
+        .draw()
+        .map_err(err)?;
+    c.draw_series(coords.iter().zip(&peak).map(|(&(x, y), &v)| {
+        let (x, y) = (f64::from(x), f64::from(y));
+        Rectangle::new(
+            [(x - 0.48, y - 0.48), (x + 0.48, y + 0.48)],
+            heat(v, max).filled(),
+        )
+    }))
     .map_err(err)?;
-    for (i, &(x, y)) in coords.iter().enumerate() {
-        let x0 = (10 + x * cell) as i32;
-        let y0 = (40 + (h - 1 - y) * cell) as i32;
-        let c = cell as i32;
-        root.draw(&Rectangle::new(
-            [(x0, y0), (x0 + c - 2, y0 + c - 2)],
-            heat(peak[i], max).filled(),
-        ))
+    c.draw_series(coords.iter().zip(&peak).map(|(&(x, y), &v)| {
+        Text::new(
+            v.to_string(),
+            (f64::from(x) - 0.15, f64::from(y) + 0.15),
+            ("sans-serif", 15),
+        )
+    }))
+    .map_err(err)?;
+    colour_scale(&scale, max)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// The colour scale: eleven steps from 0 to `max` flits.
+fn colour_scale(
+    area: &DrawingArea<SVGBackend, plotters::coord::Shift>,
+    max: u32,
+) -> anyhow::Result<()> {
+    area.draw(&Text::new("flits", (10, 30), ("sans-serif", 14)))
         .map_err(err)?;
-        root.draw(&Text::new(
-            peak[i].to_string(),
-            (x0 + c / 2 - 8, y0 + c / 2 - 8),
-            ("sans-serif", 16),
-        ))
-        .map_err(err)?;
-    }
-    // Legend: the colour scale.
-    let lx = (20 + w * cell) as i32;
     for k in 0..=10u32 {
         let v = max * k / 10;
-        let y = (40 + (10 - k) * 18) as i32;
-        root.draw(&Rectangle::new(
-            [(lx, y), (lx + 20, y + 16)],
+        let y = (50 + (10 - k) * 18) as i32;
+        area.draw(&Rectangle::new(
+            [(10, y), (30, y + 16)],
             heat(v, max).filled(),
         ))
         .map_err(err)?;
-        root.draw(&Text::new(
-            v.to_string(),
-            (lx + 26, y + 2),
-            ("sans-serif", 12),
-        ))
-        .map_err(err)?;
+        area.draw(&Text::new(v.to_string(), (36, y + 2), ("sans-serif", 12)))
+            .map_err(err)?;
     }
-    root.present().map_err(err)?;
     Ok(())
 }

@@ -76,7 +76,8 @@ pub struct SafaeiArgs {
     /// Fully adaptive VCs per channel (V1).
     #[arg(long, default_value_t = 5)]
     pub v1: u32,
-    /// Escape (negative-hop) VCs per channel (V2); V2 >= k/2 + 1 for even k.
+    /// Escape (negative-hop) VCs per channel (V2); V2 >= k/2 + 1 for even k is
+    /// deadlock-free, a shorter split is evaluated with a warning.
     #[arg(long, default_value_t = 5)]
     pub v2: u32,
     /// Packet length M in flits.
@@ -373,6 +374,10 @@ pub fn merge(mut base: Value, extra: Value) -> Value {
 
 fn safaei(a: &SafaeiArgs, json_out: bool) -> anyhow::Result<ExitCode> {
     let (rates, single) = a.rates.resolve("0.001:0.02:0.001")?;
+    let warning = p001_safaei::split_warning(a.k, a.v1, a.v2);
+    if let Some(w) = &warning {
+        eprintln!("warning: {w}");
+    }
     let mut rows = Vec::new();
     for rate in rates {
         let cfg = p001_safaei::SafaeiConfig {
@@ -387,7 +392,10 @@ fn safaei(a: &SafaeiArgs, json_out: bool) -> anyhow::Result<ExitCode> {
                 p001_safaei::MeanDistance::Agarwal
             },
         };
-        let base = json!({"rate": rate, "k": a.k, "v1": a.v1, "v2": a.v2, "length": a.length});
+        let base = json!({
+            "rate": rate, "k": a.k, "v1": a.v1, "v2": a.v2, "length": a.length,
+            "warning": warning,
+        });
         rows.push(match p001_safaei::solve(cfg)? {
             p001_safaei::SafaeiOutcome::Solved(s) => merge(
                 base,

@@ -91,6 +91,9 @@ pub fn run(args: &NetlistArgs) -> anyhow::Result<ExitCode> {
             set,
         } => load(file, routing.as_deref(), set).and_then(|n| {
             flitsim_netlist::validate::check_routing(&n, &RoutingRegistry)?;
+            if let Some(w) = flitsim_router::routing::deadlock_warning(&n) {
+                eprintln!("warning: {w}");
+            }
             let max = flitsim_router::routing::cdg::MAX_ROUTERS;
             if n.num_routers() > max {
                 eprintln!(

@@ -20,6 +20,9 @@ pub const EXIT_DEADLOCK: u8 = 3;
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let netlist = args.load_netlist()?;
     let config = args.sim_config()?;
+    if let Some(w) = flitsim_router::routing::deadlock_warning(&netlist) {
+        eprintln!("warning: {w}");
+    }
     let bar = super::progress::spinner(args.quiet, "building the network");
     let mut sim = Simulation::new(&netlist, &config)?;
     bar.set_message(format!("simulating {}", netlist.name));

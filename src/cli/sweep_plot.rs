@@ -1,19 +1,14 @@
 //! The SVG of `flitsim sweep --plot`: two panels against offered load (flits per terminal
 //! per cycle): mean packet latency with 95% confidence bars, and accepted vs offered
-//! throughput (with the diagonal accepted = offered). One colour per curve.
+//! throughput (with the diagonal accepted = offered). One colour per curve; the legend is a
+//! strip under the panels, never over the data. Saturated points are left out of the
+//! latency panel (their mean has no steady state) and drawn hollow in the throughput one.
 
 use super::sweep::Curve;
 use plotters::prelude::*;
 use std::path::Path;
 
-const COLOURS: [RGBColor; 6] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(148, 103, 189),
-    RGBColor(255, 127, 14),
-    RGBColor(23, 190, 207),
-];
+use crate::plot::PALETTE as COLOURS;
 
 fn err(e: impl std::fmt::Display) -> anyhow::Error {
     anyhow::anyhow!("cannot draw: {e}")
@@ -24,9 +19,12 @@ fn err(e: impl std::fmt::Display) -> anyhow::Error {
 /// # Errors
 /// The file cannot be written.
 pub fn draw(path: &Path, curves: &[Curve]) -> anyhow::Result<()> {
-    let root = SVGBackend::new(path, (1100, 460)).into_drawing_area();
+    let legend_height = 30 + 22 * (curves.len() as u32).div_ceil(3);
+    let root = SVGBackend::new(path, (1100, 460 + legend_height)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
-    let (left, right) = root.split_horizontally(550);
+    let (panels, strip) = root.split_vertically(460);
+    legend(&strip, curves)?;
+    let (left, right) = panels.split_horizontally(550);
     let pts = || curves.iter().flat_map(|c| c.points.iter());
     let x_max = pts().map(|p| p.offered).fold(0.0, f64::max).max(1e-3) * 1.05;
     let y_max = pts()
@@ -67,9 +65,7 @@ pub fn draw(path: &Path, curves: &[Curve]) -> anyhow::Result<()> {
             data.iter().map(|&(x, y, _)| (x, y)),
             col.stroke_width(2),
         ))
-        .map_err(err)?
-        .label(c.label.clone())
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], col.stroke_width(2)));
+        .map_err(err)?;
         lat.draw_series(
             data.iter()
                 .map(|&(x, y, h)| ErrorBar::new_vertical(x, y - h, y, y + h, col.filled(), 6)),
@@ -81,12 +77,6 @@ pub fn draw(path: &Path, curves: &[Curve]) -> anyhow::Result<()> {
         )
         .map_err(err)?;
     }
-    lat.configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(err)?;
 
     let mut thr = ChartBuilder::on(&right)
         .caption("accepted vs offered throughput", ("sans-serif", 20))
@@ -105,9 +95,7 @@ pub fn draw(path: &Path, curves: &[Curve]) -> anyhow::Result<()> {
         [(0.0, 0.0), (diag, diag)],
         BLACK.mix(0.3).stroke_width(1),
     ))
-    .map_err(err)?
-    .label("accepted = offered")
-    .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.3)));
+    .map_err(err)?;
     for (i, c) in curves.iter().enumerate() {
         let col = COLOURS[i % COLOURS.len()];
         let data: Vec<(f64, f64, f64)> = c
@@ -119,9 +107,7 @@ pub fn draw(path: &Path, curves: &[Curve]) -> anyhow::Result<()> {
             data.iter().map(|&(x, y, _)| (x, y)),
             col.stroke_width(2),
         ))
-        .map_err(err)?
-        .label(c.label.clone())
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], col.stroke_width(2)));
+        .map_err(err)?;
         thr.draw_series(
             data.iter()
                 .map(|&(x, y, h)| ErrorBar::new_vertical(x, y - h, y, y + h, col.filled(), 6)),
@@ -137,12 +123,45 @@ pub fn draw(path: &Path, curves: &[Curve]) -> anyhow::Result<()> {
         }))
         .map_err(err)?;
     }
-    thr.configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(err)?;
     root.present().map_err(err)?;
+    Ok(())
+}
+
+/// The legend strip: one entry per curve (three to a row), then how saturated points and
+/// the diagonal are drawn.
+fn legend(
+    area: &DrawingArea<SVGBackend, plotters::coord::Shift>,
+    curves: &[Curve],
+) -> anyhow::Result<()> {
+    let font = ("sans-serif", 14);
+    for (i, c) in curves.iter().enumerate() {
+        let col = COLOURS[i % COLOURS.len()];
+        let (x, y) = (20 + 360 * (i % 3) as i32, 8 + 22 * (i / 3) as i32);
+        area.draw(&PathElement::new(
+            vec![(x, y + 7), (x + 24, y + 7)],
+            col.stroke_width(2),
+        ))
+        .map_err(err)?;
+        area.draw(&Circle::new((x + 12, y + 7), 3, col.filled()))
+            .map_err(err)?;
+        area.draw(&Text::new(c.label.clone(), (x + 32, y), font))
+            .map_err(err)?;
+    }
+    let y = 8 + 22 * curves.len().div_ceil(3) as i32;
+    area.draw(&Circle::new((32, y + 7), 3, BLACK.stroke_width(2)))
+        .map_err(err)?;
+    area.draw(&Text::new(
+        "hollow: saturated point (right panel; left out of the latency panel)",
+        (52, y),
+        font,
+    ))
+    .map_err(err)?;
+    area.draw(&PathElement::new(
+        vec![(620, y + 7), (644, y + 7)],
+        BLACK.mix(0.3).stroke_width(1),
+    ))
+    .map_err(err)?;
+    area.draw(&Text::new("accepted = offered", (652, y), font))
+        .map_err(err)?;
     Ok(())
 }

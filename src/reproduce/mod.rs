@@ -195,9 +195,13 @@ pub fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "-".into(), |v| format!("{:+.1}%", v * 100.0))
 }
 
-/// `12.34 +- 0.05`, `sat.`, or the reason there is no simulation.
+/// `12.34 +- 0.05`, `sat.`, `deadlock@CYCLE`, or the reason there is no simulation.
 pub fn sim_cell(p: &Result<SimPoint, String>) -> String {
     match p {
+        Ok(p) if p.measured.report.deadlock.is_some() => {
+            let d = p.measured.report.deadlock.as_ref().expect("checked");
+            format!("{}@{}", d.kind, d.cycle)
+        }
         Ok(p) if p.saturated() => "sat.".into(),
         Ok(p) => format!("{} +- {}", f2(p.latency()), f2(p.ci95())),
         Err(_) => "n/a".into(),
@@ -285,8 +289,9 @@ pub fn simulate_points(points: &[PointSpec], b: &Budget) -> Vec<Result<SimPoint,
 pub struct Curve {
     /// The table: `rate`, `model`, `flitsim sim (95% CI)`, `model vs sim`.
     pub table: Table,
-    /// The model as a line and the simulation as points, in one colour.
-    pub series: [Series; 2],
+    /// The model as a line, the simulation as points, the saturated simulation points as
+    /// crosses (their mean latency over the packets delivered).
+    pub series: [Series; 3],
 }
 
 /// The table and chart series of one curve; `points` are (rate, model latency, simulated
@@ -301,7 +306,7 @@ pub fn curve(
         title,
         &["rate", "model", "flitsim sim (95% CI)", "model vs sim"],
     );
-    let (mut ms, mut ss) = (Vec::new(), Vec::new());
+    let (mut ms, mut ss, mut sat) = (Vec::new(), Vec::new(), Vec::new());
     for &(rate, model, sim) in points {
         let sl = sim.as_ref().ok().and_then(|p| p.latency());
         table.rows.push(vec![
@@ -312,22 +317,16 @@ pub fn curve(
         ]);
         ms.extend(model.map(|l| (rate, l)));
         ss.extend(sl.map(|l| (rate, l)));
+        if let Some(p) = sim.as_ref().ok().filter(|p| p.saturated()) {
+            sat.extend(p.measured.report.latency.mean.map(|l| (rate, l)));
+        }
     }
     Curve {
         table,
         series: [
-            Series {
-                label: format!("model {label}"),
-                points: ms,
-                style: Style::Line,
-                color,
-            },
-            Series {
-                label: format!("simulation {label}"),
-                points: ss,
-                style: Style::Points,
-                color,
-            },
+            Series::new(format!("model {label}"), ms, Style::Line, color),
+            Series::new(format!("simulation {label}"), ss, Style::Points, color),
+            Series::new(format!("saturated {label}"), sat, Style::Saturated, color),
         ],
     }
 }

@@ -3,30 +3,102 @@
 //! simulation (`--routing duato-nbc`, the one-cycle-per-hop router of paper 000's
 //! netlists with `vcs = 10`) against the model (`p001_safaei::solve`).
 //!
-//! The split: the model needs V1 (adaptive) and V2 (escape) with the negative-hop scheme
-//! deadlock-free, V2 >= k/2 + 1: (5, 5) on 8x8 (the most adaptive VCs allowed) and (1, 9)
-//! on 16x16 (the only split with V = 10). The rates run up to the model's saturation.
+//! Two splits per torus: the deadlock-free one with the most adaptive VCs (negative-hop
+//! routing needs V2 >= k/2 + 1: (5, 5) on 8x8, (1, 9) on 16x16), and V1 = 8, V2 = 2, which
+//! is not deadlock-free on either torus: its simulation runs with `deadlock_check = "warn"`
+//! (a packet out of escape classes stays on the highest) and reports any deadlock, and the
+//! model evaluates it with a warning. The rates run up to the safe split's model
+//! saturation. Runs on 8x8 are the paper's, 300,000 cycles with the first 10,000
+//! discarded; on 16x16 100,000 cycles with the same warm-up, which measure as many
+//! packets per point as 400,000 cycles on 8x8 (four times the nodes) and keep the whole
+//! reproduction under 10 minutes on 2 cores.
 
-use super::{curve, model_saturation, preset, rates_up_to, simulate_points, Budget, Output};
+use super::{
+    curve, f2, model_saturation, preset, rates_up_to, simulate_points, Budget, Output, SimPoint,
+    Table,
+};
+use crate::crosscheck::{check_channels, summarise};
 use crate::plot::Chart;
-use flitsim_analysis::papers::p001_safaei::{self, MeanDistance, SafaeiConfig, SafaeiOutcome};
+use flitsim_analysis::papers::p001_safaei::{
+    self, MeanDistance, SafaeiConfig, SafaeiOutcome, SafaeiSolution,
+};
 use serde_json::json;
 
 const VCS: u32 = 10;
 
-fn model(k: u32, length: u32, rate: f64) -> Option<f64> {
+/// The V1 = 8, V2 = 2 split (not deadlock-free on 8x8 or 16x16).
+const SHORT: (u32, u32) = (8, 2);
+
+/// The deadlock-free split with the most adaptive VCs, then the short one.
+fn splits(k: u32) -> [(u32, u32); 2] {
     let v2 = p001_safaei::escape_vcs_needed(k);
+    [(VCS - v2, v2), SHORT]
+}
+
+fn solution(k: u32, (v1, v2): (u32, u32), length: u32, rate: f64) -> Option<SafaeiSolution> {
     match p001_safaei::solve(SafaeiConfig {
         k,
-        v1: VCS - v2,
+        v1,
         v2,
         length,
         rate,
         distance: MeanDistance::Agarwal,
     }) {
-        Ok(SafaeiOutcome::Solved(s)) => Some(s.latency),
+        Ok(SafaeiOutcome::Solved(s)) => Some(s),
         _ => None,
     }
+}
+
+fn model(k: u32, split: (u32, u32), length: u32, rate: f64) -> Option<f64> {
+    solution(k, split, length, rate).map(|s| s.latency)
+}
+
+/// The model's terms (eq 1: `(S + W_s) V_bar`; eq 18's channel holding time `S_c`)
+/// beside what the simulation measures for each: network latency, source queueing,
+/// the mean multiplexing degree and VC holding time over all channels.
+fn decomposition(
+    k: u32,
+    split: (u32, u32),
+    m: u32,
+    points: &[(f64, Option<f64>, &Result<SimPoint, String>)],
+) -> Table {
+    let mut t = Table::new(
+        format!(
+            "{k}x{k}, V1 = {}, V2 = {}, M = {m}: the model's terms against the simulation's",
+            split.0, split.1
+        ),
+        &[
+            "rate",
+            "S model",
+            "S sim",
+            "Ws model",
+            "Ws sim",
+            "mux model",
+            "mux sim",
+            "S_c model",
+            "hold sim",
+        ],
+    );
+    for &(rate, _, sim) in points {
+        let s = solution(k, split, m, rate);
+        let p = sim.as_ref().ok().filter(|p| !p.saturated());
+        let all = p.map(|p| summarise(&check_channels(&p.measured.channels), None));
+        let r = p.map(|p| &p.measured.report);
+        t.rows.push(vec![
+            format!("{rate:.5}"),
+            f2(s.as_ref().map(|s| s.network_latency)),
+            f2(r.and_then(|r| r.network_latency.mean)),
+            f2(s.as_ref().map(|s| s.source_wait)),
+            f2(r.and_then(|r| r.source_queue_time.mean)),
+            s.as_ref()
+                .map_or("-".into(), |s| format!("{:.3}", s.multiplexing)),
+            all.as_ref()
+                .map_or("-".into(), |c| format!("{:.3}", c.multiplexing_measured)),
+            f2(s.as_ref().map(|s| s.channel_service)),
+            f2(all.as_ref().and_then(|c| c.holding_time)),
+        ]);
+    }
+    t
 }
 
 /// Runs the reproduction.
@@ -48,34 +120,48 @@ pub fn run(b: &Budget) -> Output {
     let mut cases = Vec::new();
     let mut missing = None;
     for (k, name, src) in nets {
-        let v1 = (VCS - p001_safaei::escape_vcs_needed(k)).to_string();
-        let net = preset(
-            name,
-            src,
-            &[
-                ("vcs", &vcs),
-                ("routing", "duato-nbc"),
-                ("adaptive_vcs", &v1),
-            ],
-        );
-        if let Err(e) = &net {
-            missing = Some(e.clone());
-        }
-        for m in [32u32, 64] {
-            let sat = model_saturation(|r| model(k, m, r), 0.05);
-            for rate in rates_up_to(sat * 0.95, if b.quick { 3 } else { 6 }) {
-                cases.push((k, m, rate, net.clone()));
+        let safe_sat: Vec<f64> = [32u32, 64]
+            .iter()
+            .map(|&m| model_saturation(|r| model(k, splits(k)[0], m, r), 0.05))
+            .collect();
+        for split in splits(k) {
+            let v1 = split.0.to_string();
+            let net = preset(
+                name,
+                src,
+                &[
+                    ("vcs", &vcs),
+                    ("routing", "duato-nbc"),
+                    ("adaptive_vcs", &v1),
+                    ("deadlock_check", "warn"),
+                ],
+            );
+            if let Err(e) = &net {
+                missing = Some(e.clone());
+            }
+            if let Some(w) = net
+                .as_ref()
+                .ok()
+                .and_then(flitsim_router::routing::deadlock_warning)
+            {
+                out.notes
+                    .push(format!("{k}x{k}, V1 = {}, V2 = {}: {w}", split.0, split.1));
+            }
+            for (mi, m) in [32u32, 64].into_iter().enumerate() {
+                for rate in rates_up_to(safe_sat[mi] * 0.95, if b.quick { 2 } else { 5 }) {
+                    cases.push((k, split, m, rate, net.clone()));
+                }
             }
         }
     }
     let window = |k: u32| match (b.quick, k) {
         (true, _) => (300, 1500),
-        (false, 8) => (5_000, 40_000),
-        (false, _) => (5_000, 20_000),
+        (false, 8) => (10_000, 290_000),
+        (false, _) => (10_000, 90_000),
     };
     let points: Vec<_> = cases
         .iter()
-        .map(|(k, m, rate, net)| (net, *rate, *m, window(*k)))
+        .map(|(k, _, m, rate, net)| (net, *rate, *m, window(*k)))
         .collect();
     let sims = simulate_points(&points, b);
     if let Some(e) = &missing {
@@ -85,41 +171,55 @@ pub fn run(b: &Budget) -> Output {
     }
     let mut rows_json = Vec::new();
     for k in [8u32, 16] {
-        let v2 = p001_safaei::escape_vcs_needed(k);
+        if let Some(w) = p001_safaei::split_warning(k, SHORT.0, SHORT.1) {
+            out.notes.push(format!("model: {w}"));
+        }
         let mut series = Vec::new();
-        for (ci, m) in [32u32, 64].into_iter().enumerate() {
-            let points: Vec<_> = (0..cases.len())
-                .filter(|&i| cases[i].0 == k && cases[i].1 == m)
-                .map(|i| (cases[i].2, model(k, m, cases[i].2), &sims[i]))
-                .collect();
-            for &(rate, lat, sim) in &points {
-                rows_json.push(json!({
-                    "k": k, "length": m, "v1": VCS - v2, "v2": v2, "rate": rate,
-                    "model": lat,
-                    "simulation": sim.as_ref().ok().and_then(|p| p.latency()),
-                    "simulation_ci95": sim.as_ref().ok().and_then(|p| p.ci95()),
-                }));
+        let mut color = 0;
+        for split in splits(k) {
+            for m in [32u32, 64] {
+                let points: Vec<_> = (0..cases.len())
+                    .filter(|&i| cases[i].0 == k && cases[i].1 == split && cases[i].2 == m)
+                    .map(|i| (cases[i].3, model(k, split, m, cases[i].3), &sims[i]))
+                    .collect();
+                for &(rate, lat, sim) in &points {
+                    let p = sim.as_ref().ok();
+                    rows_json.push(json!({
+                        "k": k, "length": m, "v1": split.0, "v2": split.1, "rate": rate,
+                        "deadlock_free": p001_safaei::is_deadlock_free(k, split.0, split.1),
+                        "model": lat,
+                        "simulation": p.and_then(|p| p.latency()),
+                        "simulation_ci95": p.and_then(|p| p.ci95()),
+                        "network_latency": p.and_then(|p| p.measured.report.network_latency.mean),
+                        "source_queue_time": p.and_then(|p| p.measured.report.source_queue_time.mean),
+                        "deadlock": p.and_then(|p| p.measured.report.deadlock.as_ref().map(|d| d.cycle)),
+                    }));
+                }
+                let c = curve(
+                    format!(
+                        "{k}x{k} torus, V = {VCS} (V1 = {}, V2 = {}), M = {m}: latency in cycles",
+                        split.0, split.1
+                    ),
+                    &format!("V1={} M={m}", split.0),
+                    color,
+                    &points,
+                );
+                out.tables.push(c.table);
+                if p001_safaei::is_deadlock_free(k, split.0, split.1) {
+                    out.tables.push(decomposition(k, split, m, &points));
+                }
+                series.extend(c.series);
+                color += 1;
             }
-            let c = curve(
-                format!(
-                    "{k}x{k} torus, V = {VCS} (V1 = {}, V2 = {v2}), M = {m}: latency in cycles",
-                    VCS - v2
-                ),
-                &format!("M={m}"),
-                ci,
-                &points,
-            );
-            out.tables.push(c.table);
-            series.extend(c.series);
         }
         out.charts.push((
             format!("reproduce-001-{k}x{k}.svg"),
-            Chart {
-                title: format!("Paper 001, Duato-Nbc, {k}x{k} torus, V = {VCS}"),
-                x_label: "generation rate (packets/node/cycle)".into(),
-                y_label: "mean latency (cycles)".into(),
+            Chart::new(
+                &format!("Paper 001, Duato-Nbc, {k}x{k} torus, V = {VCS}"),
+                "generation rate (packets/node/cycle)",
+                "mean latency (cycles)",
                 series,
-            },
+            ),
         ));
     }
     out.json = json!({ "paper": "001", "rows": rows_json, "missing": missing });

@@ -1,11 +1,14 @@
-//! Paper 002 (Patooghy and Sarbazi-Azad): P-cube routing on wormhole hypercubes. Two
+//! Paper 002 (Patooghy and Sarbazi-Azad): P-cube routing on wormhole hypercubes. Three
 //! experiments:
 //!
-//! 1. Latency vs generation rate on the 6- and 8-cube, V = 3 and 6, M = 32 and 64: the
-//!    simulation (`--routing pcube`, the one-cycle-per-hop router: every router delay 0,
-//!    channels of 1 cycle) against `p002_patooghy::solve`, rates up to the model's
-//!    saturation.
-//! 2. Per-channel arrival rates at a low load on the 6-cube: the measured packets per cycle
+//! 1. Latency vs generation rate on the 6-, 8- and 9-cube (Figs 5-7), V = 3 and 6,
+//!    M = 32, 64 and 128: the simulation (`--routing pcube`, the one-cycle-per-hop router:
+//!    every router delay 0, channels of 1 cycle) against `p002_patooghy::solve`, rates up
+//!    to the model's saturation. Fig 8 is the 8-cube, V = 3 chart (the paper's second
+//!    model, Ould-Khaoua's, is not implemented).
+//! 2. Saturation: the model's, the simulation's, and the rate at which the busiest
+//!    channel (eqs 1-2) carries one flit per cycle, the physical bound of any channel.
+//! 3. Per-channel arrival rates at a low load on the 6-cube: the measured packets per cycle
 //!    of every channel against the exact rates of eqs 1-2 (`channel_rate`), averaged per
 //!    class (sign, number of 0 bits of the source), with the Poisson standard error of the
 //!    measurement (`sqrt(count) / cycles`).
@@ -30,25 +33,19 @@ fn model(n: u32, vcs: u32, length: u32, rate: f64) -> Option<f64> {
     }
 }
 
-const NETS: [(u32, &str, &str); 2] = [
-    (
-        6,
-        "netlists/hypercube-6.toml",
-        include_str!("../../netlists/hypercube-6.toml"),
-    ),
-    (
-        8,
-        "netlists/hypercube-8.toml",
-        include_str!("../../netlists/hypercube-8.toml"),
-    ),
-];
+/// The cube dimensions of Figs 5, 6 and 7.
+const CUBES: [u32; 3] = [6, 8, 9];
+const LENGTHS: [u32; 3] = [32, 64, 128];
 
+/// The n-cube of `netlists/hypercube-8.toml` with the paper's router.
 fn netlist(n: u32, vcs: u32) -> Result<flitsim_netlist::Netlist, String> {
-    let (_, name, src) = NETS.iter().find(|x| x.0 == n).expect("netlist");
+    let src = include_str!("../../netlists/hypercube-8.toml")
+        .replace("dim = 8", &format!("dim = {n}"))
+        .replace("\"hypercube-8\"", &format!("\"hypercube-{n}\""));
     let v = vcs.to_string();
     preset(
-        name,
-        src,
+        &format!("hypercube-{n} (built in)"),
+        &src,
         &[
             ("routing_delay", "0"),
             ("vc_alloc_delay", "0"),
@@ -65,13 +62,15 @@ pub fn run(b: &Budget) -> Output {
     let mut out = Output::default();
     let mut cases = Vec::new();
     let mut missing = None;
-    for (n, _, _) in NETS {
+    let cubes: &[u32] = if b.quick { &CUBES[..1] } else { &CUBES };
+    let lengths: &[u32] = if b.quick { &LENGTHS[..1] } else { &LENGTHS };
+    for &n in cubes {
         for vcs in [3u32, 6] {
             let net = netlist(n, vcs);
             if let Err(e) = &net {
                 missing = Some(e.clone());
             }
-            for m in [32u32, 64] {
+            for &m in lengths {
                 let sat = model_saturation(|r| model(n, vcs, m, r), 0.05);
                 for rate in rates_up_to(sat * 0.95, if b.quick { 2 } else { 5 }) {
                     cases.push((n, vcs, m, rate, net.clone()));
@@ -82,7 +81,8 @@ pub fn run(b: &Budget) -> Output {
     let window = |n: u32| match (b.quick, n) {
         (true, _) => (300, 1500),
         (false, 6) => (5_000, 40_000),
-        (false, _) => (5_000, 15_000),
+        (false, 8) => (5_000, 15_000),
+        (false, _) => (5_000, 10_000),
     };
     let points: Vec<_> = cases
         .iter()
@@ -95,11 +95,24 @@ pub fn run(b: &Budget) -> Output {
         ));
     }
     let mut rows_json = Vec::new();
-    for (n, _, _) in NETS {
+    let mut sat = Table::new(
+        "Saturation rate (packets/node/cycle): model, simulation, and the busiest channel's \
+         bound 1 / (M x its rate factor, eqs 1-2)",
+        &[
+            "cube",
+            "V",
+            "M",
+            "model",
+            "sim: last unsat.",
+            "sim: first sat.",
+            "busiest-channel bound",
+        ],
+    );
+    for &n in cubes {
         let mut series = Vec::new();
         let mut color = 0;
         for vcs in [3u32, 6] {
-            for m in [32u32, 64] {
+            for &m in lengths {
                 let points: Vec<_> = (0..cases.len())
                     .filter(|&i| cases[i].0 == n && cases[i].1 == vcs && cases[i].2 == m)
                     .map(|i| (cases[i].3, model(n, vcs, m, cases[i].3), &sims[i]))
@@ -111,6 +124,7 @@ pub fn run(b: &Budget) -> Output {
                         "simulation_ci95": sim.as_ref().ok().and_then(|p| p.ci95()),
                     }));
                 }
+                sat.rows.push(saturation_row(n, vcs, m, &points));
                 let c = curve(
                     format!("{n}-cube, P-cube, V = {vcs}, M = {m}: latency in cycles"),
                     &format!("V={vcs} M={m}"),
@@ -122,21 +136,77 @@ pub fn run(b: &Budget) -> Output {
                 color += 1;
             }
         }
+        if n == 8 {
+            let v3: Vec<_> = series
+                .iter()
+                .filter(|s| s.label.contains("V=3 "))
+                .cloned()
+                .collect();
+            out.charts.push((
+                "reproduce-002-fig8.svg".into(),
+                Chart::new(
+                    "Paper 002 Fig 8: 8-cube, V = 3 (model and simulation)",
+                    "generation rate (packets/node/cycle)",
+                    "mean latency (cycles)",
+                    v3,
+                ),
+            ));
+        }
         out.charts.push((
             format!("reproduce-002-{n}-cube.svg"),
-            Chart {
-                title: format!("Paper 002, P-cube, {n}-cube: latency vs generation rate"),
-                x_label: "generation rate (packets/node/cycle)".into(),
-                y_label: "mean latency (cycles)".into(),
+            Chart::new(
+                &format!("Paper 002, P-cube, {n}-cube: latency vs generation rate"),
+                "generation rate (packets/node/cycle)",
+                "mean latency (cycles)",
                 series,
-            },
+            ),
         ));
     }
+    out.tables.push(sat);
+    out.notes.push(
+        "Fig 8's second curve, Ould-Khaoua's 1999 model, is not implemented (its paper is \
+         not among the five); the chart shows this paper's model and the simulation"
+            .into(),
+    );
     let rates = channel_rates(b, &mut out);
     out.json = json!({
         "paper": "002", "rows": rows_json, "channel_rates": rates, "missing": missing,
     });
     out
+}
+
+/// The busiest channel's arrival rate per unit generation rate (eqs 1-2): the largest
+/// class factor of the n-cube.
+pub fn busiest_channel_factor(n: u32) -> f64 {
+    let neg = (0..n).map(|z| (z, p002_patooghy::ChannelSign::Negative));
+    let pos = (1..=n).map(|z| (z, p002_patooghy::ChannelSign::Positive));
+    neg.chain(pos)
+        .map(|(z, s)| p002_patooghy::channel_rate_sum(n, z, s).to_f64())
+        .fold(0.0, f64::max)
+        / f64::from((1u32 << n) - 1)
+}
+
+/// One row of the saturation table.
+fn saturation_row(
+    n: u32,
+    vcs: u32,
+    m: u32,
+    points: &[(f64, Option<f64>, &Result<super::SimPoint, String>)],
+) -> Vec<String> {
+    let model_sat = model_saturation(|r| model(n, vcs, m, r), 0.05);
+    let sat = |p: &Result<super::SimPoint, String>| p.as_ref().map_or(true, |p| p.saturated());
+    let last = points.iter().take_while(|p| !sat(p.2)).last().map(|p| p.0);
+    let first = points.iter().find(|p| sat(p.2)).map(|p| p.0);
+    let f = |x: Option<f64>| x.map_or("-".into(), |v| format!("{v:.5}"));
+    vec![
+        format!("{n}-cube"),
+        vcs.to_string(),
+        m.to_string(),
+        format!("{model_sat:.5}"),
+        f(last),
+        f(first),
+        format!("{:.5}", 1.0 / (f64::from(m) * busiest_channel_factor(n))),
+    ]
 }
 
 /// Experiment 2: measured vs exact per-channel rates on the 6-cube at a low load.

@@ -63,6 +63,19 @@ pub enum VcRelease {
     Credits,
 }
 
+/// What building a routing function does when its VCs are too few for the escape classes
+/// its deadlock-freedom proof needs (`deadlock_check`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeadlockCheck {
+    /// Refuse the netlist (the default): a run is deadlock-free by construction.
+    #[default]
+    Refuse,
+    /// Run the split as given (`vcs - adaptive_vcs` escape VCs, at least 1) with a
+    /// warning: the run's watchdog reports a deadlock if one happens.
+    Warn,
+}
+
 /// Separable or other allocator used for VC allocation and switch allocation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -105,6 +118,9 @@ pub enum RoutingKind {
     /// Paper 000's scheme on 2-D tori: continue in X while X hops remain, take Y when X is
     /// busy, wait for whichever frees first (2 adaptive + 2 dateline escape VCs).
     Quaglia,
+    /// Paper 004's routing: every minimal port with every VC, the first free one taken.
+    /// Deadlock-free only with unbounded virtual cut-through storage. Tori, meshes, rings.
+    MinimalAdaptive,
     /// P-cube (paper 002) on hypercubes: 1 -> 0 dimensions first (any order), then 0 -> 1.
     Pcube,
     /// West-first turn model on 2-D meshes.
@@ -230,6 +246,10 @@ pub struct RouterConfig {
     /// Ignored elsewhere.
     #[serde(default)]
     pub dateline: DatelineRule,
+    /// `refuse` (default): too few VCs for the routing's escape classes is an error.
+    /// `warn`: the split runs as given, with a warning (see [`DeadlockCheck`]).
+    #[serde(default)]
+    pub deadlock_check: DeadlockCheck,
 }
 
 impl Default for RouterConfig {
@@ -253,6 +273,7 @@ impl Default for RouterConfig {
             adaptive_vcs: 0,
             dor_tie: DorTie::Balanced,
             dateline: DatelineRule::Entry,
+            deadlock_check: DeadlockCheck::Refuse,
         }
     }
 }

@@ -50,6 +50,7 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("adaptive_vcs", c.adaptive_vcs.to_string()),
         ("dor_tie", value(&c.dor_tie)),
         ("dateline", value(&c.dateline)),
+        ("deadlock_check", value(&c.deadlock_check)),
     ]
 }
 

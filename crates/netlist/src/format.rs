@@ -148,6 +148,7 @@ pub(crate) struct RawParams {
     adaptive_vcs: Option<Spanned<u8>>,
     dor_tie: Option<Spanned<String>>,
     dateline: Option<Spanned<String>>,
+    deadlock_check: Option<Spanned<String>>,
 }
 
 /// `[topology]`.
@@ -728,6 +729,14 @@ impl Loader {
             "dateline rule",
             keys,
             &mut cfg.dateline,
+        );
+        name(
+            self,
+            &p.deadlock_check,
+            "deadlock_check",
+            "deadlock check",
+            keys,
+            &mut cfg.deadlock_check,
         );
     }
 

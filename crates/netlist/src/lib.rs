@@ -53,7 +53,7 @@ pub mod topology;
 pub mod validate;
 
 pub use config::{
-    AllocatorKind, ArbiterKind, BufferDepth, DatelineRule, DorTie, RouterConfig, RoutingKind,
+    AllocatorKind, ArbiterKind, BufferDepth, DatelineRule, DeadlockCheck, DorTie, RouterConfig, RoutingKind,
     SelectionKind, Switching, VcRelease, DEFAULT_CHANNEL_LATENCY, MAX_BUFFER_DEPTH, MAX_LATENCY,
     MAX_PIPELINE_DELAY,
 };

@@ -26,6 +26,7 @@ pub const SET_KEYS: &[&str] = &[
     "adaptive_vcs",
     "dor_tie",
     "dateline",
+    "deadlock_check",
     "channel_latency",
     "terminal_latency",
     "max_packet_length",
@@ -175,6 +176,10 @@ impl Netlist {
             "dateline" => {
                 let v = name(key, value)?;
                 Box::new(move |c| c.dateline = v)
+            }
+            "deadlock_check" => {
+                let v = name(key, value)?;
+                Box::new(move |c| c.deadlock_check = v)
             }
             "channel_latency" => {
                 let v = bounded(key, value, 1, MAX_LATENCY, "cycles")?;

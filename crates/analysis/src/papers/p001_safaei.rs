@@ -96,21 +96,6 @@ pub struct SafaeiConfig {
 /// A configuration the model does not accept.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum SafaeiError {
-    /// The V1/V2 split is not deadlock-free for this torus.
-    #[error(
-        "split V1={v1}, V2={v2} is not deadlock-free on a {k}x{k} torus: \
-         need V1 >= 1 and V2 >= {needed}"
-    )]
-    NotDeadlockFree {
-        /// Radix.
-        k: u32,
-        /// Adaptive VCs.
-        v1: u32,
-        /// Escape VCs.
-        v2: u32,
-        /// Escape VCs needed.
-        needed: u32,
-    },
     /// k < 2, M = 0 or a rate that is negative or not finite.
     #[error("invalid parameter: {0}")]
     Invalid(&'static str),
@@ -173,6 +158,18 @@ pub fn is_deadlock_free(k: u32, v1: u32, v2: u32) -> bool {
     v1 >= 1 && v2 >= escape_vcs_needed(k)
 }
 
+/// The warning for a split that is not deadlock-free (the model still evaluates it: a
+/// hop with `ceil(Delta/2) > V2` counts no usable escape VC), `None` for a safe split.
+pub fn split_warning(k: u32, v1: u32, v2: u32) -> Option<String> {
+    (!is_deadlock_free(k, v1, v2)).then(|| {
+        format!(
+            "split V1={v1}, V2={v2} is not deadlock-free on a {k}x{k} torus (negative-hop \
+             routing needs V2 >= {}); the model counts only the escape VCs a hop can use",
+            escape_vcs_needed(k)
+        )
+    })
+}
+
 fn ring_distance(k: u32, x: u32) -> u32 {
     x.min(k - x)
 }
@@ -209,14 +206,15 @@ fn block_probability(
     let (v1, v2) = (cfg.v1, cfg.v2);
     let delta = hops - h + 1;
     let c = delta.div_ceil(2);
-    let u1 = v1 + v2 + 1 - c; // >= v1 + 1 because v2 >= c
+    // Usable escape VCs: V2 - c + 1, none when the split is too short for this hop.
+    let u1 = v1 + (v2 + 1).saturating_sub(c);
     let weight = 1.0 / f64::from(u1);
     let pb1 = f64::from(v1) * weight * all_busy(p, u1);
-    let pb2: f64 = (1..=v2 - c)
-        .map(|l| weight * all_busy(p, v1 + v2 - c - l + 1))
+    let pb2: f64 = (1..=v2.saturating_sub(c))
+        .map(|l| weight * all_busy(p, v1 + v2 + 1 - c - l))
         .sum();
-    let pb3: f64 = (1..=v2 - c + 1)
-        .map(|l| weight * all_busy(p, v1 + v2 - c - l + 2))
+    let pb3: f64 = (1..=(v2 + 1).saturating_sub(c))
+        .map(|l| weight * all_busy(p, v1 + v2 + 2 - c - l))
         .sum();
     let phi = if one_dim {
         1.0
@@ -243,13 +241,8 @@ pub fn solve(cfg: SafaeiConfig) -> Result<SafaeiOutcome, SafaeiError> {
     if !(cfg.rate.is_finite() && cfg.rate >= 0.0) {
         return Err(SafaeiError::Invalid("rate must be finite and >= 0"));
     }
-    if !is_deadlock_free(k, cfg.v1, cfg.v2) {
-        return Err(SafaeiError::NotDeadlockFree {
-            k,
-            v1: cfg.v1,
-            v2: cfg.v2,
-            needed: escape_vcs_needed(k),
-        });
+    if cfg.v1 == 0 {
+        return Err(SafaeiError::Invalid("need V1 >= 1 adaptive VC"));
     }
     let vcs = (cfg.v1 + cfg.v2) as usize;
     let m = f64::from(cfg.length);
@@ -370,9 +363,24 @@ mod tests {
             .filter(|&v1| is_deadlock_free(16, v1, 10 - v1))
             .collect();
         assert_eq!(ok, vec![1]);
+        assert!(split_warning(8, 5, 5).is_none());
+        assert!(split_warning(8, 8, 2).is_some_and(|w| w.contains("V2 >= 5")));
+    }
+
+    #[test]
+    fn a_split_that_is_not_deadlock_free_is_evaluated() {
+        // The V1 = 8, V2 = 2 split on 8x8 solves; with fewer usable escape VCs a head is
+        // blocked at least as often as with (5, 5) at the same rate, never less.
+        let solved = |v1, v2| match solve(cfg(8, v1, v2, 32, 0.008)).unwrap() {
+            SafaeiOutcome::Solved(s) => s.latency,
+            SafaeiOutcome::Saturated { reason } => panic!("{reason}"),
+        };
+        let (short, safe) = (solved(8, 2), solved(5, 5));
+        assert!(short.is_finite() && short > 32.0, "{short}");
+        assert!(safe > 32.0, "{safe}");
         assert!(matches!(
-            solve(cfg(8, 6, 4, 32, 0.001)),
-            Err(SafaeiError::NotDeadlockFree { needed: 5, .. })
+            solve(cfg(8, 0, 10, 32, 0.001)),
+            Err(SafaeiError::Invalid(_))
         ));
     }
 

@@ -23,7 +23,8 @@
 
 use super::{kind_name, RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{
-    ChannelId, InPort, Netlist, RouterId, RoutingKind, TerminalId, VcId, TERMINAL_PORT,
+    BufferDepth, ChannelId, InPort, Netlist, RouterId, RoutingKind, Switching, TerminalId, VcId,
+    VcRelease, TERMINAL_PORT,
 };
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{HashMap, VecDeque};
@@ -232,6 +233,23 @@ pub fn dependency_graph(
         );
     }
     g
+}
+
+/// Deadlock freedom by storage rather than by the dependency graph: every router switches
+/// virtual cut-through or store-and-forward, every network input port is unbounded, VCs
+/// are released when the tail leaves, and the function declares no escape VCs (whose
+/// adaptive VCs are allocated only when empty). A downstream VC is then held only while a
+/// packet streams into it, and the stream always completes, so no wait is ever circular.
+pub fn deadlock_free_by_storage(f: &dyn RoutingFunction, netlist: &Netlist) -> bool {
+    f.escape_vcs().is_none()
+        && netlist.routers().all(|r| {
+            matches!(r.config.switching, Switching::Vct | Switching::Saf)
+                && r.config.vc_release == VcRelease::Tail
+                && r.ports.iter().enumerate().skip(1).all(|(i, p)| {
+                    p.buffer_depth == BufferDepth::Unbounded
+                        || netlist.in_channel(r.id, InPort(i as u8)).is_none()
+                })
+        })
 }
 
 /// A cycle of the (extended) channel dependency graph, as the virtual channels on it in

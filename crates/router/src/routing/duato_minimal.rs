@@ -65,10 +65,15 @@ pub(crate) fn escape_classes(geo: &Geometry) -> u8 {
 }
 
 /// The escape VC count and the VCs needed for `adaptive_vcs` (0 = automatic) with
-/// `classes` escape classes when the thinnest port has `min_vcs` VCs.
-pub(crate) fn split(classes: u8, adaptive_vcs: u8, min_vcs: u8) -> (u8, u8) {
+/// `classes` escape classes when the thinnest port has `min_vcs` VCs. With `short`
+/// (`deadlock_check = "warn"`) an explicit split keeps the escape VCs it leaves, at least
+/// one, even when they are fewer than `classes`.
+pub(crate) fn split(classes: u8, adaptive_vcs: u8, min_vcs: u8, short: bool) -> (u8, u8) {
     if adaptive_vcs == 0 {
         (classes, classes + 1)
+    } else if short {
+        let escape = min_vcs.saturating_sub(adaptive_vcs).max(1);
+        (escape, adaptive_vcs.saturating_add(escape))
     } else {
         let escape = min_vcs.saturating_sub(adaptive_vcs).max(classes);
         (escape, adaptive_vcs.saturating_add(classes))
@@ -80,7 +85,7 @@ impl DuatoMinimal {
     /// `min_vcs` = the fewest VCs of any router-to-router port; `tie` the escape VCs'
     /// tie rule.
     pub fn new(geo: Geometry, adaptive_vcs: u8, min_vcs: u8, tie: DorTie) -> DuatoMinimal {
-        let (escape, classes) = split(escape_classes(&geo), adaptive_vcs, min_vcs);
+        let (escape, classes) = split(escape_classes(&geo), adaptive_vcs, min_vcs, false);
         DuatoMinimal {
             geo,
             escape,

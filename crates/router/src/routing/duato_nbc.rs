@@ -57,6 +57,9 @@ pub struct DuatoNbc {
     neighbor: Vec<u32>,
     /// Escape VCs `0..escape`.
     escape: u8,
+    /// Fewer escape VCs than classes needed (`deadlock_check = "warn"`): a packet that
+    /// runs out of classes stays on the highest one.
+    short: bool,
     classes: u8,
 }
 
@@ -76,6 +79,7 @@ impl DuatoNbc {
         netlist: &flitsim_netlist::Netlist,
         adaptive_vcs: u8,
         min_vcs: u8,
+        short: bool,
     ) -> DuatoNbc {
         let n = netlist.num_routers();
         let dims = geo.dims;
@@ -100,6 +104,7 @@ impl DuatoNbc {
             n,
             neighbor,
             escape: 0,
+            short: false,
             classes: 0,
         };
         // Dynamic programming per destination, routers in increasing distance.
@@ -123,8 +128,9 @@ impl DuatoNbc {
             }
         }
         let needed = 1 + f.maxneg.iter().copied().max().unwrap_or(0);
-        let (escape, classes) = split(needed, adaptive_vcs, min_vcs);
+        let (escape, classes) = split(needed, adaptive_vcs, min_vcs, short);
         f.escape = escape;
+        f.short = escape < needed;
         f.classes = classes;
         f
     }
@@ -199,12 +205,14 @@ impl RoutingFunction for DuatoNbc {
         });
         let held = (ctx.in_port.0 != TERMINAL_PORT).then_some(ctx.in_vc.0);
         self.for_each_minimal(here, there, |port, v| {
-            let hi = self.escape - 1 - self.maxneg[v.index() * self.n + there.index()];
+            let hi =
+                (self.escape - 1).saturating_sub(self.maxneg[v.index() * self.n + there.index()]);
             let lo = match held {
                 None => 0,
                 Some(c) if c < self.escape => c + u8::from(negative(&self.geo, here, v)),
                 Some(_) => hi,
             };
+            let lo = if self.short { lo.min(hi) } else { lo };
             if lo <= hi {
                 out.push(Candidate {
                     port: OutPort(port),

@@ -19,6 +19,7 @@
 //! | `duato`         | torus, ring, mesh | `duato_minimal.rs`    | 2 escape (1 on a mesh) + >= 1 adaptive |
 //! | `duato-nbc`     | torus, ring, mesh | `duato_nbc.rs`        | 1 + max negative hops escape + >= 1 adaptive |
 //! | `quaglia`       | 2-D torus      | `quaglia_adaptive.rs`    | 2 escape + >= 1 adaptive (paper: 4 VCs) |
+//! | `minimal-adaptive` | torus, ring, mesh | `minimal_adaptive.rs` | 1 (deadlock-free with unbounded VCT storage only) |
 //! | `pcube`         | hypercube      | `pcube.rs`               | 1          |
 //! | `west-first`    | 2-D mesh       | `west_first.rs`          | 1          |
 //! | `north-last`    | 2-D mesh       | `north_last.rs`          | 1          |
@@ -41,6 +42,7 @@ pub mod duato_minimal;
 pub mod duato_nbc;
 pub mod ecube;
 mod geometry;
+pub mod minimal_adaptive;
 pub mod negative_first;
 pub mod north_last;
 pub mod pcube;
@@ -205,6 +207,7 @@ pub fn kind_name(kind: RoutingKind) -> &'static str {
         RoutingKind::Duato => "duato",
         RoutingKind::DuatoNbc => "duato-nbc",
         RoutingKind::Quaglia => "quaglia",
+        RoutingKind::MinimalAdaptive => "minimal-adaptive",
         RoutingKind::Pcube => "pcube",
         RoutingKind::WestFirst => "west-first",
         RoutingKind::NorthLast => "north-last",
@@ -249,6 +252,36 @@ fn adaptive_vcs(netlist: &Netlist) -> u8 {
         .map(|r| r.config.adaptive_vcs)
         .max()
         .unwrap_or(0)
+}
+
+/// True when a router asks for `deadlock_check = "warn"` (a short escape split runs).
+pub fn warn_only(netlist: &Netlist) -> bool {
+    netlist
+        .routers()
+        .any(|r| r.config.deadlock_check == flitsim_netlist::DeadlockCheck::Warn)
+}
+
+/// The warning for a netlist run under `deadlock_check = "warn"` whose routing has a
+/// dependency cycle (the static check that would have refused it), `None` otherwise.
+pub fn deadlock_warning(netlist: &Netlist) -> Option<String> {
+    let kind = netlist.routers().next()?.config.routing;
+    if !warn_only(netlist) || !netlist.routers().all(|r| r.config.routing == kind) {
+        return None;
+    }
+    let f = build(kind, netlist).ok()?;
+    if cdg::deadlock_free_by_storage(f.as_ref(), netlist) {
+        return None;
+    }
+    let cycle = cdg::dependency_cycle(f.as_ref(), netlist)?;
+    let names = cdg::cycle_names(netlist, &cycle);
+    Some(format!(
+        "routing `{}` is not deadlock-free on this netlist (deadlock_check = \"warn\"): its \
+         dependency graph has a cycle of {} VCs starting {}; the run goes on and its \
+         watchdog reports a deadlock if one happens",
+        kind_name(kind),
+        names.len(),
+        names.first().map_or("", String::as_str)
+    ))
 }
 
 /// The fewest VCs of any router-to-router input port.
@@ -315,6 +348,7 @@ fn construct(
             netlist,
             adaptive_vcs(netlist),
             min_network_vcs(netlist),
+            warn_only(netlist),
         )),
         (RoutingKind::Quaglia, Topology::Torus { radix }) if radix.len() == 2 => {
             Arc::new(quaglia_adaptive::Quaglia::new(
@@ -324,6 +358,12 @@ fn construct(
                 dor_rules(netlist).0,
             ))
         }
+        (
+            RoutingKind::MinimalAdaptive,
+            Topology::Torus { .. } | Topology::Ring { .. } | Topology::Mesh { .. },
+        ) => Arc::new(minimal_adaptive::MinimalAdaptive::new(Geometry::new(
+            netlist, kind,
+        )?)),
         (RoutingKind::Pcube, Topology::Hypercube { .. }) => {
             Arc::new(pcube::Pcube::new(Geometry::new(netlist, kind)?))
         }
@@ -356,6 +396,9 @@ fn does_not_fit(kind: RoutingKind, t: &Topology) -> RoutingMismatch {
         }
         RoutingKind::Quaglia => {
             "quaglia is paper 000's scheme for 2-D tori; use `duato` on other tori and meshes"
+        }
+        RoutingKind::MinimalAdaptive => {
+            "minimal-adaptive routes by coordinates; use a torus, ring or mesh generator"
         }
         RoutingKind::Pcube => "pcube runs on hypercubes only; use `dor` (e-cube) or `table`",
         RoutingKind::WestFirst | RoutingKind::NorthLast => {
@@ -448,7 +491,11 @@ impl RoutingRequirements for RoutingRegistry {
             }
             // The static deadlock check, once the function fits and has its VCs (and only
             // when every router runs it: the engine shares one function).
-            if problems.len() == before && netlist.routers().all(users) {
+            if problems.len() == before
+                && netlist.routers().all(users)
+                && !warn_only(netlist)
+                && !cdg::deadlock_free_by_storage(f.as_ref(), netlist)
+            {
                 if let Some(cycle) = cdg::dependency_cycle(f.as_ref(), netlist) {
                     let channels = cdg::cycle_names(netlist, &cycle);
                     for r in netlist.routers() {
@@ -747,6 +794,7 @@ mod generator_tests {
             RoutingKind::Duato,
             RoutingKind::DuatoNbc,
             RoutingKind::Quaglia,
+            RoutingKind::MinimalAdaptive,
             RoutingKind::Pcube,
             RoutingKind::WestFirst,
             RoutingKind::NorthLast,
