@@ -381,7 +381,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
                 "latency": specs.first().map(|s| s.config.latency),
                 "curves": curves,
             }))?
-        );
+        )?;
     } else {
         crate::cli::out!("{}", table(&curves))?;
     }

@@ -53,9 +53,9 @@ pub mod topology;
 pub mod validate;
 
 pub use config::{
-    AllocatorKind, ArbiterKind, BufferDepth, DatelineRule, DeadlockCheck, DorTie, RouterConfig, RoutingKind,
-    SelectionKind, Switching, VcRelease, DEFAULT_CHANNEL_LATENCY, MAX_BUFFER_DEPTH, MAX_LATENCY,
-    MAX_PIPELINE_DELAY,
+    AllocatorKind, ArbiterKind, BufferDepth, DatelineRule, DeadlockCheck, DorTie, RouterConfig,
+    RoutingKind, SelectionKind, Switching, VcRelease, DEFAULT_CHANNEL_LATENCY, MAX_BUFFER_DEPTH,
+    MAX_LATENCY, MAX_PIPELINE_DELAY,
 };
 pub use dot::dot;
 pub use error::{Diagnostics, Location, NetlistError, PortSide};
