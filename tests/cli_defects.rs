@@ -197,13 +197,14 @@ fn a_fixed_window_is_not_cut_by_the_saturation_verdict() {
     assert_eq!(v["ended_by"], "drained");
 }
 
-/// Above saturation a fixed window runs to its end unless `--stop-when-saturated`; the
+/// Above saturation (torus 8x8 at 0.8 flits/terminal/cycle; it saturates near 0.5) a fixed
+/// window runs to its end unless `--stop-when-saturated`; the
 /// JSON says why each run ended.
 #[test]
 fn a_saturated_run_says_it_ended_for_saturation() {
     let base = [
         "run",
-        "netlists/torus-4x4.toml",
+        "netlists/torus-8x8.toml",
         "--rate",
         "0.2",
         "--length",
