@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Usage: scripts/compare-builds.sh BIN_A BIN_B  -- compares --json (without .perf) and traces of two flitsim binaries
-# over configurations that exercise every router feature. Prints DIFF lines; exit 1 on any diff.
+# Usage: scripts/compare-builds.sh BIN_A BIN_B
+# Compares two flitsim binaries over configurations that exercise every router feature:
+# `run --json` (without the wall-clock `perf`), cycle traces, VCD files, netlist checks,
+# sweep and buffers CSV. Prints one line per configuration; exit 1 on any difference.
 set -u
 A=$1; B=$2; N="$(cd "$(dirname "$0")/.." && pwd)/netlists"; fail=0
 cfgs=(
@@ -20,10 +22,33 @@ cfgs=(
  "trace $N/torus-4x4.toml --rate 0.05 --length 4 --to 300"
  "trace $N/torus-4x4.toml --rate 0.08 --length 4 --routing duato --timeout 10 --to 300"
  "trace $N/mesh-8x8.toml --rate 0.02 --length 3 --switching vct --routing north-last --to 200"
+ "run $N/paper004-torus-8x8.toml --rate 0.01 --warmup 300 --cycles 1000 --routing minimal-adaptive --switching vct"
+ "run $N/mesh-8x8.toml --rate 0.02 --length 6 --warmup 300 --cycles 1000 --routing negative-first --traffic transpose"
+ "run $N/torus-8x8.toml --rate 0.01 --length 4 --warmup 300 --cycles 1000 --traffic hotspot:0,9:0.2 --latency-from injection --latency-to tail-leaves-router"
+ "run $N/torus-8x8.toml --rate 0.08 --length 8 --warmup 300 --cycles 1000 --stop-when-saturated"
+ "run $N/torus-4x4.toml --rate 0.05 --length 4 --warmup 200 --cycles 800 --drain --set dor_tie=plus --set dateline=wrap"
+ "run $N/torus-32x32.toml --rate 0.005 --length 12 --warmup 100 --cycles 300 --threads 2"
+ "run $N/torus-16x16.toml --rate 0.01 --length 12 --cycles 2000 --threads 2 --min-parallel-work 0"
+ "run $N/hypercube-6.toml --rate 0.01 --length 4 --warmup 200 --cycles 800 --routing updown"
+ "vcd $N/torus-4x4.toml --rate 0.05 --length 4 --routing duato --from 50 --to 120"
+ "vcd $N/mesh-8x8.toml --rate 0.03 --length 3 --switching saf --to 100 --router r9"
+ "netlist check $N/torus-8x8.toml --json"
+ "netlist check $N/hetero-torus-4x4.toml --routing duato"
+ "netlist expand $N/torus-3x3.toml"
+ "sweep $N/torus-4x4.toml --length 4 --rates 0.02,0.1 --warmup 200 --cycles 800 --csv"
+ "sweep $N/torus-4x4.toml --length 4 --rates auto --points 3 --probe-cycles 2000 --cycles 800 --warmup 200 --csv"
+ "buffers $N/torus-4x4.toml --rate 0.04 --length 4 --warmup 200 --cycles 800 --json"
 )
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 for c in "${cfgs[@]}"; do
   if [[ $c == run* ]]; then
     oa=$($A $c --json 2>&1 | jq -S 'del(.perf)' 2>&1); ob=$($B $c --json 2>&1 | jq -S 'del(.perf)' 2>&1)
+  elif [[ $c == vcd* ]]; then
+    $A trace ${c#vcd } --vcd "$T/a.vcd" >/dev/null 2>&1; $B trace ${c#vcd } --vcd "$T/b.vcd" >/dev/null 2>&1
+    oa=$(cat "$T/a.vcd" 2>&1); ob=$(cat "$T/b.vcd" 2>&1)
+  elif [[ $c == *--csv ]]; then
+    $A $c "$T/a.csv" >/dev/null 2>&1; $B $c "$T/b.csv" >/dev/null 2>&1
+    oa=$(cat "$T/a.csv" 2>&1); ob=$(cat "$T/b.csv" 2>&1)
   else
     oa=$($A $c 2>&1); ob=$($B $c 2>&1)
   fi
