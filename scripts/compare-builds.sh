@@ -29,7 +29,8 @@ cfgs=(
  "run $N/torus-4x4.toml --rate 0.05 --length 4 --warmup 200 --cycles 800 --drain --set dor_tie=plus --set dateline=wrap"
  "run $N/torus-32x32.toml --rate 0.005 --length 12 --warmup 100 --cycles 300 --threads 2"
  "run $N/torus-16x16.toml --rate 0.01 --length 12 --cycles 2000 --threads 2 --min-parallel-work 0"
- "run $N/hypercube-6.toml --rate 0.01 --length 4 --warmup 200 --cycles 800 --routing updown"
+ "run $N/mesh-8x8.toml --rate 0.01 --length 4 --warmup 200 --cycles 800 --routing source"
+ "run $N/torus-8x8.toml --rate 0.5 --length 16 --warmup 200 --cycles 3000 --routing dor-nodateline --set vcs=1 --set deadlock_check=warn"
  "vcd $N/torus-4x4.toml --rate 0.05 --length 4 --routing duato --from 50 --to 120"
  "vcd $N/mesh-8x8.toml --rate 0.03 --length 3 --switching saf --to 100 --router r9"
  "netlist check $N/torus-8x8.toml --json"
@@ -42,7 +43,8 @@ cfgs=(
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 for c in "${cfgs[@]}"; do
   if [[ $c == run* ]]; then
-    oa=$($A $c --json 2>&1 | jq -S 'del(.perf)' 2>&1); ob=$($B $c --json 2>&1 | jq -S 'del(.perf)' 2>&1)
+    oa=$( { $A $c --json 2>"$T/ea" | jq -S 'del(.perf)'; cat "$T/ea"; } 2>&1)
+    ob=$( { $B $c --json 2>"$T/eb" | jq -S 'del(.perf)'; cat "$T/eb"; } 2>&1)
   elif [[ $c == vcd* ]]; then
     $A trace ${c#vcd } --vcd "$T/a.vcd" >/dev/null 2>&1; $B trace ${c#vcd } --vcd "$T/b.vcd" >/dev/null 2>&1
     oa=$(cat "$T/a.vcd" 2>&1); ob=$(cat "$T/b.vcd" 2>&1)
