@@ -3,6 +3,7 @@
 pub mod booksim;
 pub mod cli;
 pub mod crosscheck;
+pub mod experiments;
 pub mod measure;
 pub mod plot;
 pub mod reproduce;
