@@ -1,4 +1,5 @@
-//! flitsim: facade library of the CLI. The subcommands live in [`cli`].
+//! flitsim: the library behind the CLI. The subcommands live in [`cli`]; experiments made of
+//! many simulations (curves, saturation and buffer-depth searches) in [`experiments`].
 
 pub mod booksim;
 pub mod cli;

@@ -1,19 +1,7 @@
-//! `flitsim buffers`: the buffer hardware a router needs at a given load.
-//!
-//! 1. Simulates the netlist with unbounded input buffers (`buffer_depth = "unbounded"`)
-//!    and reports, per router and input port, the occupancy of its VC FIFOs (time-average
-//!    mean, p99, peak) and the accepted throughput: the reference.
-//! 2. Finds the smallest depth per VC whose accepted throughput reaches `--fraction`
-//!    (default 99%) of the reference: it halves the depth from the peak storage used (at
-//!    most [`flitsim_netlist::MAX_BUFFER_DEPTH`]) until a depth falls short, then bisects
-//!    between the last depth that fell short and the smallest that reached it, so the
-//!    answer `d` and `d - 1` are both simulated. Every depth tried is reported with its
-//!    throughput.
-//!
-//! All runs use the same fixed window (default warm-up 2000, window 20000 cycles) and
-//! seed, so they see exactly the same generated packets: throughputs differ only by what
-//! the buffers let through. `--plot FILE.svg` draws a heat map of the peak occupancy per
-//! router over a 2-D topology.
+//! `flitsim buffers`: the buffer hardware a router needs at a given load. The flags, the
+//! fixed window every run shares (so all see the same generated packets), the report and
+//! `--plot` (a heat map of peak occupancy per router); the search is
+//! [`crate::experiments::buffer_depth`].
 
 use super::args::RunArgs;
 use crate::experiments::{by_port, search_depth, simulate_buffers, DepthSearch};

@@ -1,16 +1,7 @@
-//! `flitsim sweep`: latency-throughput curves. For every curve (each NETLIST argument,
-//! times each routing function of `--routing dor,duato`) the offered load steps through
-//! `--rates A:B:STEP`, or with `--rates auto` the saturation rate is found first (by
-//! k-section: the worker threads probe evenly spaced rates between the highest rate known
-//! unsaturated and the lowest known saturated, shrinking the bracket each round) and the
-//! curve is then sampled at `--points` rates up to 95% of it, plus one point 10% above
-//! it (saturated: it shows the accepted-throughput plateau).
-//!
-//! Each point is an independent, deterministic simulation (automatic warm-up, measured to
-//! `--ci-target`, stopped early when saturated); points run on `--threads` worker threads
-//! and results are ordered by rate, so the output never depends on the thread count.
-//! Output: a table on stdout (or one JSON object with `--json`), `--csv FILE`, and
-//! `--plot FILE.svg` (latency with 95% CI bars, and accepted vs offered throughput).
+//! `flitsim sweep`: latency-throughput curves, one per NETLIST argument times each
+//! routing function of `--routing dor,duato`, at `--rates A:B:STEP`, a list, or `auto`
+//! (the saturation search of [`crate::experiments::saturation`] first). The flags, the
+//! table, `--json`, `--csv` and `--plot`; the simulations run in [`crate::experiments`].
 
 use super::args::RunArgs;
 use crate::experiments::{auto_rates, find_saturation, sample_curves, CurveSpec};

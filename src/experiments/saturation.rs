@@ -1,6 +1,7 @@
 //! The saturation search (`sweep --rates auto`): each round, `threads` probes evenly spaced
 //! inside every open bracket, between the highest rate known unsaturated and the lowest
-//! known saturated, shrink it (k-section).
+//! known saturated, shrink it (k-section). The probes per round are the thread count (at
+//! least 2), so the bracket found depends on it.
 
 use super::curve::{simulate_jobs, Bracket, CurveSpec};
 use super::pool::Progress;

@@ -21,6 +21,8 @@ use flitsim_netlist::Netlist;
 use serde_json::Value;
 use std::path::Path;
 
+pub use crate::experiments::parallel_map;
+
 /// A rendered table.
 #[derive(Clone, Debug, Default)]
 pub struct Table {
@@ -90,8 +92,6 @@ pub struct Budget {
     /// Run seed.
     pub seed: u64,
 }
-
-pub use crate::experiments::parallel_map;
 
 /// Parses a shipped netlist (compiled in, so `reproduce` runs from any directory) and
 /// applies `sets`; `Err` names the first override the simulator does not support.
