@@ -396,28 +396,6 @@ pub fn model_latency(m: &PaperModel) -> ModelLatency {
     }
 }
 
-/// Half-width of a 95% confidence interval of the mean of `batches` batch means
-/// (Student t with `batches - 1` degrees of freedom); `None` for fewer than 2 batches.
-pub fn batch_means_ci95(batches: &[f64]) -> Option<f64> {
-    let n = batches.len();
-    if n < 2 {
-        return None;
-    }
-    let m = batches.iter().sum::<f64>() / n as f64;
-    let var = batches.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1) as f64;
-    Some(student_t975(n - 1) * (var / n as f64).sqrt())
-}
-
-/// The 0.975 quantile of Student's t with `df` degrees of freedom (table values).
-fn student_t975(df: usize) -> f64 {
-    const T: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-        2.052, 2.048, 2.045, 2.042,
-    ];
-    T.get(df.wrapping_sub(1)).copied().unwrap_or(1.96)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -515,13 +493,5 @@ mod tests {
             rate: 0.0,
         });
         assert_eq!(m.latency, Some(22.0));
-    }
-
-    #[test]
-    fn ci_of_identical_batches_is_zero_and_t_quantile_applies() {
-        assert_eq!(batch_means_ci95(&[5.0, 5.0, 5.0]), Some(0.0));
-        // Two batches 1 and 3: mean 2, s = sqrt(2), half-width 12.706 * sqrt(2)/sqrt(2).
-        assert!((batch_means_ci95(&[1.0, 3.0]).unwrap() - 12.706).abs() < 1e-9);
-        assert_eq!(batch_means_ci95(&[1.0]), None);
     }
 }

@@ -1,8 +1,10 @@
-//! flitsim: facade library of the CLI. The subcommands live in [`cli`].
+//! flitsim: the library behind the CLI. The subcommands live in [`cli`]; experiments made of
+//! many simulations (curves, saturation and buffer-depth searches) in [`experiments`].
 
 pub mod booksim;
 pub mod cli;
 pub mod crosscheck;
+pub mod experiments;
 pub mod measure;
 pub mod plot;
 pub mod reproduce;

@@ -15,7 +15,8 @@
 //! The latency confidence interval: the engine's `latency.ci95` when it reports one,
 //! otherwise batch means over 10 equal slices of the window by generation cycle.
 
-use crate::crosscheck::{batch_means_ci95, ChannelMeasurement};
+use crate::crosscheck::ChannelMeasurement;
+use flitsim_engine::stats::batch_means::from_batch_means;
 use flitsim_engine::{RunReport, SimConfig, Simulation};
 use flitsim_netlist::{InPort, Netlist, VcId};
 
@@ -91,11 +92,28 @@ pub fn run(netlist: &Netlist, config: &SimConfig) -> anyhow::Result<Measured> {
         }
     }
     Ok(Measured {
-        latency_ci95: report.latency.ci95.or_else(|| batch_means_ci95(&batches)),
+        latency_ci95: report
+            .latency
+            .ci95
+            .or_else(|| from_batch_means(&batches).map(|i| i.half_width)),
         latency_mean: (total.1 > 0).then(|| total.0 as f64 / total.1 as f64),
         report,
         channels,
         channel_cycles: sim.stats_cycles(),
         max_buffer_occupancy,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use flitsim_engine::stats::batch_means::from_batch_means;
+
+    #[test]
+    fn ci_of_identical_batches_is_zero_and_t_quantile_applies() {
+        let ci95 = |b: &[f64]| from_batch_means(b).map(|i| i.half_width);
+        assert_eq!(ci95(&[5.0, 5.0, 5.0]), Some(0.0));
+        // Two batches 1 and 3: mean 2, s = sqrt(2), half-width 12.706 * sqrt(2)/sqrt(2).
+        assert!((ci95(&[1.0, 3.0]).unwrap() - 12.706).abs() < 1e-9);
+        assert_eq!(ci95(&[1.0]), None);
+    }
 }

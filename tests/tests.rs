@@ -7,6 +7,7 @@ mod deadlock;
 mod determinism;
 mod docs_commands;
 mod experiment_files;
+mod experiments;
 mod fuzz;
 mod latency_definition;
 mod little;

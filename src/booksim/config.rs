@@ -3,7 +3,7 @@
 
 use super::error::{ImportError, Origin};
 use super::keys;
-use super::mapping::Line;
+use super::line::Line;
 use super::parse::{elements, Settings};
 
 /// The settings of a config, read with BookSim's defaults.

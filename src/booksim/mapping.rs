@@ -2,27 +2,13 @@
 //! line per BookSim key that was set or that changes the result.
 
 use super::config::Config;
-use super::error::{ImportError, Origin};
+use super::error::ImportError;
 use super::keys::{self, Use};
+use super::line::Line;
 use super::parse::Settings;
 use super::timing::Timing;
 use super::topology::Shape;
 use std::fmt::Write as _;
-
-/// One line of the printed mapping.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Line {
-    /// The BookSim key.
-    pub key: String,
-    /// Its value in force.
-    pub value: String,
-    /// Where the value came from.
-    pub origin: Origin,
-    /// The flitsim setting it became (empty: none).
-    pub flitsim: String,
-    /// What differs from BookSim, if anything.
-    pub note: Option<String>,
-}
 
 /// A translated config.
 #[derive(Clone, Debug, PartialEq)]

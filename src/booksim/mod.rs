@@ -8,6 +8,7 @@
 pub mod config;
 pub mod error;
 pub mod keys;
+pub mod line;
 pub mod mapping;
 pub mod parse;
 pub mod router;
@@ -16,7 +17,8 @@ pub mod topology;
 pub mod traffic;
 
 pub use error::{ImportError, Origin};
-pub use mapping::{import, render, Import, Line};
+pub use line::Line;
+pub use mapping::{import, render, Import};
 
 /// Reads a BookSim config file with `key=value` overrides and translates it.
 ///

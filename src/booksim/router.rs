@@ -3,7 +3,7 @@
 
 use super::config::Config;
 use super::error::ImportError;
-use super::mapping::Line;
+use super::line::Line;
 use super::topology::Shape;
 use std::fmt::Write as _;
 

@@ -7,7 +7,7 @@
 
 use super::config::Config;
 use super::error::ImportError;
-use super::mapping::Line;
+use super::line::Line;
 use std::fmt::Write as _;
 
 /// flitsim's limits on generated networks.

@@ -2,7 +2,7 @@
 
 use super::config::{float_value, single, Config};
 use super::error::ImportError;
-use super::mapping::Line;
+use super::line::Line;
 use super::parse::elements;
 
 /// The `flitsim run` flags for traffic, packet length, load, measurement and seed.

@@ -1,29 +1,16 @@
-//! `flitsim buffers`: the buffer hardware a router needs at a given load.
-//!
-//! 1. Simulates the netlist with unbounded input buffers (`buffer_depth = "unbounded"`)
-//!    and reports, per router and input port, the occupancy of its VC FIFOs (time-average
-//!    mean, p99, peak) and the accepted throughput: the reference.
-//! 2. Finds the smallest depth per VC whose accepted throughput reaches `--fraction`
-//!    (default 99%) of the reference: it halves the depth from the peak storage used (at
-//!    most [`flitsim_netlist::MAX_BUFFER_DEPTH`]) until a depth falls short, then bisects
-//!    between the last depth that fell short and the smallest that reached it, so the
-//!    answer `d` and `d - 1` are both simulated. Every depth tried is reported with its
-//!    throughput.
-//!
-//! All runs use the same fixed window (default warm-up 2000, window 20000 cycles) and
-//! seed, so they see exactly the same generated packets: throughputs differ only by what
-//! the buffers let through. `--plot FILE.svg` draws a heat map of the peak occupancy per
-//! router over a 2-D topology.
+//! `flitsim buffers`: the buffer hardware a router needs at a given load. The flags, the
+//! fixed window every run shares (so all see the same generated packets), the report and
+//! `--plot` (a heat map of peak occupancy per router); the search is
+//! [`crate::experiments::buffer_depth`].
 
 use super::args::RunArgs;
+use crate::experiments::{by_port, search_depth, simulate_buffers, DepthSearch};
 use anyhow::{bail, Context};
 use clap::Args;
-use flitsim_engine::stats::occupancy::BufferStats;
-use flitsim_engine::{SimConfig, Simulation};
-use flitsim_netlist::Netlist;
-use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+pub use crate::experiments::{PortBuffers, Tried};
 
 /// Flags of `flitsim buffers`.
 #[derive(Args, Debug, Clone)]
@@ -50,80 +37,6 @@ pub struct BuffersArgs {
     pub plot: Option<PathBuf>,
 }
 
-/// Occupancy of one input port (over its VCs).
-#[derive(Clone, Debug, Serialize)]
-pub struct PortBuffers {
-    /// Router name.
-    pub router: String,
-    /// Input port name.
-    pub port: String,
-    /// VCs.
-    pub vcs: usize,
-    /// Mean occupancy summed over the port's VCs (flits).
-    pub mean: f64,
-    /// Largest p99 of its VCs (flits).
-    pub p99: u32,
-    /// Peak occupancy of any of its VCs (flits): the storage one VC needed.
-    pub peak: u32,
-}
-
-/// One depth tried by the search.
-#[derive(Clone, Debug, Serialize)]
-pub struct Tried {
-    /// Depth per VC (flits).
-    pub depth: u32,
-    /// Accepted flits per terminal per cycle.
-    pub accepted: f64,
-    /// `accepted` / unbounded throughput.
-    pub fraction: f64,
-    /// `fraction >= --fraction`.
-    pub reaches: bool,
-}
-
-/// Runs one simulation of `netlist` and returns (accepted flits/terminal/cycle, buffers).
-fn simulate(netlist: &Netlist, config: &SimConfig) -> anyhow::Result<(f64, Vec<BufferStats>)> {
-    let mut sim = Simulation::new(netlist, config)?;
-    let report = sim.run();
-    if let Some(e) = sim.error() {
-        bail!("the run stopped: {e}");
-    }
-    Ok((
-        report.accepted.flits_per_terminal_cycle,
-        sim.buffer_stats(netlist),
-    ))
-}
-
-fn with_depth(netlist: &Netlist, depth: &str) -> anyhow::Result<Netlist> {
-    let mut n = netlist.clone();
-    n.set_all([("buffer_depth", depth)])
-        .map_err(|d| anyhow::anyhow!("buffer_depth={depth}: {d}"))?;
-    Ok(n)
-}
-
-/// Groups VC statistics by router and input port (network ports and injection).
-pub fn by_port(buffers: &[BufferStats]) -> Vec<PortBuffers> {
-    let mut out: Vec<PortBuffers> = Vec::new();
-    for b in buffers {
-        match out.last_mut() {
-            Some(p) if p.router == b.router && p.port == b.port => {
-                p.vcs += 1;
-                p.mean += b.mean;
-                p.p99 = p.p99.max(b.p99);
-                p.peak = p.peak.max(b.max);
-            }
-            _ => out.push(PortBuffers {
-                router: b.router.clone(),
-                port: b.port.clone(),
-                vcs: 1,
-                mean: b.mean,
-                p99: b.p99,
-                peak: b.max,
-            }),
-        }
-    }
-    out
-}
-
 /// Runs `flitsim buffers`.
 ///
 /// # Errors
@@ -146,56 +59,15 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
     }
     config.stop_on_saturation = false;
     let bar = super::progress::spinner(args.run.quiet, "simulating unbounded buffers");
-    let unbounded = with_depth(&netlist, "unbounded")?;
-    let (reference, buffers) = simulate(&unbounded, &config)?;
+    let (reference, buffers) = simulate_buffers(&netlist, "unbounded", &config)?;
     let ports = by_port(&buffers);
     let peak = buffers.iter().map(|b| b.max).max().unwrap_or(1).max(1);
-    let mut tried: Vec<Tried> = Vec::new();
-    let mut required = None;
-    if !args.no_search && reference > 0.0 {
-        let try_depth = |d: u32, tried: &mut Vec<Tried>| -> anyhow::Result<bool> {
-            if let Some(t) = tried.iter().find(|t| t.depth == d) {
-                return Ok(t.reaches);
-            }
-            bar.set_message(format!("simulating a depth of {d} flits per VC"));
-            let n = with_depth(&netlist, &d.to_string())?;
-            let (acc, _) = simulate(&n, &config)?;
-            let fraction = acc / reference;
-            let reaches = fraction >= args.fraction;
-            tried.push(Tried {
-                depth: d,
-                accepted: acc,
-                fraction,
-                reaches,
-            });
-            Ok(reaches)
-        };
-        // The peak storage used always suffices in principle; check it (at most the
-        // largest depth a netlist may give), then halve.
-        let mut ok = peak.min(flitsim_netlist::MAX_BUFFER_DEPTH);
-        let mut bad = 0;
-        if try_depth(ok, &mut tried)? {
-            while ok > 1 {
-                let d = ok / 2;
-                if try_depth(d, &mut tried)? {
-                    ok = d;
-                } else {
-                    bad = d;
-                    break;
-                }
-            }
-            while ok - bad > 1 && bad > 0 {
-                let mid = (ok + bad) / 2;
-                if try_depth(mid, &mut tried)? {
-                    ok = mid;
-                } else {
-                    bad = mid;
-                }
-            }
-            required = Some(ok);
-        }
-        tried.sort_by_key(|t| std::cmp::Reverse(t.depth));
-    }
+    let search = if !args.no_search && reference > 0.0 {
+        search_depth(&netlist, &config, (reference, args.fraction), peak, &bar)?
+    } else {
+        DepthSearch::default()
+    };
+    let (tried, required) = (search.tried, search.required);
     bar.finish_and_clear();
     if let Some(path) = &args.plot {
         super::buffers_plot::draw(path, &netlist, &buffers)

@@ -25,3 +25,17 @@ pub fn spinner(quiet: bool, step: &str) -> ProgressBar {
     bar.enable_steady_tick(Duration::from_millis(250));
     bar
 }
+
+impl crate::experiments::Progress for ProgressBar {
+    fn step(&self, what: &str) {
+        self.set_message(what.to_string());
+    }
+
+    fn queued(&self, jobs: u64) {
+        self.inc_length(jobs);
+    }
+
+    fn finished(&self) {
+        self.inc(1);
+    }
+}

@@ -1,28 +1,17 @@
-//! `flitsim sweep`: latency-throughput curves. For every curve (each NETLIST argument,
-//! times each routing function of `--routing dor,duato`) the offered load steps through
-//! `--rates A:B:STEP`, or with `--rates auto` the saturation rate is found first (by
-//! k-section: the worker threads probe evenly spaced rates between the highest rate known
-//! unsaturated and the lowest known saturated, shrinking the bracket each round) and the
-//! curve is then sampled at `--points` rates up to 95% of it, plus one point 10% above
-//! it (saturated: it shows the accepted-throughput plateau).
-//!
-//! Each point is an independent, deterministic simulation (automatic warm-up, measured to
-//! `--ci-target`, stopped early when saturated); points run on `--threads` worker threads
-//! and results are ordered by rate, so the output never depends on the thread count.
-//! Output: a table on stdout (or one JSON object with `--json`), `--csv FILE`, and
-//! `--plot FILE.svg` (latency with 95% CI bars, and accepted vs offered throughput).
+//! `flitsim sweep`: latency-throughput curves, one per NETLIST argument times each
+//! routing function of `--routing dor,duato`, at `--rates A:B:STEP`, a list, or `auto`
+//! (the saturation search of [`crate::experiments::saturation`] first). The flags, the
+//! table, `--json`, `--csv` and `--plot`; the simulations run in [`crate::experiments`].
 
 use super::args::RunArgs;
+use crate::experiments::{auto_rates, find_saturation, sample_curves, CurveSpec};
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
-use flitsim_engine::{RunReport, SimConfig, Simulation};
-use flitsim_netlist::Netlist;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+
+pub use crate::experiments::{Bracket, Curve, Point};
 
 /// Flags of `flitsim sweep` (the run flags apply to every point; `--rate` is ignored).
 #[derive(Args, Debug, Clone)]
@@ -57,56 +46,6 @@ pub struct SweepArgs {
     pub plot: Option<PathBuf>,
 }
 
-/// One simulated point of a curve.
-#[derive(Clone, Debug, Serialize)]
-pub struct Point {
-    /// Offered packets per terminal per cycle.
-    pub rate: f64,
-    /// Offered flits per terminal per cycle.
-    pub offered: f64,
-    /// Accepted flits per terminal per cycle.
-    pub accepted: f64,
-    /// 95% half-width of `accepted`.
-    pub accepted_ci95: Option<f64>,
-    /// Mean packet latency (cycles); `null` when saturated before measuring.
-    pub latency: Option<f64>,
-    /// 95% half-width of `latency`.
-    pub latency_ci95: Option<f64>,
-    /// The saturation verdict.
-    pub saturated: bool,
-    /// The confidence target was met.
-    pub converged: bool,
-    /// Cycles simulated.
-    pub cycles: u64,
-}
-
-/// One curve: a netlist with one routing function.
-#[derive(Clone, Debug, Serialize)]
-pub struct Curve {
-    /// `netlist routing`.
-    pub label: String,
-    /// Netlist name.
-    pub netlist: String,
-    /// Routing function.
-    pub routing: String,
-    /// With `--rates auto`: the highest probed rate found unsaturated and the lowest found
-    /// saturated (packets per terminal per cycle).
-    pub saturation: Option<Bracket>,
-    /// The points, by rate.
-    pub points: Vec<Point>,
-}
-
-/// The saturation rate lies in `[unsaturated, saturated]`.
-#[derive(Copy, Clone, Debug, Serialize)]
-pub struct Bracket {
-    /// Highest rate probed without the saturation verdict.
-    pub unsaturated: f64,
-    /// Lowest rate probed with it.
-    pub saturated: f64,
-    /// `unsaturated` in flits per terminal per cycle.
-    pub unsaturated_flits: f64,
-}
-
 /// Parses `A:B:STEP` or `R1,R2,...` (packets per terminal per cycle).
 ///
 /// # Errors
@@ -136,128 +75,6 @@ pub fn parse_rates(spec: &str) -> anyhow::Result<Vec<f64>> {
         bail!("--rates {spec}: rate {r} is not in [0, 1]\nhelp: rates are packets per terminal per cycle");
     }
     Ok(rates)
-}
-
-struct CurveSpec {
-    netlist: Netlist,
-    config: SimConfig,
-    label: String,
-    netlist_name: String,
-    routing: String,
-}
-
-/// Runs the jobs `(curve, rate, config)` on `threads` workers; results in job order.
-fn run_jobs(
-    specs: &[CurveSpec],
-    jobs: &[(usize, SimConfig)],
-    threads: usize,
-    bar: &ProgressBar,
-) -> anyhow::Result<Vec<RunReport>> {
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<anyhow::Result<RunReport>>>> =
-        Mutex::new(jobs.iter().map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..threads.min(jobs.len()).max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some((c, config)) = jobs.get(i) else {
-                    break;
-                };
-                let r = Simulation::new(&specs[*c].netlist, config)
-                    .map(|mut sim| sim.run())
-                    .map_err(anyhow::Error::from);
-                bar.inc(1);
-                results.lock().expect("a sweep worker panicked")[i] = Some(r);
-            });
-        }
-    });
-    results
-        .into_inner()
-        .expect("a sweep worker panicked")
-        .into_iter()
-        .map(|r| r.expect("every job ran"))
-        .collect()
-}
-
-fn point(r: &RunReport) -> Point {
-    Point {
-        rate: r.offered.packets_per_terminal_cycle,
-        offered: r.offered.flits_per_terminal_cycle,
-        accepted: r.accepted.flits_per_terminal_cycle,
-        accepted_ci95: r.accepted.ci95,
-        latency: r.latency.mean,
-        latency_ci95: r.latency.ci95,
-        saturated: r.saturated,
-        converged: r.measurement.converged,
-        cycles: r.cycles.total,
-    }
-}
-
-/// Finds the saturation bracket of every curve by k-section with `threads` probes per round.
-fn find_saturation(
-    specs: &[CurveSpec],
-    args: &SweepArgs,
-    threads: usize,
-    bar: &ProgressBar,
-) -> anyhow::Result<Vec<Bracket>> {
-    let k = threads.max(2);
-    let mut brackets: Vec<(f64, f64)> = specs
-        .iter()
-        .map(|s| (0.0, (1.0 / s.config.lengths().mean()).min(1.0)))
-        .collect();
-    // Stop when the bracket is within 2% of its upper end (or after 12 rounds).
-    for _round in 0..12 {
-        let open: Vec<usize> = (0..specs.len())
-            .filter(|&c| brackets[c].1 - brackets[c].0 > 0.02 * brackets[c].1)
-            .collect();
-        if open.is_empty() {
-            break;
-        }
-        let mut jobs = Vec::new();
-        for &c in &open {
-            let (lo, hi) = brackets[c];
-            for j in 1..=k {
-                let rate = lo + (hi - lo) * j as f64 / (k + 1) as f64;
-                let mut config = specs[c].config.clone();
-                config.rate = rate;
-                config.auto = Some(flitsim_engine::stats::AutoConfig {
-                    ci_target: 0.05,
-                    max_cycles: args.probe_cycles,
-                    batch_cycles: 0,
-                });
-                jobs.push((c, config));
-            }
-        }
-        bar.inc_length(jobs.len() as u64);
-        let reports = run_jobs(specs, &jobs, threads, bar)?;
-        for (ci, &c) in open.iter().enumerate() {
-            let (mut lo, mut hi) = brackets[c];
-            let rs = &reports[ci * k..(ci + 1) * k];
-            let rates: Vec<f64> = jobs[ci * k..(ci + 1) * k]
-                .iter()
-                .map(|j| j.1.rate)
-                .collect();
-            // The first saturated probe bounds from above; the probe below it from below.
-            match rs.iter().position(|r| r.saturated) {
-                Some(0) => hi = rates[0],
-                Some(j) => {
-                    lo = rates[j - 1];
-                    hi = rates[j];
-                }
-                None => lo = rates[k - 1],
-            }
-            brackets[c] = (lo, hi);
-        }
-    }
-    Ok(specs
-        .iter()
-        .zip(&brackets)
-        .map(|(s, &(lo, hi))| Bracket {
-            unsaturated: lo,
-            saturated: hi,
-            unsaturated_flits: lo * s.config.lengths().mean(),
-        })
-        .collect())
 }
 
 fn curve_specs(args: &SweepArgs) -> anyhow::Result<Vec<CurveSpec>> {
@@ -320,53 +137,16 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             bail!("--points 0: a curve needs at least one point");
         }
         bar.set_message("finding the saturation rate");
-        let b = find_saturation(&specs, args, threads, &bar)?;
-        let rates = b
-            .iter()
-            .map(|b| {
-                // Up to 95% of the highest unsaturated rate (the edge itself never
-                // converges), plus one point 10% above saturation for the plateau.
-                let mut r: Vec<f64> = (1..=args.points)
-                    .map(|i| 0.95 * b.unsaturated * i as f64 / args.points as f64)
-                    .collect();
-                r.push((1.1 * b.saturated).min(1.0));
-                r
-            })
-            .collect();
+        let b = find_saturation(&specs, args.probe_cycles, threads, &bar)?;
+        let rates = b.iter().map(|b| auto_rates(b, args.points)).collect();
         (Some(b), rates)
     } else {
         let r = parse_rates(&args.rates)?;
         (None, specs.iter().map(|_| r.clone()).collect())
     };
     bar.set_message("sampling the curves");
-    let jobs: Vec<(usize, SimConfig)> = specs
-        .iter()
-        .enumerate()
-        .flat_map(|(c, s)| {
-            rates[c].iter().map(move |&rate| {
-                let mut config = s.config.clone();
-                config.rate = rate;
-                (c, config)
-            })
-        })
-        .collect();
-    bar.inc_length(jobs.len() as u64);
-    let reports = run_jobs(&specs, &jobs, threads, &bar)?;
+    let curves = sample_curves(&specs, &rates, brackets.as_deref(), threads, &bar)?;
     bar.finish_and_clear();
-    let mut curves: Vec<Curve> = specs
-        .iter()
-        .enumerate()
-        .map(|(c, s)| Curve {
-            label: s.label.clone(),
-            netlist: s.netlist_name.clone(),
-            routing: s.routing.clone(),
-            saturation: brackets.as_ref().map(|b| b[c]),
-            points: Vec::new(),
-        })
-        .collect();
-    for ((c, _), r) in jobs.iter().zip(&reports) {
-        curves[*c].points.push(point(r));
-    }
     if let Some(path) = &args.csv {
         write_csv(path, &curves).with_context(|| format!("--csv {}", path.display()))?;
     }

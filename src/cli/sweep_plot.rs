@@ -4,7 +4,7 @@
 //! strip under the panels, never over the data. Saturated points are left out of the
 //! latency panel (their mean has no steady state) and drawn hollow in the throughput one.
 
-use super::sweep::Curve;
+use crate::experiments::Curve;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -38,7 +38,17 @@ pub fn draw(path: &Path, curves: &[Curve]) -> anyhow::Result<()> {
         .max(1e-3)
         * 1.05;
 
-    let mut lat = ChartBuilder::on(&left)
+    latency_panel(&left, curves, x_max, y_max)?;
+    throughput_panel(&right, curves, x_max, a_max)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+
+/// Mean latency with 95% bars against offered load; saturated points left out.
+fn latency_panel(area: &Area<'_>, curves: &[Curve], x_max: f64, y_max: f64) -> anyhow::Result<()> {
+    let mut lat = ChartBuilder::on(area)
         .caption("packet latency (95% CI)", ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(40)
@@ -77,8 +87,17 @@ pub fn draw(path: &Path, curves: &[Curve]) -> anyhow::Result<()> {
         )
         .map_err(err)?;
     }
+    Ok(())
+}
 
-    let mut thr = ChartBuilder::on(&right)
+/// Accepted against offered throughput with the diagonal; saturated points hollow.
+fn throughput_panel(
+    area: &Area<'_>,
+    curves: &[Curve],
+    x_max: f64,
+    a_max: f64,
+) -> anyhow::Result<()> {
+    let mut thr = ChartBuilder::on(area)
         .caption("accepted vs offered throughput", ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(40)
@@ -123,7 +142,6 @@ pub fn draw(path: &Path, curves: &[Curve]) -> anyhow::Result<()> {
         }))
         .map_err(err)?;
     }
-    root.present().map_err(err)?;
     Ok(())
 }
 

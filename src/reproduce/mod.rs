@@ -21,6 +21,8 @@ use flitsim_netlist::Netlist;
 use serde_json::Value;
 use std::path::Path;
 
+pub use crate::experiments::parallel_map;
+
 /// A rendered table.
 #[derive(Clone, Debug, Default)]
 pub struct Table {
@@ -89,35 +91,6 @@ pub struct Budget {
     pub threads: usize,
     /// Run seed.
     pub seed: u64,
-}
-
-/// Maps `f` over `items` on `threads` scoped threads; results in input order.
-pub fn parallel_map<T: Sync, R: Send>(
-    items: &[T],
-    threads: usize,
-    f: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<R>>> =
-        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1).min(items.len().max(1)) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(item) = items.get(i) else { break };
-                let r = f(item);
-                *results[i].lock().expect("result slot") = Some(r);
-            });
-        }
-    });
-    results
-        .into_iter()
-        .map(|m| {
-            m.into_inner()
-                .expect("result slot")
-                .expect("every item mapped")
-        })
-        .collect()
 }
 
 /// Parses a shipped netlist (compiled in, so `reproduce` runs from any directory) and

@@ -2,7 +2,7 @@
 //!
 //! A netlist lists routers (with their parameters and ports), one terminal per router,
 //! and unidirectional channels `router.port -> router.port` with a latency. It is read
-//! from TOML (a generator form or an explicit form, [`format`]), validated, and held as a
+//! from TOML (a generator form or an explicit form, [`format`](mod@format)), validated, and held as a
 //! petgraph `DiGraph` ([`Netlist`]). Everything else in flitsim is built from that graph.
 //!
 //! ```text

@@ -81,7 +81,46 @@ impl Netlist {
     /// (`max_packet_length`). Keys: [`SET_KEYS`]. An unknown key or a bad value is an
     /// error naming the key and the accepted values; the netlist is then unchanged.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), NetlistError> {
-        type Edit = Box<dyn Fn(&mut RouterConfig)>;
+        if self.set_netlist_wide(key, value)? {
+            return Ok(());
+        }
+        let edit = match self.set_ports(key, value)? {
+            Some(edit) => edit,
+            None => config_edit(key, value)?,
+        };
+        self.graph
+            .node_weights_mut()
+            .for_each(|r| edit(&mut r.config));
+        Ok(())
+    }
+
+    /// `channel_latency`, `terminal_latency` and `max_packet_length`: applied here, `true`;
+    /// `false` for any other key.
+    fn set_netlist_wide(&mut self, key: &str, value: &str) -> Result<bool, NetlistError> {
+        match key {
+            "channel_latency" => {
+                let v = bounded(key, value, 1, MAX_LATENCY, "cycles")?;
+                self.graph.edge_weights_mut().for_each(|c| c.latency = v);
+                Ok(true)
+            }
+            "terminal_latency" => {
+                let v = bounded(key, value, 1, MAX_LATENCY, "cycles")?;
+                self.graph
+                    .node_weights_mut()
+                    .for_each(|r| r.terminal_latency = v);
+                Ok(true)
+            }
+            "max_packet_length" => {
+                self.max_packet_length = Some(number(key, value, 1)?);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// `vcs` and `buffer_depth`: set on every port, and the edit for every router
+    /// configuration; `None` for any other key.
+    fn set_ports(&mut self, key: &str, value: &str) -> Result<Option<Edit>, NetlistError> {
         let edit: Edit = match key {
             "vcs" => {
                 let v = number(key, value, 1)?;
@@ -112,102 +151,9 @@ impl Netlist {
                 }
                 Box::new(move |c| c.buffer_depth = d)
             }
-            "routing_delay" => {
-                let v = delay(key, value)?;
-                Box::new(move |c| c.routing_delay = v)
-            }
-            "vc_alloc_delay" => {
-                let v = delay(key, value)?;
-                Box::new(move |c| c.vc_alloc_delay = v)
-            }
-            "switch_alloc_delay" => {
-                let v = delay(key, value)?;
-                Box::new(move |c| c.switch_alloc_delay = v)
-            }
-            "crossbar_delay" => {
-                let v = delay(key, value)?;
-                Box::new(move |c| c.crossbar_delay = v)
-            }
-            "credit_delay" => {
-                let v = delay(key, value)?;
-                Box::new(move |c| c.credit_delay = v)
-            }
-            "switching" => {
-                let v = name(key, value)?;
-                Box::new(move |c| c.switching = v)
-            }
-            "vc_release" => {
-                let v = name(key, value)?;
-                Box::new(move |c| c.vc_release = v)
-            }
-            "timeout" => {
-                let v = number(key, value, 0)?;
-                Box::new(move |c| c.timeout = v)
-            }
-            "vc_allocator" => {
-                let v = name(key, value)?;
-                Box::new(move |c| c.vc_allocator = v)
-            }
-            "switch_allocator" => {
-                let v = name(key, value)?;
-                Box::new(move |c| c.switch_allocator = v)
-            }
-            "arbiter" => {
-                let v = name(key, value)?;
-                Box::new(move |c| c.arbiter = v)
-            }
-            "routing" => {
-                let v = name(key, value)?;
-                Box::new(move |c| c.routing = v)
-            }
-            "selection" => {
-                let v = name(key, value)?;
-                Box::new(move |c| c.selection = v)
-            }
-            "adaptive_vcs" => {
-                let v = number(key, value, 0)?;
-                let v = u8::try_from(v).map_err(|_| bad(key, value, "expected 0..=255"))?;
-                Box::new(move |c| c.adaptive_vcs = v)
-            }
-            "dor_tie" => {
-                let v = name(key, value)?;
-                Box::new(move |c| c.dor_tie = v)
-            }
-            "dateline" => {
-                let v = name(key, value)?;
-                Box::new(move |c| c.dateline = v)
-            }
-            "deadlock_check" => {
-                let v = name(key, value)?;
-                Box::new(move |c| c.deadlock_check = v)
-            }
-            "channel_latency" => {
-                let v = bounded(key, value, 1, MAX_LATENCY, "cycles")?;
-                self.graph.edge_weights_mut().for_each(|c| c.latency = v);
-                return Ok(());
-            }
-            "terminal_latency" => {
-                let v = bounded(key, value, 1, MAX_LATENCY, "cycles")?;
-                self.graph
-                    .node_weights_mut()
-                    .for_each(|r| r.terminal_latency = v);
-                return Ok(());
-            }
-            "max_packet_length" => {
-                self.max_packet_length = Some(number(key, value, 1)?);
-                return Ok(());
-            }
-            _ => {
-                return Err(NetlistError::UnknownSetting {
-                    key: key.into(),
-                    choices: SET_KEYS.iter().map(|s| s.to_string()).collect(),
-                })
-            }
+            _ => return Ok(None),
         };
-        self.graph
-            .node_weights_mut()
-            .for_each(|r| edit(&mut r.config));
-        Ok(())
+        Ok(Some(edit))
     }
 
     /// Applies `(key, value)` overrides in order, then the checks that relate values to
@@ -243,6 +189,91 @@ pub fn split_setting(pair: &str) -> Result<(&str, &str), NetlistError> {
         Some((k, v)) => Ok((k.trim(), v)),
         None => Err(bad(pair, "", "expected `key=value`, e.g. `vcs=8`")),
     }
+}
+
+/// An edit of one router configuration.
+type Edit = Box<dyn Fn(&mut RouterConfig)>;
+
+/// The edit a router-parameter key makes, or the error naming the key and its values.
+fn config_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
+    let edit: Edit = match key {
+        "routing_delay" => {
+            let v = delay(key, value)?;
+            Box::new(move |c| c.routing_delay = v)
+        }
+        "vc_alloc_delay" => {
+            let v = delay(key, value)?;
+            Box::new(move |c| c.vc_alloc_delay = v)
+        }
+        "switch_alloc_delay" => {
+            let v = delay(key, value)?;
+            Box::new(move |c| c.switch_alloc_delay = v)
+        }
+        "crossbar_delay" => {
+            let v = delay(key, value)?;
+            Box::new(move |c| c.crossbar_delay = v)
+        }
+        "credit_delay" => {
+            let v = delay(key, value)?;
+            Box::new(move |c| c.credit_delay = v)
+        }
+        "switching" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.switching = v)
+        }
+        "vc_release" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.vc_release = v)
+        }
+        "timeout" => {
+            let v = number(key, value, 0)?;
+            Box::new(move |c| c.timeout = v)
+        }
+        "vc_allocator" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.vc_allocator = v)
+        }
+        "switch_allocator" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.switch_allocator = v)
+        }
+        "arbiter" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.arbiter = v)
+        }
+        "routing" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.routing = v)
+        }
+        "selection" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.selection = v)
+        }
+        "adaptive_vcs" => {
+            let v = number(key, value, 0)?;
+            let v = u8::try_from(v).map_err(|_| bad(key, value, "expected 0..=255"))?;
+            Box::new(move |c| c.adaptive_vcs = v)
+        }
+        "dor_tie" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.dor_tie = v)
+        }
+        "dateline" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.dateline = v)
+        }
+        "deadlock_check" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.deadlock_check = v)
+        }
+        _ => {
+            return Err(NetlistError::UnknownSetting {
+                key: key.into(),
+                choices: SET_KEYS.iter().map(|s| s.to_string()).collect(),
+            })
+        }
+    };
+    Ok(edit)
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 
 use crate::error::Location;
 use crate::ids::{ChannelId, RouterId};
-use crate::netlist::Netlist;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -27,7 +26,7 @@ pub(crate) struct RouterSource {
     pub ports: Vec<Option<PortSource>>,
 }
 
-/// Where things were declared in the file a [`Netlist`] was loaded from.
+/// Where things were declared in the file a [`Netlist`](crate::Netlist) was loaded from.
 #[derive(Clone, Debug, Default)]
 pub struct SourceMap {
     pub(crate) path: PathBuf,
@@ -143,29 +142,6 @@ impl SourceMap {
             return self.loc(span);
         }
         self.start()
-    }
-}
-
-/// Locations for netlists built in code (no file): the netlist's name, no line.
-pub(crate) fn fallback(netlist: &Netlist) -> Location {
-    Location::file(Path::new(&netlist.name))
-}
-
-/// Locating helpers that work with or without a source map.
-pub(crate) struct Locator<'a> {
-    netlist: &'a Netlist,
-}
-
-impl<'a> Locator<'a> {
-    pub(crate) fn new(netlist: &'a Netlist) -> Self {
-        Locator { netlist }
-    }
-
-    pub(crate) fn param(&self, r: RouterId, port: Option<usize>, key: &str) -> Location {
-        match &self.netlist.source {
-            Some(s) => s.param(r, port, key),
-            None => fallback(self.netlist),
-        }
     }
 }
 

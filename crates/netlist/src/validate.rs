@@ -4,15 +4,15 @@
 //! the traffic, not of the netlist).
 //!
 //! The structural checks (keys, names, endpoints, ports, latencies, VCs, depths,
-//! connectivity, declared topology) run while loading: see [`crate::format`].
+//! connectivity, declared topology) run while loading: see [`crate::format`](mod@crate::format).
 
 use crate::config::{BufferDepth, Switching};
 use crate::error::{Diagnostics, Location, NetlistError};
 use crate::ids::{InPort, RouterId};
 use crate::netlist::Netlist;
 use crate::routing_check::{RoutingProblemKind, RoutingRequirements};
-use crate::source::Locator;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// `""` or `" and N other routers"`.
 fn others(n: usize, what: &str) -> String {
@@ -138,6 +138,29 @@ pub fn check_vct_depth(netlist: &Netlist, max_packet_length: u32) -> Result<(), 
         )
         .collect();
     Diagnostics::new(errors).into_result()
+}
+
+/// Locations for netlists built in code (no file): the netlist's name, no line.
+fn fallback(netlist: &Netlist) -> Location {
+    Location::file(Path::new(&netlist.name))
+}
+
+/// Locating helpers that work with or without a source map.
+struct Locator<'a> {
+    netlist: &'a Netlist,
+}
+
+impl<'a> Locator<'a> {
+    fn new(netlist: &'a Netlist) -> Self {
+        Locator { netlist }
+    }
+
+    fn param(&self, r: RouterId, port: Option<usize>, key: &str) -> Location {
+        match &self.netlist.source {
+            Some(s) => s.param(r, port, key),
+            None => fallback(self.netlist),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@
 //!   in one direction).
 //! - (19) `W_s` = M/G/1 with `lambda_g / V`, service `S`, variance `(S - M)^2`.
 //! - (20) Dally's chain with `lambda_c`, `S_c` (printed last case corrected, see
-//!   [`crate::markov::vc_occupancy`]); (21) the multiplexing degree.
+//!   [`crate::markov::vc_occupancy()`]); (21) the multiplexing degree.
 //!
 //! Solved by fixed-point iteration on `S_c` from `M + d_bar` (monotone); saturation is
 //! [`SafaeiOutcome::Saturated`].

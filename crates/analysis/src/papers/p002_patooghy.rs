@@ -46,7 +46,7 @@
 //!   probability that all V VCs of the channel are busy, `P_{<a,b>,V}`.
 //! - `W_mean,i` (not defined in the extraction) is read as the mean of `w_<a,b>` (eq 22)
 //!   over the candidate channels of the `K_{i-1}` nodes.
-//! - (19)-(20) Dally's chain per channel ([`crate::markov::vc_occupancy`], where the
+//! - (19)-(20) Dally's chain per channel ([`crate::markov::vc_occupancy()`], where the
 //!   corrections of the printed (20) are listed); (8) multiplexing degree per channel.
 //! - (21) `S_<a,b>` = mean of `S(s,d)` over the pairs that can use the channel, weighted by
 //!   `m_(s,d),<a,b>`, the number of their minimal paths through it.
