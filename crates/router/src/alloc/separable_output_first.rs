@@ -2,7 +2,7 @@
 //! requesting it; then each row's arbiter accepts one of the columns that picked it.
 //! Priorities move only for accepted grants (in `update`).
 
-use super::{arbitrate_words, BitMatrix, GrantMatrix, RequestMatrix, Separable, WordGrants};
+use super::{arbitrate_words, BitMatrix, GrantMatrix, RequestMatrix, Separable, WordIo};
 use flitsim_netlist::ArbiterKind;
 
 /// Separable output-first allocator (see the module docs).
@@ -68,7 +68,7 @@ impl SeparableOutputFirst {
     /// their requests read from and the grants written to `m`. The same picks in the same
     /// order, on `u64`s.
     #[inline]
-    pub(crate) fn allocate_word(&mut self, rows: u64, m: &mut impl WordGrants) {
+    pub(crate) fn allocate_word(&mut self, rows: u64, m: &mut impl WordIo) {
         let s = &mut self.s;
         debug_assert!(s.by_col.is_one_word() && s.by_col.is_empty() && self.mid.is_empty());
         // The requests by column.
