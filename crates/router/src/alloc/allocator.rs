@@ -7,7 +7,7 @@ use flitsim_netlist::{AllocatorKind, ArbiterKind};
 
 /// A many-to-many matcher of any kind (see the module docs).
 ///
-/// Laid out as C lays out a tagged union, over kinds that hold their [`Separable`] state
+/// Laid out as C lays out a tagged union, over kinds that hold their `Separable` state
 /// first: that state sits at one offset whatever the kind, so reaching it
 /// ([`Allocator::update_grant`], once per flit in switch allocation) needs no branch on
 /// the kind.
@@ -61,7 +61,7 @@ impl Allocator {
     /// and every arbiter kind grants a lone request, so the grants are the requests.
     ///
     /// One requesting row (of one word) is granted by its row arbiter alone
-    /// ([`Allocator::allocate_lone_row`]).
+    /// (`Allocator::allocate_lone_row`).
     #[inline]
     pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
         if req.is_one_word() {

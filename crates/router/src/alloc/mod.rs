@@ -1,18 +1,11 @@
-//! Allocators: many-to-many matchers of requesters (rows) to resources (columns), used by
-//! VC allocation (input VCs x output VCs) and switch allocation (input ports x output
-//! ports). Requests and grants are bit matrices ([`RequestMatrix`], [`GrantMatrix`]) of
-//! word-mask rows ([`crate::mask`]; why words and not `bitvec` there: see that module),
-//! reused every cycle (no allocation on the cycle path). A matrix also keeps a mask of its
-//! non-empty rows, so clearing, scanning and emptiness tests cost in proportion to the
-//! rows in use, not to the matrix size. Switch allocation on a router of at most 64 ports
-//! per side uses a [`WordMatrix`] instead: one `u64` per row in a fixed array of 64, whose
-//! accesses need no bounds checks ([`Allocator::allocate_word`]).
+//! Allocators: matchers of requesters (rows) to resources (columns), for VC allocation
+//! (input VCs x output VCs) and switch allocation (input ports x output ports).
 //!
-//! Contract of every allocator: grants are a subset of requests, with at most one grant
-//! per row and per column. [`Allocator::allocate`] computes the matching without moving
-//! arbiter priorities; [`Allocator::update`] moves them for the grants that were used
-//! (BookSim's evaluate/update split, which iSLIP-style pointer updates need).
-//! [`Allocator`] is a closed enum over the kinds (static dispatch on the cycle path).
+//! The contract: grants are a subset of requests, at most one per row and per column.
+//! [`Allocator::allocate`] computes the matching without moving arbiter priorities;
+//! [`Allocator::update`] moves them for the grants used (BookSim's evaluate/update split).
+//! Requests and grants are [`BitMatrix`]es, reused every cycle; requests of at most 64
+//! rows and 64 columns take the one-word paths (`word.rs`, on a [`WordMatrix`]).
 
 mod allocator;
 mod bit_matrix;

@@ -73,7 +73,7 @@ pub trait RoutingFunction: Send + Sync {
     fn name(&self) -> &'static str;
 
     /// VC classes the function needs on every router-to-router channel (deadlock
-    /// avoidance); validated against the ports' VC counts by [`build`].
+    /// avoidance); validated against the ports' VC counts by [`super::build`].
     fn vc_classes(&self) -> u8;
 
     /// Candidates for a head at `ctx` bound for `dest`, appended to `out` (cleared first).

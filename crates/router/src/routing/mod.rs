@@ -6,9 +6,10 @@
 //! [`RouteSet`]; choosing among the free ones is the [`selection`] function's job, done
 //! during VC allocation.
 //!
-//! The registry is closed: [`build`] maps a [`RoutingKind`] and a [`Netlist`] to a boxed
-//! function or a [`RoutingMismatch`]; [`RoutingRegistry`] exposes the same checks to
-//! netlist validation through [`flitsim_netlist::RoutingRequirements`].
+//! The registry is closed: [`build`] maps a [`flitsim_netlist::RoutingKind`] and a
+//! [`flitsim_netlist::Netlist`] to a boxed function or a [`RoutingMismatch`];
+//! [`RoutingRegistry`] exposes the same checks to netlist validation through
+//! [`flitsim_netlist::RoutingRequirements`].
 //!
 //! | name            | topology       | file                     | VC classes |
 //! |-----------------|----------------|--------------------------|------------|
