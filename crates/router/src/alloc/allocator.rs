@@ -32,15 +32,6 @@ impl Allocator {
         }
     }
 
-    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
-    #[cfg(test)]
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        match self {
-            Allocator::InputFirst(a) => a.s.heap_bytes(),
-            Allocator::OutputFirst(a) => a.heap_bytes(),
-        }
-    }
-
     /// An allocator of `kind` over `rows x cols`, built from arbiters of `arbiter`.
     pub fn new(kind: AllocatorKind, arbiter: ArbiterKind, rows: usize, cols: usize) -> Allocator {
         match kind {
@@ -128,5 +119,16 @@ impl Allocator {
             Allocator::OutputFirst(a) => &mut a.s,
         };
         s.update_grant(r, c);
+    }
+}
+
+#[cfg(test)]
+impl Allocator {
+    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        match self {
+            Allocator::InputFirst(a) => a.s.heap_bytes(),
+            Allocator::OutputFirst(a) => a.heap_bytes(),
+        }
     }
 }

@@ -53,12 +53,6 @@ impl BitMatrix {
         }
     }
 
-    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
-    #[cfg(test)]
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        ((self.words.capacity() + self.nonempty.capacity()) * std::mem::size_of::<u64>()) as u64
-    }
-
     /// Rows.
     pub fn rows(&self) -> usize {
         self.rows
@@ -249,5 +243,13 @@ impl Iterator for MatrixOnes<'_> {
             self.r = self.rows.next()?;
             self.cols = mask::ones(self.m.row(self.r));
         }
+    }
+}
+
+#[cfg(test)]
+impl BitMatrix {
+    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        ((self.words.capacity() + self.nonempty.capacity()) * std::mem::size_of::<u64>()) as u64
     }
 }

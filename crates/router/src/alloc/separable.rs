@@ -53,12 +53,6 @@ impl Separable {
         }
     }
 
-    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
-    #[cfg(test)]
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        self.row_arb.heap_bytes() + self.col_arb.heap_bytes() + self.by_col.heap_bytes()
-    }
-
     #[inline]
     pub fn update(&mut self, used: &GrantMatrix) {
         if used.is_one_word() {
@@ -85,5 +79,13 @@ impl Separable {
     pub fn update_grant(&mut self, r: usize, c: usize) {
         self.row_arb.update(r, c);
         self.col_arb.update(c, r);
+    }
+}
+
+#[cfg(test)]
+impl Separable {
+    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        self.row_arb.heap_bytes() + self.col_arb.heap_bytes() + self.by_col.heap_bytes()
     }
 }

@@ -29,12 +29,6 @@ impl SeparableOutputFirst {
         }
     }
 
-    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
-    #[cfg(test)]
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        self.s.heap_bytes() + self.mid.heap_bytes()
-    }
-
     /// Computes grants for `req` into `grant` (cleared first); priorities stay.
     #[inline]
     pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
@@ -109,6 +103,14 @@ impl SeparableOutputFirst {
     #[inline]
     pub fn update(&mut self, used: &GrantMatrix) {
         self.s.update(used);
+    }
+}
+
+#[cfg(test)]
+impl SeparableOutputFirst {
+    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        self.s.heap_bytes() + self.mid.heap_bytes()
     }
 }
 

@@ -95,20 +95,6 @@ impl SwitchAlloc {
             .saturating_add(BitMatrix::bytes(pi, out_ports).saturating_mul(2))
     }
 
-    /// Bytes it holds on the heap (its vectors' capacities), for the tests of the `bytes`
-    /// functions.
-    #[cfg(test)]
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        use std::mem::size_of;
-        (size_of::<WordPath>()
-            + (self.eligible.capacity() + self.vc_req.capacity()) * size_of::<u64>()
-            + self.winners.capacity() * size_of::<u32>()) as u64
-            + self.allocator.heap_bytes()
-            + self.vc_arb.heap_bytes()
-            + self.req.heap_bytes()
-            + self.grant.heap_bytes()
-    }
-
     /// For a router with this layout and configuration.
     pub fn new(config: &RouterConfig, s: &RouterState) -> SwitchAlloc {
         let (pi, po) = (s.layout.in_ports(), s.layout.out_ports());
@@ -368,6 +354,19 @@ impl SwitchAlloc {
 
 #[cfg(test)]
 impl SwitchAlloc {
+    /// Bytes it holds on the heap (its vectors' capacities), for the tests of the `bytes`
+    /// functions.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        use std::mem::size_of;
+        (size_of::<WordPath>()
+            + (self.eligible.capacity() + self.vc_req.capacity()) * size_of::<u64>()
+            + self.winners.capacity() * size_of::<u32>()) as u64
+            + self.allocator.heap_bytes()
+            + self.vc_arb.heap_bytes()
+            + self.req.heap_bytes()
+            + self.grant.heap_bytes()
+    }
+
     /// Takes the general path on word slices even where the one-word path fits (for the
     /// tests that compare the two).
     pub(crate) fn use_general_path(&mut self) {
