@@ -139,12 +139,11 @@ impl<'a> ReadLines<'a> for &AllLines<'a, '_> {
 /// Steps a woken router that fits the arrival masks, handing it what its arrival mask
 /// names straight from the lines, by reference (no inbox): the resets first (they act
 /// before the step begins), then [`Router::begin_step`], the credits, the flits, and
-/// [`Router::finish_step`], which is exactly one [`Router::step`]. What it writes stays
+/// [`Router::finish_step`]. What it writes stays
 /// in the router until it is sent ([`Router::flits_out`], [`Router::credits_out`]).
 ///
 /// [`Router::begin_step`]: flitsim_router::Router::begin_step
 /// [`Router::finish_step`]: flitsim_router::Router::finish_step
-/// [`Router::step`]: flitsim_router::Router::step
 /// [`Router::flits_out`]: flitsim_router::Router::flits_out
 /// [`Router::credits_out`]: flitsim_router::Router::credits_out
 #[inline(always)]
@@ -201,16 +200,20 @@ fn step_arrived<'a>(
         let src = node.wires.get(o).output.src();
         // With resets a credit bit may stand for a reset alone: the credit's tag decides.
         if !resets {
-            router.receive_credit(now, o, read.credit(src));
+            router.receive_credit(now, flitsim_netlist::OutPort(o as u8), read.credit(src));
         } else if let Some(c) = read.peek_credit(src) {
-            router.receive_credit(now, o, c);
+            router.receive_credit(now, flitsim_netlist::OutPort(o as u8), c);
         }
     }
     let mut m = flits;
     while m != 0 {
         let p = m.trailing_zeros() as usize;
         m &= m - 1;
-        router.receive_flit(now, p, read.flit(node.wires.get(p).input.src()));
+        router.receive_flit(
+            now,
+            flitsim_netlist::InPort(p as u8),
+            read.flit(node.wires.get(p).input.src()),
+        );
     }
     router.finish_step(now);
 }
@@ -229,12 +232,12 @@ fn step_wide<'a>(now: Cycle, node: &mut RouterNode, read: &impl ReadLines<'a>, r
     router.begin_step(now);
     for (o, c) in node.credits_in.iter().enumerate() {
         if let Some(c) = *c {
-            router.receive_credit(now, o, c);
+            router.receive_credit(now, flitsim_netlist::OutPort(o as u8), c);
         }
     }
     for (p, f) in node.flits_in.iter().enumerate() {
         if let Some(f) = f {
-            router.receive_flit(now, p, f);
+            router.receive_flit(now, flitsim_netlist::InPort(p as u8), f);
         }
     }
     router.finish_step(now);
@@ -742,14 +745,15 @@ impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
     #[inline(always)]
     fn router(&mut self, node: &mut RouterNode, resets: bool) -> u64 {
         let out = node.router.flits_out();
+        let sent = out.len() as u64;
         for (o, f) in out {
-            let to = node.wires.get(*o as usize).output.outlet();
+            let to = node.wires.get(o.index()).output.outlet();
             let due = self.flits.send(to.line, self.at, f);
             (self.wake)(to.wake, due);
         }
-        for &(p, vc) in node.router.credits_out() {
-            let to = node.wires.get(p as usize).input.outlet();
-            let due = self.credits.send(to.line, self.at, &Credit { vc });
+        for (p, c) in node.router.credits_out() {
+            let to = node.wires.get(p.index()).input.outlet();
+            let due = self.credits.send(to.line, self.at, &c);
             (self.wake)(to.wake, due);
         }
         if resets {
@@ -761,7 +765,7 @@ impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
                 }
             }
         }
-        out.len() as u64
+        sent
     }
 
     /// Sends what terminal `node` wrote in its last step (its outbox is emptied);

@@ -10,7 +10,7 @@
 
 /// Busy VCs, their time distribution and holding times of every output port of a router.
 /// What a change of a port's busy VCs updates (its count, integral, allocations and
-/// holding times) sits in the port's own cache line ([`PortBusy`]).
+/// holding times) sits in the port's own cache line (`PortBusy`).
 #[derive(Clone, Debug, Default)]
 pub struct ChannelOccupancy {
     /// Per output port.

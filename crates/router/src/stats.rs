@@ -28,3 +28,11 @@ impl RouterStats {
         }
     }
 }
+
+/// Heads sent on network ports for which the routing function knows the dimension-order
+/// port, and those of them sent on another port.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct AdaptiveHops {
+    pub(crate) reference: u64,
+    pub(crate) adaptive: u64,
+}

@@ -1,4 +1,4 @@
-//! Single-router harness: feeds flits and credits through `Router::step` cycle by cycle
+//! Single-router harness: feeds flits and credits through one router step by step
 //! and checks the timing contract (see `pipeline` docs) and the credit accounting.
 
 use crate::routing::{Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
@@ -8,6 +8,42 @@ use flitsim_netlist::{
     VcId,
 };
 use std::sync::Arc;
+
+/// The channel slots one step reads and writes: the inputs delivered at `now`, and the
+/// outputs the step writes (`None` on entry).
+struct RouterIo<'a> {
+    flits_in: &'a [Option<Flit>],
+    credits_in: &'a [Option<Credit>],
+    flits_out: &'a mut [Option<Flit>],
+    credits_out: &'a mut [Option<Credit>],
+}
+
+/// One step of `r` at `now` through slices indexed by port: credits, then flits, then the
+/// outputs copied into their slots.
+fn step(r: &mut Router, now: Cycle, io: &mut RouterIo<'_>) {
+    r.begin_step(now);
+    for (o, c) in io.credits_in.iter().enumerate() {
+        if let Some(c) = *c {
+            r.receive_credit(now, OutPort(o as u8), c);
+        }
+    }
+    for (p, f) in io.flits_in.iter().enumerate() {
+        if let Some(f) = f {
+            r.receive_flit(now, InPort(p as u8), f);
+        }
+    }
+    r.finish_step(now);
+    for (o, f) in r.flits_out() {
+        assert!(
+            io.flits_out[o.index()].is_none(),
+            "output slot already written"
+        );
+        io.flits_out[o.index()] = Some(*f);
+    }
+    for (p, c) in r.credits_out() {
+        io.credits_out[p.index()] = Some(c);
+    }
+}
 
 /// Sends terminal `d` to output port `d` (port 0 = eject for terminal 0) on every VC of
 /// that port.
@@ -107,7 +143,8 @@ impl Harness {
             ci[o] = Some(c);
         }
         let (mut fo, mut co) = ([None; PORTS], [None; PORTS]);
-        self.r.step(
+        step(
+            &mut self.r,
             Cycle(self.now),
             &mut RouterIo {
                 flits_in: &fi,
@@ -577,7 +614,8 @@ fn zero_load_latency(
                 !hit
             });
             let (mut fo, mut co) = (vec![None; n], vec![None; n]);
-            router.step(
+            step(
+                router,
                 Cycle(now),
                 &mut RouterIo {
                     flits_in: &fi,
@@ -756,7 +794,8 @@ fn run_to_drain(
                 !hit
             });
             let (mut fo, mut co) = (vec![None; n], vec![None; n]);
-            router.step(
+            step(
+                router,
                 Cycle(now),
                 &mut RouterIo {
                     flits_in: &fi,
@@ -1017,13 +1056,10 @@ fn a_reset_discards_at_the_cycle_it_arrives_in_the_occupancy_counters() {
     assert_eq!(occ.histogram[0], 1);
 }
 
-#[test]
-fn tracing_changes_no_switch_allocation_under_contention() {
-    use flitsim_netlist::{AllocatorKind, ArbiterKind};
-    // Every input port sends packets back to back, one flit per cycle, cycling over its
-    // 4 VCs, to pseudo-random outputs: several VCs of a port, and several ports, compete
-    // for the outputs. The traced router (evaluate, then commit) and the plain one (the
-    // one-pass step, with its lone-VC shortcut) must move the same flits.
+/// Every input port sends packets back to back, one flit per cycle, cycling over its 4
+/// VCs, to pseudo-random outputs: several VCs of a port, and several ports, compete for
+/// the outputs. As (cycle, input port, flit).
+fn contention_flits() -> Vec<(u64, usize, Flit)> {
     let mut x = 0x2545_f491_4f6c_dd1du64;
     let mut flits = Vec::new();
     let mut seq = 0;
@@ -1042,6 +1078,26 @@ fn tracing_changes_no_switch_allocation_under_contention() {
             seq += 1;
         }
     }
+    flits
+}
+
+/// Steps `h` until cycle `until`, feeding it the `flits` due each cycle.
+fn feed(h: &mut Harness, flits: &[(u64, usize, Flit)], until: u64) {
+    while h.now < until {
+        let now = h.now;
+        let these: Vec<(usize, Flit)> = flits
+            .iter()
+            .filter(|f| f.0 == now)
+            .map(|f| (f.1, f.2))
+            .collect();
+        h.step(&these, &[]);
+    }
+}
+
+/// Calls `check` with a harness maker for every allocator and arbiter kind, with delays
+/// 0 and 1, and a label naming them for the assertion messages.
+fn for_each_allocation_kind(check: impl Fn(&dyn Fn() -> Harness, &str)) {
+    use flitsim_netlist::{AllocatorKind, ArbiterKind};
     for alloc in [
         AllocatorKind::SeparableInputFirst,
         AllocatorKind::SeparableOutputFirst,
@@ -1055,25 +1111,50 @@ fn tracing_changes_no_switch_allocation_under_contention() {
                         c.arbiter = arb;
                     })
                 };
-                let mut plain = harness();
-                while plain.now < 300 {
-                    let now = plain.now;
-                    let these: Vec<(usize, Flit)> = flits
-                        .iter()
-                        .filter(|f| f.0 == now)
-                        .map(|f| (f.1, f.2))
-                        .collect();
-                    plain.step(&these, &[]);
-                }
-                assert_eq!(plain.sent.len(), flits.len(), "{alloc:?} {arb:?} {d:?}");
-                let mut h = harness();
-                traced(&mut h, &flits, 300);
-                assert_eq!(
-                    (&h.sent, &h.credits),
-                    (&plain.sent, &plain.credits),
-                    "{alloc:?} {arb:?} {d:?}"
-                );
+                check(&harness, &format!("{alloc:?} {arb:?} {d:?}"));
             }
         }
     }
+}
+
+#[test]
+fn tracing_changes_no_switch_allocation_under_contention() {
+    // The traced router (evaluate, then commit) and the plain one (the one-pass step,
+    // with its lone-VC shortcut) must move the same flits.
+    let flits = contention_flits();
+    for_each_allocation_kind(|harness, label| {
+        let mut plain = harness();
+        feed(&mut plain, &flits, 300);
+        assert_eq!(plain.sent.len(), flits.len(), "{label}");
+        let mut h = harness();
+        traced(&mut h, &flits, 300);
+        assert_eq!(
+            (&h.sent, &h.credits),
+            (&plain.sent, &plain.credits),
+            "{label}"
+        );
+    });
+}
+
+/// The one-word fast paths of VC and switch allocation (a router of at most 64 input VCs
+/// and 64 ports per side) move the same flits at the same cycles, and return the same
+/// credits, as the general paths on word slices, under contention, for every allocator
+/// and arbiter kind.
+#[test]
+fn one_word_allocation_matches_the_general_paths() {
+    let flits = contention_flits();
+    for_each_allocation_kind(|harness, label| {
+        let mut fast = harness();
+        feed(&mut fast, &flits, 300);
+        assert_eq!(fast.sent.len(), flits.len(), "{label}");
+        let mut general = harness();
+        general.r.va.use_general_path();
+        general.r.sa.use_general_path();
+        feed(&mut general, &flits, 300);
+        assert_eq!(
+            (&general.sent, &general.credits),
+            (&fast.sent, &fast.credits),
+            "{label}"
+        );
+    });
 }

@@ -2,7 +2,7 @@
 //! columns; then each column's arbiter picks one of the rows that picked it. A row
 //! arbiter's priority moves only when its pick was granted (in `update`).
 
-use super::{arbitrate_words, GrantMatrix, RequestMatrix, Separable, WordGrants};
+use super::{arbitrate_words, GrantMatrix, RequestMatrix, Separable, WordIo};
 use flitsim_netlist::ArbiterKind;
 
 /// Separable input-first allocator (see the module docs).
@@ -51,7 +51,7 @@ impl SeparableInputFirst {
     /// their requests read from and the grants written to `m`. The same picks in the same
     /// order, on `u64`s.
     #[inline]
-    pub(crate) fn allocate_word(&mut self, rows: u64, m: &mut impl WordGrants) {
+    pub(crate) fn allocate_word(&mut self, rows: u64, m: &mut impl WordIo) {
         let s = &mut self.s;
         debug_assert!(s.by_col.is_one_word() && s.by_col.is_empty());
         let mut picked = 0u64;

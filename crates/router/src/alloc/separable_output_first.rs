@@ -2,7 +2,7 @@
 //! requesting it; then each row's arbiter accepts one of the columns that picked it.
 //! Priorities move only for accepted grants (in `update`).
 
-use super::{arbitrate_words, BitMatrix, GrantMatrix, RequestMatrix, Separable, WordGrants};
+use super::{arbitrate_words, BitMatrix, GrantMatrix, RequestMatrix, Separable, WordIo};
 use flitsim_netlist::ArbiterKind;
 
 /// Separable output-first allocator (see the module docs).
@@ -27,12 +27,6 @@ impl SeparableOutputFirst {
             s: Separable::new(arbiter, rows, cols),
             mid: BitMatrix::new(rows, cols),
         }
-    }
-
-    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
-    #[cfg(test)]
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        self.s.heap_bytes() + self.mid.heap_bytes()
     }
 
     /// Computes grants for `req` into `grant` (cleared first); priorities stay.
@@ -68,7 +62,7 @@ impl SeparableOutputFirst {
     /// their requests read from and the grants written to `m`. The same picks in the same
     /// order, on `u64`s.
     #[inline]
-    pub(crate) fn allocate_word(&mut self, rows: u64, m: &mut impl WordGrants) {
+    pub(crate) fn allocate_word(&mut self, rows: u64, m: &mut impl WordIo) {
         let s = &mut self.s;
         debug_assert!(s.by_col.is_one_word() && s.by_col.is_empty() && self.mid.is_empty());
         // The requests by column.
@@ -109,6 +103,14 @@ impl SeparableOutputFirst {
     #[inline]
     pub fn update(&mut self, used: &GrantMatrix) {
         self.s.update(used);
+    }
+}
+
+#[cfg(test)]
+impl SeparableOutputFirst {
+    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        self.s.heap_bytes() + self.mid.heap_bytes()
     }
 }
 

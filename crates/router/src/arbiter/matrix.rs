@@ -54,12 +54,6 @@ impl MatrixArbiter {
         self.size
     }
 
-    /// Bytes its vector holds (its capacity), for the tests of the `bytes` functions.
-    #[cfg(test)]
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        (self.prio.capacity() * std::mem::size_of::<u64>()) as u64
-    }
-
     /// The lowest-indexed requester of `req` that beats every other requester of `req`.
     #[inline]
     pub fn arbitrate(&self, req: &[u64]) -> Option<usize> {
@@ -93,6 +87,14 @@ impl MatrixArbiter {
         for j in (0..self.size).filter(|&j| j != winner) {
             mask::set(&mut self.prio[j * w..(j + 1) * w], winner);
         }
+    }
+}
+
+#[cfg(test)]
+impl MatrixArbiter {
+    /// Bytes its vector holds (its capacity), for the tests of the `bytes` functions.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        (self.prio.capacity() * std::mem::size_of::<u64>()) as u64
     }
 }
 

@@ -74,20 +74,6 @@ impl Arbiters {
         }
     }
 
-    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
-    #[cfg(test)]
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        use std::mem::size_of;
-        match self {
-            Arbiters::RoundRobinWords(_) => 0,
-            Arbiters::RoundRobin(a) => (a.capacity() * size_of::<RoundRobinArbiter>()) as u64,
-            Arbiters::Matrix(a) => a.iter().fold(
-                (a.capacity() * size_of::<MatrixArbiter>()) as u64,
-                |b, m| b + m.heap_bytes(),
-            ),
-        }
-    }
-
     /// Number of arbiters.
     pub fn len(&self) -> usize {
         match self {
@@ -176,6 +162,22 @@ impl WordArbiters for RoundRobinWordBank {
     #[inline(always)]
     fn update(&mut self, k: usize, winner: usize) {
         RoundRobinWordBank::update(self, k, winner);
+    }
+}
+
+#[cfg(test)]
+impl Arbiters {
+    /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        use std::mem::size_of;
+        match self {
+            Arbiters::RoundRobinWords(_) => 0,
+            Arbiters::RoundRobin(a) => (a.capacity() * size_of::<RoundRobinArbiter>()) as u64,
+            Arbiters::Matrix(a) => a.iter().fold(
+                (a.capacity() * size_of::<MatrixArbiter>()) as u64,
+                |b, m| b + m.heap_bytes(),
+            ),
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 //!  credits_in ──> credit counters (usable at once)  └── credit to upstream ──cd──> credits_out
 //! ```
 //!
-//! Stage contract. `Router::step(now)` runs:
+//! Stage contract. The step of cycle `now` (`Router::begin_step` to `Router::finish_step`) runs:
 //! 1. latch inputs: credits delivered at `now` restore their counters (usable by SA in the
 //!    same cycle), flits delivered at `now` enter their FIFO (a head is RC-eligible at
 //!    `now`);

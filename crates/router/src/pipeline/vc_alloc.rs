@@ -64,13 +64,6 @@ impl VcAlloc {
             ))
     }
 
-    /// Bytes its vectors hold (their capacities; `port_dim`, the caller's, left out), for
-    /// the tests of the `bytes` functions.
-    #[cfg(test)]
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        self.req.heap_bytes() + self.grant.heap_bytes() + self.allocator.heap_bytes()
-    }
-
     /// For a router with this layout and configuration.
     pub fn new(
         config: &RouterConfig,
@@ -405,5 +398,20 @@ impl VcAlloc {
             .route(i)
             .iter()
             .any(|c| Self::free_vcs(s, c, len).next().is_some())
+    }
+}
+
+#[cfg(test)]
+impl VcAlloc {
+    /// Bytes its vectors hold (their capacities; `port_dim`, the caller's, left out), for
+    /// the tests of the `bytes` functions.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        self.req.heap_bytes() + self.grant.heap_bytes() + self.allocator.heap_bytes()
+    }
+
+    /// Takes the general path on word slices even where the one-word path fits (for the
+    /// tests that compare the two).
+    pub(crate) fn use_general_path(&mut self) {
+        self.one_word = false;
     }
 }

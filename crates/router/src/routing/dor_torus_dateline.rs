@@ -48,7 +48,7 @@ use flitsim_netlist::{DatelineRule, Dir, DorTie, OutPort, RouterId, TerminalId};
 
 /// Torus DOR with datelines (see the module docs). The geometry's per-port lookups are
 /// folded at build time into flat per-router tables, so a route computation reads two
-/// coordinate slices, one [`Hop`] and one [`Arrival`].
+/// coordinate slices, one `Hop` and one `Arrival`.
 #[derive(Clone, Debug)]
 pub struct DorTorusDateline {
     geo: Geometry,

@@ -3,7 +3,7 @@
 
 use super::{describe_topology, kind_name, RoutingMismatch, DOR_NEEDS_COORDINATES};
 use crate::PacketId;
-use flitsim_netlist::{Dir, Netlist, RouterId, RoutingKind, Topology};
+use flitsim_netlist::{Dir, Netlist, RouterId, RouterSpec, RoutingKind, Topology};
 
 /// Flat per-router geometry: coordinates, radix, and the port leading along each
 /// (dimension, direction).
@@ -58,6 +58,122 @@ fn dir_index(dir: Dir) -> usize {
     }
 }
 
+/// The radix and wrap-around of a coordinate topology, for reading each router.
+struct Shape<'a> {
+    radix: &'a [u32],
+    wraps: bool,
+    hypercube: bool,
+}
+
+impl Shape<'_> {
+    /// Router `r`'s coordinates, checked against the radix.
+    fn coordinates<'r>(&self, r: &'r RouterSpec) -> Result<&'r [u32], String> {
+        let dims = self.radix.len();
+        let c = r
+            .coord
+            .as_deref()
+            .filter(|c| c.len() == dims)
+            .ok_or_else(|| format!("router {} needs {dims} coordinates", r.name))?;
+        for (d, (&x, &k)) in c.iter().zip(self.radix).enumerate() {
+            if x >= k {
+                return Err(format!(
+                    "router {} coordinate {x} in dimension {d} is outside radix {k}",
+                    r.name
+                ));
+            }
+        }
+        Ok(c)
+    }
+
+    /// Fills `ports[d * 2 + dir]` with router `r`'s connected port along each (dimension,
+    /// direction); fails when one the topology needs at coordinates `c` is missing.
+    fn ports(
+        &self,
+        netlist: &Netlist,
+        r: &RouterSpec,
+        c: &[u32],
+        ports: &mut [u8],
+    ) -> Result<(), String> {
+        for d in 0..self.radix.len() {
+            for dir in [Dir::Plus, Dir::Minus] {
+                if self.hypercube && dir == Dir::Minus {
+                    continue;
+                }
+                let needed = self.wraps
+                    || self.hypercube
+                    || match dir {
+                        Dir::Plus => c[d] + 1 < self.radix[d],
+                        Dir::Minus => c[d] > 0,
+                    };
+                match r.port_toward(d as u8, dir) {
+                    Some(p)
+                        if netlist
+                            .out_channel(r.id, flitsim_netlist::OutPort(p))
+                            .is_some() =>
+                    {
+                        ports[d * 2 + dir_index(dir)] = p;
+                    }
+                    _ if needed => {
+                        return Err(format!(
+                            "router {} has no connected port toward dimension {d} {dir:?}",
+                            r.name
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Per router and port, from the channels: the (dimension, direction) a packet arriving
+/// on each input port was travelling, and the VCs of the input port each output drives.
+#[allow(clippy::type_complexity)]
+fn channel_tables(netlist: &Netlist) -> (Vec<Vec<Option<(u8, Dir)>>>, Vec<Vec<u8>>) {
+    let mut travel: Vec<Vec<Option<(u8, Dir)>>> = netlist
+        .routers()
+        .map(|r| vec![None; r.ports.len()])
+        .collect();
+    let mut out_vcs: Vec<Vec<u8>> = netlist
+        .routers()
+        .map(|r| {
+            let mut v = vec![0; r.ports.len()];
+            v[0] = r.ports.first().map_or(r.config.vcs, |p| p.vcs);
+            v
+        })
+        .collect();
+    for ch in netlist.channels() {
+        let down = netlist.router(ch.to);
+        if let Some(slot) = out_vcs[ch.from.index()].get_mut(ch.from_port.index()) {
+            *slot = down.ports.get(ch.to_port.index()).map_or(0, |p| p.vcs);
+        }
+        let up = netlist.router(ch.from);
+        let dir = up.ports.get(ch.from_port.index()).and_then(|p| p.direction);
+        if let Some(slot) = travel[ch.to.index()].get_mut(ch.to_port.index()) {
+            *slot = dir;
+        }
+    }
+    (travel, out_vcs)
+}
+
+/// Each router's coordinates `coord` packed in one word ([`PACKED_BITS`] per dimension),
+/// or nothing when they do not fit.
+fn pack(coord: &[u32], radix: &[u32]) -> Vec<u64> {
+    let dims = radix.len();
+    if dims > PACKED_DIMS || radix.iter().any(|&k| k > 1 << PACKED_BITS) {
+        return Vec::new();
+    }
+    coord
+        .chunks(dims.max(1))
+        .map(|c| {
+            c.iter()
+                .rev()
+                .fold(0u64, |w, &x| w << PACKED_BITS | u64::from(x))
+        })
+        .collect()
+}
+
 impl Geometry {
     /// Reads the geometry of `netlist` for routing `kind`; fails when a router lacks
     /// coordinates or a port the routing needs.
@@ -80,87 +196,20 @@ impl Geometry {
         let mut coord = Vec::with_capacity(n * dims);
         let mut port = vec![NO_PORT; n * dims * 2];
         let mut terminal_vcs = Vec::with_capacity(n);
+        let shape = Shape {
+            radix: &radix,
+            wraps,
+            hypercube,
+        };
         for r in netlist.routers() {
-            let c = r
-                .coord
-                .as_ref()
-                .filter(|c| c.len() == dims)
-                .ok_or_else(|| misfit(format!("router {} needs {dims} coordinates", r.name)))?;
-            for (d, (&x, &k)) in c.iter().zip(&radix).enumerate() {
-                if x >= k {
-                    return Err(misfit(format!(
-                        "router {} coordinate {x} in dimension {d} is outside radix {k}",
-                        r.name
-                    )));
-                }
-            }
+            let c = shape.coordinates(r).map_err(misfit)?;
             coord.extend_from_slice(c);
             terminal_vcs.push(r.ports.first().map_or(r.config.vcs, |p| p.vcs));
-            for d in 0..dims {
-                for dir in [Dir::Plus, Dir::Minus] {
-                    if hypercube && dir == Dir::Minus {
-                        continue;
-                    }
-                    let needed = wraps
-                        || hypercube
-                        || match dir {
-                            Dir::Plus => c[d] + 1 < radix[d],
-                            Dir::Minus => c[d] > 0,
-                        };
-                    match r.port_toward(d as u8, dir) {
-                        Some(p)
-                            if netlist
-                                .out_channel(r.id, flitsim_netlist::OutPort(p))
-                                .is_some() =>
-                        {
-                            port[(r.id.index() * dims + d) * 2 + dir_index(dir)] = p;
-                        }
-                        _ if needed => {
-                            return Err(misfit(format!(
-                                "router {} has no connected port toward dimension {d} {dir:?}",
-                                r.name
-                            )))
-                        }
-                        _ => {}
-                    }
-                }
-            }
+            let ports = &mut port[r.id.index() * dims * 2..][..dims * 2];
+            shape.ports(netlist, r, c, ports).map_err(misfit)?;
         }
-        let mut travel: Vec<Vec<Option<(u8, Dir)>>> = netlist
-            .routers()
-            .map(|r| vec![None; r.ports.len()])
-            .collect();
-        let mut out_vcs: Vec<Vec<u8>> = netlist
-            .routers()
-            .map(|r| {
-                let mut v = vec![0; r.ports.len()];
-                v[0] = r.ports.first().map_or(r.config.vcs, |p| p.vcs);
-                v
-            })
-            .collect();
-        for ch in netlist.channels() {
-            let down = netlist.router(ch.to);
-            if let Some(slot) = out_vcs[ch.from.index()].get_mut(ch.from_port.index()) {
-                *slot = down.ports.get(ch.to_port.index()).map_or(0, |p| p.vcs);
-            }
-            let up = netlist.router(ch.from);
-            let dir = up.ports.get(ch.from_port.index()).and_then(|p| p.direction);
-            if let Some(slot) = travel[ch.to.index()].get_mut(ch.to_port.index()) {
-                *slot = dir;
-            }
-        }
-        let packed = if dims <= PACKED_DIMS && radix.iter().all(|&k| k <= 1 << PACKED_BITS) {
-            coord
-                .chunks(dims.max(1))
-                .map(|c| {
-                    c.iter()
-                        .rev()
-                        .fold(0u64, |w, &x| w << PACKED_BITS | u64::from(x))
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let (travel, out_vcs) = channel_tables(netlist);
+        let packed = pack(&coord, &radix);
         Ok(Geometry {
             dims,
             radix,

@@ -1,0 +1,375 @@
+//! Stage 3, switch allocation (SA).
+//!
+//! - Reads: input VCs in `Active` with `ready_at <= now` whose front flit has arrived and
+//!   whose output VC has a credit (credits delivered this cycle count).
+//! - Decides: a separable allocation of input ports x output ports (at most one flit per
+//!   input port and per output port per cycle), then, per granted input port, a VC
+//!   arbiter picks one of its VCs that requested the granted output (at most one flit per
+//!   VC per cycle follows).
+//! - Writes: the flit leaves its input FIFO at `now` (takes a downstream credit, gets its
+//!   downstream VC and hop count); it enters the crossbar pipeline to be written at
+//!   `now + sd + xd`; its credit to the upstream router is scheduled for `now + cd`. When
+//!   the tail leaves, the output VC loses its owner (it becomes free for VA once all its
+//!   credits are home) and the input VC goes idle.
+//! - Knob: `switch_alloc_delay` (sd); term `sd` of the per-router head latency. Body and
+//!   tail flits skip RC and VA: they request the switch as soon as they are at the front
+//!   of an active VC, one per cycle.
+
+mod one_word;
+mod word_path;
+
+use super::crossbar::Crossbar;
+use super::output::CreditReturn;
+use super::RouterState;
+use crate::alloc::{Allocator, BitMatrix};
+use crate::arbiter::{Arbiters, WordArbiters};
+use crate::flit::Credit;
+use crate::mask;
+use crate::vc_state::{InputVcState, VcPhase};
+use flitsim_netlist::{Cycle, OutPort, RouterConfig, VcId, TERMINAL_PORT};
+use word_path::{GrantArbiters, WordPath};
+
+/// The SA stage: port allocator, per-input-port VC arbiters, scratch.
+///
+/// Laid out as C lays out a struct, what a step reads first: the one-word path's
+/// scratch and flag, then the VC arbiters and the allocator, whose round-robin pointers
+/// follow their tags ([`Arbiters`], [`Allocator`]); from a cache line's start, a step of
+/// a router of up to 16 ports touches three lines of it.
+#[derive(Debug)]
+#[repr(C, align(64))]
+pub struct SwitchAlloc {
+    /// The one-word path's layout words and scratch.
+    word: Box<WordPath>,
+    /// The router takes the one-word path: at most 64 input VCs, port matrices of at most
+    /// 64 rows and columns.
+    one_word: bool,
+    /// `sd + xd`: a flit granted at `c` is written at `c + sd + xd` (the router's delays,
+    /// fixed at construction; kept here so that a step reads no other line for them).
+    exit_delay: u64,
+    vc_arb: Arbiters,
+    allocator: Allocator,
+    /// Flat input VCs eligible this cycle (word mask; multi-word path).
+    eligible: Vec<u64>,
+    /// Scratch: one input port's VCs requesting a given output (word mask; multi-word
+    /// path).
+    vc_req: Vec<u64>,
+    /// Port requests of the multi-word path.
+    req: BitMatrix,
+    /// Port grants of the multi-word path.
+    grant: BitMatrix,
+    /// Flat input VCs that won in the last `evaluate` (`step` does not fill it); reused.
+    winners: Vec<u32>,
+}
+
+/// Words of the multi-word path's masks for input ports of `in_vcs` VCs each: `eligible`
+/// (every input VC) and `vc_req` (the VCs of the port with the most). The sizing rule of
+/// [`SwitchAlloc::new`] and [`SwitchAlloc::bytes`].
+fn mask_words(in_vcs: impl Iterator<Item = u8>) -> (usize, usize) {
+    let (total, most) = in_vcs.fold((0usize, 0u8), |(t, m), v| (t + usize::from(v), m.max(v)));
+    (mask::words(total), mask::words(usize::from(most)))
+}
+
+impl SwitchAlloc {
+    /// Bytes [`SwitchAlloc::new`] allocates for a router whose input ports have `in_vcs`
+    /// VCs each and which has `out_ports` output ports, under `config`, computed without
+    /// allocating: the one-word path's arrays, the port allocator
+    /// ([`Allocator::bytes`], input ports x output ports), the input ports' VC arbiters
+    /// (with matrix arbiters, they grow with the square of a port's VCs), the
+    /// multi-word path's masks and its request and grant matrices.
+    pub fn bytes(config: &RouterConfig, in_vcs: &[u8], out_ports: usize) -> u64 {
+        use std::mem::size_of;
+        let pi = in_vcs.len();
+        let (eligible, vc_req) = mask_words(in_vcs.iter().copied());
+        (size_of::<WordPath>() as u64)
+            .saturating_add(Allocator::bytes(
+                config.switch_allocator,
+                config.arbiter,
+                pi,
+                out_ports,
+            ))
+            .saturating_add(Arbiters::bytes(
+                config.arbiter,
+                in_vcs.iter().map(|&v| usize::from(v)),
+            ))
+            .saturating_add(((eligible + vc_req) * size_of::<u64>()) as u64)
+            .saturating_add(BitMatrix::bytes(pi, out_ports).saturating_mul(2))
+    }
+
+    /// For a router with this layout and configuration.
+    pub fn new(config: &RouterConfig, s: &RouterState) -> SwitchAlloc {
+        let (pi, po) = (s.layout.in_ports(), s.layout.out_ports());
+        let (eligible, vc_req) = mask_words((0..pi).map(|p| s.layout.in_vcs(p)));
+        let req = BitMatrix::new(pi, po);
+        SwitchAlloc {
+            word: Box::new(WordPath::new(s)),
+            one_word: req.is_one_word()
+                && s.layout.total_in_vcs() <= 64
+                && s.layout.total_out_vcs() <= usize::from(u16::MAX) + 1,
+            exit_delay: s.delays.sd + s.delays.xd,
+            allocator: Allocator::new(config.switch_allocator, config.arbiter, pi, po),
+            vc_arb: Arbiters::new(
+                config.arbiter,
+                (0..pi).map(|p| usize::from(s.layout.in_vcs(p))),
+            ),
+            eligible: vec![0; eligible],
+            vc_req: vec![0; vc_req],
+            req,
+            grant: BitMatrix::new(pi, po),
+            winners: Vec::new(),
+        }
+    }
+
+    /// Can input VC `i` send its front flit at `now` (active, ready, a flit, credit)?
+    ///
+    /// A flit enters its FIFO in the step of the cycle it arrives (`Router::receive_flit` latches
+    /// the inputs delivered at `now`), so a buffered flit has always arrived by the step
+    /// that looks at it: a non-empty FIFO is the whole "front flit arrived" test, and the
+    /// flit's own arrival cycle (a cache line further) need not be read.
+    #[inline]
+    pub fn eligible(s: &RouterState, i: usize, now: Cycle) -> bool {
+        s.vcs[i].phase == VcPhase::Active && Self::can_send(s, &s.vcs[i], i, now)
+    }
+
+    /// [`SwitchAlloc::eligible`] for active input VC `i` (state `vc`): ready, a flit,
+    /// credit.
+    #[inline(always)]
+    fn can_send(s: &RouterState, vc: &InputVcState, i: usize, now: Cycle) -> bool {
+        debug_assert_eq!(vc.phase, VcPhase::Active);
+        debug_assert!(s.buffers.len(i) == 0 || s.front_arrived(i, now).is_some());
+        vc.ready(now)
+            && s.buffers.len(i) != 0
+            && s.outputs[vc.out_ovc as usize].credits.has_credit()
+    }
+
+    /// Builds port requests and allocates, then picks one VC per granted input port.
+    #[inline]
+    pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
+        self.winners.clear();
+        match (s.vcs.active(), self.one_word) {
+            ([0], _) => {}
+            ([active], true) => self.evaluate_word(now, s, *active),
+            (active, _) if mask::is_empty(active) => {}
+            _ => self.evaluate_words(now, s),
+        }
+    }
+
+    /// [`SwitchAlloc::evaluate`] on word slices (more than 64 input VCs, or port matrices
+    /// of more than 64 rows or columns).
+    #[inline(never)]
+    fn evaluate_words(&mut self, now: Cycle, s: &RouterState) {
+        self.req.clear();
+        mask::copy(&mut self.eligible, s.vcs.active());
+        // `eligible` starts as the active VCs and keeps those that can send.
+        for k in 0..self.eligible.len() {
+            let mut w = self.eligible[k];
+            let mut keep = w;
+            while w != 0 {
+                let i = k * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                if Self::eligible(s, i, now) {
+                    let p = usize::from(s.layout.in_port_of[i]);
+                    self.req.set(p, s.vcs[i].out_port.index());
+                } else {
+                    keep &= !(1 << (i % 64));
+                }
+            }
+            self.eligible[k] = keep;
+        }
+        if self.req.is_empty() {
+            return;
+        }
+        self.allocator.allocate(&self.req, &mut self.grant);
+        for (p, o) in self.grant.ones() {
+            let base = s.layout.in_base[p] as usize;
+            let n = usize::from(s.layout.in_vcs(p));
+            let req = &mut self.vc_req[..mask::words(n)];
+            mask::zero(req);
+            for i in mask::ones_in(&self.eligible, base, base + n) {
+                if s.vcs[i].out_port.index() == o {
+                    mask::set(req, i - base);
+                }
+            }
+            let v = self
+                .vc_arb
+                .arbitrate(p, req)
+                .expect("a granted input port has a requesting VC");
+            self.winners.push((base + v) as u32);
+        }
+    }
+
+    /// [`SwitchAlloc::evaluate`] then [`SwitchAlloc::commit`] in one pass, for a router
+    /// that records no trace (nothing looks at the winners in between): the same
+    /// allocation, flit moves and arbiter updates in the same order.
+    ///
+    /// `#[inline]` with the one-word path inlined into it: the compiler keeps the whole
+    /// step out of the engine's cycle (whose loop then holds no SA values across the
+    /// call), in the engine's code unit, where it is compiled for its one caller.
+    #[inline]
+    pub fn step(
+        &mut self,
+        now: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+    ) {
+        match (s.vcs.active(), self.one_word) {
+            ([0], _) => {}
+            ([active], true) => self.step_word(now, s, crossbar, credits, *active),
+            (active, _) if mask::is_empty(active) => {}
+            _ => {
+                self.winners.clear();
+                self.evaluate_words(now, s);
+                self.commit(now, s, crossbar, credits);
+            }
+        }
+    }
+
+    /// Flat input VC `i` (VC `v` of input port `p`), holding output VC `out` (port,
+    /// downstream VC, flat output VC), won its output port at `now`: its flit moves
+    /// (written at `exit`), then the port's VC arbiter and the allocator's arbiters (of
+    /// `arbs`) move their priorities. A tail takes the VC out of `seen` (the one-word
+    /// path's `WordPath::seen`; always empty on other routers).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn take_grant<A: WordArbiters>(
+        now: Cycle,
+        exit: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+        arbs: &mut GrantArbiters<'_, A>,
+        seen: &mut u64,
+        (i, p, v): (usize, usize, u8),
+        out: (OutPort, VcId, usize),
+    ) {
+        if Self::move_flit(now, exit, s, crossbar, credits, (i, p, v), out) {
+            *seen &= !(1 << (i % 64));
+        }
+        arbs.update(p, usize::from(v), out.0.index());
+    }
+
+    /// The flat input VCs granted by the last `evaluate` (for traces).
+    pub fn winners(&self) -> &[u32] {
+        &self.winners
+    }
+
+    /// Moves the winning flits out of their FIFOs into the crossbar and schedules their
+    /// credits upstream.
+    #[inline]
+    pub fn commit(
+        &mut self,
+        now: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+    ) {
+        if !self.winners.is_empty() {
+            self.move_winners(now, s, crossbar, credits);
+        }
+    }
+
+    /// [`SwitchAlloc::commit`] when some VC won.
+    #[inline(never)]
+    fn move_winners(
+        &mut self,
+        now: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+    ) {
+        let exit = now.plus(self.exit_delay);
+        for &i in &self.winners {
+            let i = i as usize;
+            let (p, v) = s.layout.in_split(i);
+            // The output VC the winner holds (read before its move: a tail's VC goes idle).
+            let vc = &s.vcs[i];
+            let out = (vc.out_port, vc.out_vc, vc.out_ovc as usize);
+            let (row, col) = self.allocator.arbiters_mut();
+            let mut arbs = GrantArbiters {
+                vc: &mut self.vc_arb,
+                row,
+                col,
+            };
+            let seen = &mut self.word.seen;
+            Self::take_grant(
+                now,
+                exit,
+                s,
+                crossbar,
+                credits,
+                &mut arbs,
+                seen,
+                (i, p, v),
+                out,
+            );
+        }
+    }
+
+    /// Moves the front flit of flat input VC `i` (VC `v` of input port `p`), which won
+    /// the switch at `now` and holds output VC `(o, ov)` (flat `ovc`), into the crossbar
+    /// (written at `exit`) and schedules its credit upstream; a tail frees the output VC
+    /// and the input VC. Returns whether the flit was the tail.
+    #[inline(always)]
+    fn move_flit(
+        now: Cycle,
+        exit: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+        (i, p, v): (usize, usize, u8),
+        (o, ov, ovc): (OutPort, VcId, usize),
+    ) -> bool {
+        // The flit is copied from its FIFO slot straight into the crossbar; the credit
+        // accounting follows.
+        let flit = crossbar.push(o.index(), exit, &s.buffers.pop(i).flit);
+        let tail = flit.kind.is_tail();
+        flit.vc = ov;
+        flit.hops += u16::from(o.0 != TERMINAL_PORT);
+        s.outputs[ovc].credits.consume();
+        credits.push(p, now, Credit { vc: VcId(v) });
+        if tail {
+            Self::tail_left(now, s, i, ovc);
+        }
+        tail
+    }
+
+    /// The tail of input VC `i` left at `now`: output VC `ovc` loses its owner and the
+    /// input VC goes idle (or restarts with the next packet's head). Out of line: one
+    /// flit in a packet is its tail, and the others' path keeps fewer values live.
+    #[inline(never)]
+    fn tail_left(now: Cycle, s: &mut RouterState, i: usize, ovc: usize) {
+        debug_assert_eq!(s.outputs[ovc].owner, Some(i as u32));
+        s.outputs[ovc].owner = None;
+        s.outputs[ovc].packet = None;
+        s.vcs.tail_left(i);
+        // Under `vc_release = credits` upstream the FIFO is empty now; under `tail` the
+        // next packet's head may already wait behind this tail: it is routed from the
+        // next cycle (the VC state machine restarts with it).
+        if let Some(b) = s.buffers.front(i) {
+            debug_assert!(b.flit.kind.is_head());
+            s.vcs.head_arrived(i, b.arrived.cycle().max(now.plus(1)));
+        }
+    }
+}
+
+#[cfg(test)]
+impl SwitchAlloc {
+    /// Bytes it holds on the heap (its vectors' capacities), for the tests of the `bytes`
+    /// functions.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        use std::mem::size_of;
+        (size_of::<WordPath>()
+            + (self.eligible.capacity() + self.vc_req.capacity()) * size_of::<u64>()
+            + self.winners.capacity() * size_of::<u32>()) as u64
+            + self.allocator.heap_bytes()
+            + self.vc_arb.heap_bytes()
+            + self.req.heap_bytes()
+            + self.grant.heap_bytes()
+    }
+
+    /// Takes the general path on word slices even where the one-word path fits (for the
+    /// tests that compare the two).
+    pub(crate) fn use_general_path(&mut self) {
+        self.one_word = false;
+    }
+}

@@ -1,0 +1,112 @@
+//! What the one-word switch-allocation path works on: fixed arrays indexed below 64, so
+//! its accesses need no bounds checks.
+
+use super::super::RouterState;
+use crate::alloc::WordMatrix;
+use crate::arbiter::WordArbiters;
+use flitsim_netlist::{Cycle, OutPort, VcId};
+
+/// What the one-word path (a router with at most 64 input VCs and at most 64 ports per
+/// side) works on: fixed arrays indexed below 64, so its accesses need no bounds checks.
+///
+/// Laid out as C lays out a struct, from a cache line's start: a small router's entries
+/// (up to 6 ports, 20 VCs) of each array lie in one line (`seen` and `vcs`: two), so a
+/// step touches five.
+#[derive(Debug)]
+#[repr(C, align(64))]
+pub(super) struct WordPath {
+    /// Flat input VCs seen `Active` and ready by a step, their output VC copied into
+    /// `vcs`: until a VC's tail leaves (which clears its bit) its state is not read again
+    /// (a VC stays ready and keeps its output VC while it is active). Kept empty while
+    /// the router keeps the reset trail: a reset may free a VC, and VA give it another
+    /// output VC, between two steps.
+    pub(super) seen: u64,
+    /// Per flat input VC: its input port, and the output VC it holds while in `seen`.
+    pub(super) vcs: [WordVc; 64],
+    /// Port requests: row p holds the output ports input port p requests, then the
+    /// grants in their place (all zero between steps).
+    pub(super) req: WordMatrix,
+    /// Eligible flat input VCs by the output port they request (all zero between steps).
+    pub(super) by_out: [u64; 64],
+    /// Flat input VCs of each input port (bit i = flat VC i).
+    pub(super) port_vcs: [u64; 64],
+}
+
+/// What [`WordPath`] keeps of one flat input VC.
+#[derive(Copy, Clone, Debug, Default)]
+#[repr(C)]
+pub(super) struct WordVc {
+    /// Its input port.
+    pub(super) input: u8,
+    /// The output VC it holds (valid while it is in `WordPath::seen`).
+    pub(super) held: HeldVc,
+}
+
+/// The output VC an active input VC holds, as [`WordPath`] keeps it.
+#[derive(Copy, Clone, Debug, Default)]
+#[repr(C)]
+pub(super) struct HeldVc {
+    /// Output port.
+    pub(super) port: u8,
+    /// Downstream VC.
+    pub(super) vc: u8,
+    /// Flat output VC (the one-word path is taken only when every flat output VC fits).
+    pub(super) flat: u16,
+}
+
+impl HeldVc {
+    /// Output port, downstream VC and flat output VC.
+    #[inline(always)]
+    pub(super) fn out(self) -> (OutPort, VcId, usize) {
+        (OutPort(self.port), VcId(self.vc), usize::from(self.flat))
+    }
+}
+
+/// What [`SwitchAlloc::step_word`] granted, for its grant loop: a lone `eligible` VC (its
+/// mask, or 0 when the grants are in `WordPath::req`), the output ports requested, and
+/// the cycle the granted flits are written.
+pub(super) struct WordGrants {
+    pub(super) eligible: u64,
+    pub(super) outs: u64,
+    pub(super) exit: Cycle,
+}
+
+/// The arbiters one switch grant moves, banks of one type: the input ports' VC arbiters
+/// (`vc`), and the allocator's row (input port) and column (output port) arbiters.
+pub(super) struct GrantArbiters<'a, A> {
+    pub(super) vc: &'a mut A,
+    pub(super) row: &'a mut A,
+    pub(super) col: &'a mut A,
+}
+
+impl<A: WordArbiters> GrantArbiters<'_, A> {
+    /// VC `v` of input port `p` won output `o`: the port's VC arbiter, then the
+    /// allocator's arbiters as [`Allocator::update_grant`] moves them.
+    #[inline(always)]
+    pub(super) fn update(&mut self, p: usize, v: usize, o: usize) {
+        self.vc.update(p, v);
+        self.row.update(p, o);
+        self.col.update(o, p);
+    }
+}
+
+impl WordPath {
+    /// For `s`'s layout (entries past 64 input VCs or ports are left out: such a router
+    /// never takes the one-word path).
+    pub(super) fn new(s: &RouterState) -> WordPath {
+        let mut w = WordPath {
+            seen: 0,
+            vcs: [WordVc::default(); 64],
+            req: WordMatrix::new(),
+            by_out: [0; 64],
+            port_vcs: [0; 64],
+        };
+        for (i, &p) in s.layout.in_port_of.iter().enumerate().take(64) {
+            w.vcs[i].input = p;
+            if usize::from(p) < 64 {
+                w.port_vcs[usize::from(p)] |= 1 << i;
+            }
+        }
+        w
+    }
+}

@@ -1,0 +1,34 @@
+//! Why a routing function cannot run on a netlist.
+
+use flitsim_netlist::{InPort, RouterId};
+
+/// Why a routing function cannot run on a netlist.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RoutingMismatch {
+    /// The routing function needs another topology.
+    #[error("routing `{routing}` does not fit {topology}")]
+    DoesNotFit {
+        /// Routing function name.
+        routing: String,
+        /// What the netlist is.
+        topology: String,
+        /// What to do.
+        help: String,
+    },
+    /// A router port has fewer VCs than the routing function's classes.
+    #[error(
+        "routing `{routing}` needs {needed} VCs per port, router {router} port {port} has {have}"
+    )]
+    TooFewVcs {
+        /// Routing function name.
+        routing: String,
+        /// The router with too few VCs.
+        router: RouterId,
+        /// The input port with too few VCs.
+        port: InPort,
+        /// VCs needed.
+        needed: u8,
+        /// VCs present.
+        have: u8,
+    },
+}

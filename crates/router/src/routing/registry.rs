@@ -1,0 +1,239 @@
+//! The closed registry: each [`RoutingKind`] built for a netlist, or refused with a
+//! [`RoutingMismatch`] that says what to do.
+
+use super::{
+    cdg, dimension_order, dor_torus_dateline, duato_minimal, duato_nbc, minimal_adaptive,
+    negative_first, north_last, pcube, quaglia_adaptive, source, table, west_first, Geometry,
+    RoutingFunction, RoutingMismatch,
+};
+use flitsim_netlist::{DatelineRule, DorTie, InPort, Netlist, RoutingKind, Topology};
+use std::sync::Arc;
+
+/// The registry name of a routing kind (the kebab-case name of netlists and the CLI).
+pub fn kind_name(kind: RoutingKind) -> &'static str {
+    match kind {
+        RoutingKind::Dor => "dor",
+        RoutingKind::DorNoDateline => "dor-nodateline",
+        RoutingKind::Duato => "duato",
+        RoutingKind::DuatoNbc => "duato-nbc",
+        RoutingKind::Quaglia => "quaglia",
+        RoutingKind::MinimalAdaptive => "minimal-adaptive",
+        RoutingKind::Pcube => "pcube",
+        RoutingKind::WestFirst => "west-first",
+        RoutingKind::NorthLast => "north-last",
+        RoutingKind::NegativeFirst => "negative-first",
+        RoutingKind::Source => "source",
+        RoutingKind::Table => "table",
+    }
+}
+
+/// A short description of a topology for messages (`torus 8x8`, `hypercube of dimension 6`).
+pub fn describe_topology(t: &Topology) -> String {
+    let join = |r: &[u32]| {
+        r.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join("x")
+    };
+    match t {
+        Topology::Torus { radix } => format!("torus {}", join(radix)),
+        Topology::Mesh { radix } => format!("mesh {}", join(radix)),
+        Topology::Hypercube { dim } => format!("hypercube of dimension {dim}"),
+        Topology::Ring { n } => format!("ring of {n}"),
+        Topology::Explicit => "an explicit netlist without generator geometry".to_string(),
+    }
+}
+
+/// Builds the routing function `kind` for `netlist`, checking that it fits the topology
+/// and that every router-to-router input port has enough VCs for its classes.
+pub fn build(
+    kind: RoutingKind,
+    netlist: &Netlist,
+) -> Result<Arc<dyn RoutingFunction>, RoutingMismatch> {
+    let f = construct(kind, netlist)?;
+    check_vcs(kind, f.vc_classes(), netlist)?;
+    Ok(f)
+}
+
+/// The `adaptive_vcs` setting of the netlist's routers (the largest, if they differ).
+fn adaptive_vcs(netlist: &Netlist) -> u8 {
+    netlist
+        .routers()
+        .map(|r| r.config.adaptive_vcs)
+        .max()
+        .unwrap_or(0)
+}
+
+/// True when a router asks for `deadlock_check = "warn"` (a short escape split runs).
+pub fn warn_only(netlist: &Netlist) -> bool {
+    netlist
+        .routers()
+        .any(|r| r.config.deadlock_check == flitsim_netlist::DeadlockCheck::Warn)
+}
+
+/// The warning for a netlist run under `deadlock_check = "warn"` whose routing has a
+/// dependency cycle (the static check that would have refused it), `None` otherwise.
+pub fn deadlock_warning(netlist: &Netlist) -> Option<String> {
+    let kind = netlist.routers().next()?.config.routing;
+    if !warn_only(netlist) || !netlist.routers().all(|r| r.config.routing == kind) {
+        return None;
+    }
+    let f = build(kind, netlist).ok()?;
+    if cdg::deadlock_free_by_storage(f.as_ref(), netlist) {
+        return None;
+    }
+    let cycle = cdg::dependency_cycle(f.as_ref(), netlist)?;
+    let names = cdg::cycle_names(netlist, &cycle);
+    Some(format!(
+        "routing `{}` is not deadlock-free on this netlist (deadlock_check = \"warn\"): its \
+         dependency graph has a cycle of {} VCs starting {}; the run goes on and its \
+         watchdog reports a deadlock if one happens",
+        kind_name(kind),
+        names.len(),
+        names.first().map_or("", String::as_str)
+    ))
+}
+
+/// The fewest VCs of any router-to-router input port.
+fn min_network_vcs(netlist: &Netlist) -> u8 {
+    netlist
+        .routers()
+        .flat_map(|r| r.ports.iter().skip(1).map(|p| p.vcs))
+        .min()
+        .unwrap_or(0)
+}
+
+/// The `dor_tie` and `dateline` rules of the netlist's routers (the first router's: the
+/// engine runs one routing function for the whole network).
+fn dor_rules(netlist: &Netlist) -> (DorTie, DatelineRule) {
+    netlist
+        .routers()
+        .next()
+        .map(|r| (r.config.dor_tie, r.config.dateline))
+        .unwrap_or_default()
+}
+
+/// Is the netlist a 2-D mesh?
+fn is_mesh_2d(t: &Topology) -> bool {
+    matches!(t, Topology::Mesh { radix } if radix.len() == 2)
+}
+
+/// The routing function for `kind` on this topology, without the VC-count check.
+pub(super) fn construct(
+    kind: RoutingKind,
+    netlist: &Netlist,
+) -> Result<Arc<dyn RoutingFunction>, RoutingMismatch> {
+    Ok(match (kind, &netlist.topology) {
+        (RoutingKind::Dor, Topology::Mesh { .. } | Topology::Hypercube { .. })
+        | (RoutingKind::DorNoDateline, Topology::Torus { .. } | Topology::Ring { .. }) => Arc::new(
+            dimension_order::DimensionOrder::new(Geometry::new(netlist, kind)?, kind_name(kind)),
+        ),
+        (RoutingKind::Dor, Topology::Torus { .. } | Topology::Ring { .. }) => {
+            let (tie, dateline) = dor_rules(netlist);
+            Arc::new(dor_torus_dateline::DorTorusDateline::new(
+                Geometry::new(netlist, kind)?,
+                tie,
+                dateline,
+            ))
+        }
+        (
+            RoutingKind::Duato,
+            Topology::Torus { .. } | Topology::Ring { .. } | Topology::Mesh { .. },
+        ) => Arc::new(duato_minimal::DuatoMinimal::new(
+            Geometry::new(netlist, kind)?,
+            adaptive_vcs(netlist),
+            min_network_vcs(netlist),
+            dor_rules(netlist).0,
+        )),
+        (
+            RoutingKind::DuatoNbc,
+            Topology::Torus { .. } | Topology::Ring { .. } | Topology::Mesh { .. },
+        ) => Arc::new(duato_nbc::DuatoNbc::new(
+            Geometry::new(netlist, kind)?,
+            netlist,
+            adaptive_vcs(netlist),
+            min_network_vcs(netlist),
+            warn_only(netlist),
+        )),
+        (RoutingKind::Quaglia, Topology::Torus { radix }) if radix.len() == 2 => {
+            Arc::new(quaglia_adaptive::Quaglia::new(
+                Geometry::new(netlist, kind)?,
+                adaptive_vcs(netlist),
+                min_network_vcs(netlist),
+                dor_rules(netlist).0,
+            ))
+        }
+        (
+            RoutingKind::MinimalAdaptive,
+            Topology::Torus { .. } | Topology::Ring { .. } | Topology::Mesh { .. },
+        ) => Arc::new(minimal_adaptive::MinimalAdaptive::new(Geometry::new(
+            netlist, kind,
+        )?)),
+        (RoutingKind::Pcube, Topology::Hypercube { .. }) => {
+            Arc::new(pcube::Pcube::new(Geometry::new(netlist, kind)?))
+        }
+        (RoutingKind::WestFirst, t) if is_mesh_2d(t) => {
+            Arc::new(west_first::WestFirst::new(Geometry::new(netlist, kind)?))
+        }
+        (RoutingKind::NorthLast, t) if is_mesh_2d(t) => {
+            Arc::new(north_last::NorthLast::new(Geometry::new(netlist, kind)?))
+        }
+        (RoutingKind::NegativeFirst, Topology::Mesh { .. }) => Arc::new(
+            negative_first::NegativeFirst::new(Geometry::new(netlist, kind)?),
+        ),
+        (RoutingKind::Source, _) => Arc::new(source::SourceRouting::new(netlist)),
+        (RoutingKind::Table, _) => Arc::new(table::TableRouting::new(netlist)),
+        (_, t) => return Err(does_not_fit(kind, t)),
+    })
+}
+
+/// The help of `dor` on a netlist without coordinates.
+pub(crate) const DOR_NEEDS_COORDINATES: &str = "dor needs coordinates: set `routing = \"table\"` \
+     under [defaults] (shortest paths, with the static deadlock check), or give the netlist a \
+     [topology] table or use a torus, mesh, ring or hypercube generator";
+
+fn does_not_fit(kind: RoutingKind, t: &Topology) -> RoutingMismatch {
+    let help = match kind {
+        RoutingKind::Dor => DOR_NEEDS_COORDINATES,
+        RoutingKind::DorNoDateline => "dor-nodateline runs on tori and rings only; use `dor`",
+        RoutingKind::Duato | RoutingKind::DuatoNbc => {
+            "use a torus, ring or mesh generator (the escape VCs route by coordinates), or `table`"
+        }
+        RoutingKind::Quaglia => {
+            "quaglia is paper 000's scheme for 2-D tori; use `duato` on other tori and meshes"
+        }
+        RoutingKind::MinimalAdaptive => {
+            "minimal-adaptive routes by coordinates; use a torus, ring or mesh generator"
+        }
+        RoutingKind::Pcube => "pcube runs on hypercubes only; use `dor` (e-cube) or `table`",
+        RoutingKind::WestFirst | RoutingKind::NorthLast => {
+            "this turn model is defined on 2-D meshes; use `negative-first` or `table`"
+        }
+        RoutingKind::NegativeFirst => "negative-first runs on meshes; use `table` elsewhere",
+        RoutingKind::Source | RoutingKind::Table => "source and table routing fit any netlist",
+    };
+    RoutingMismatch::DoesNotFit {
+        routing: kind_name(kind).to_string(),
+        topology: describe_topology(t),
+        help: help.to_string(),
+    }
+}
+
+/// First router whose network input ports have fewer VCs
+/// than `classes`.
+fn check_vcs(kind: RoutingKind, classes: u8, netlist: &Netlist) -> Result<(), RoutingMismatch> {
+    for r in netlist.routers() {
+        for (p, port) in r.ports.iter().enumerate().skip(1) {
+            if port.vcs < classes {
+                return Err(RoutingMismatch::TooFewVcs {
+                    routing: kind_name(kind).to_string(),
+                    router: r.id,
+                    port: InPort(p as u8),
+                    needed: classes,
+                    have: port.vcs,
+                });
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,89 @@
+//! The registry as netlist validation sees it ([`RoutingRequirements`]).
+
+use super::registry::{construct, warn_only};
+use super::{cdg, kind_name, RoutingMismatch};
+use flitsim_netlist::{
+    Netlist, RoutingKind, RoutingProblem, RoutingProblemKind, RoutingRequirements,
+};
+
+/// The routing registry as netlist validation sees it: checks every router's configured
+/// routing function against the netlist.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct RoutingRegistry;
+
+impl RoutingRequirements for RoutingRegistry {
+    fn check(&self, netlist: &Netlist) -> Vec<RoutingProblem> {
+        let mut problems = Vec::new();
+        let mut kinds: Vec<RoutingKind> = Vec::new();
+        for r in netlist.routers() {
+            if !kinds.contains(&r.config.routing) {
+                kinds.push(r.config.routing);
+            }
+        }
+        for kind in kinds {
+            let users = |r: &flitsim_netlist::RouterSpec| r.config.routing == kind;
+            let f = match construct(kind, netlist) {
+                Ok(f) => f,
+                Err(RoutingMismatch::DoesNotFit {
+                    routing,
+                    topology,
+                    help,
+                }) => {
+                    for r in netlist.routers().filter(|r| users(r)) {
+                        problems.push(RoutingProblem {
+                            router: r.id,
+                            kind: RoutingProblemKind::DoesNotFit {
+                                routing: routing.clone(),
+                                topology: topology.clone(),
+                            },
+                            help: help.clone(),
+                        });
+                    }
+                    continue;
+                }
+                Err(RoutingMismatch::TooFewVcs { .. }) => unreachable!("unchecked build"),
+            };
+            let classes = f.vc_classes();
+            let before = problems.len();
+            for r in netlist.routers().filter(|r| users(r)) {
+                let have = r.ports.iter().skip(1).map(|p| p.vcs).min();
+                if let Some(have) = have.filter(|&h| h < classes) {
+                    problems.push(RoutingProblem {
+                        router: r.id,
+                        kind: RoutingProblemKind::TooFewVcs {
+                            routing: kind_name(kind).to_string(),
+                            needed: classes,
+                            have,
+                        },
+                        help: format!(
+                            "set vcs >= {classes} ({} uses {classes} VC classes to avoid deadlock)",
+                            kind_name(kind)
+                        ),
+                    });
+                }
+            }
+            // The static deadlock check, once the function fits and has its VCs (and only
+            // when every router runs it: the engine shares one function).
+            if problems.len() == before
+                && netlist.routers().all(users)
+                && !warn_only(netlist)
+                && !cdg::deadlock_free_by_storage(f.as_ref(), netlist)
+            {
+                if let Some(cycle) = cdg::dependency_cycle(f.as_ref(), netlist) {
+                    let channels = cdg::cycle_names(netlist, &cycle);
+                    for r in netlist.routers() {
+                        problems.push(RoutingProblem {
+                            router: r.id,
+                            kind: RoutingProblemKind::DependencyCycle {
+                                routing: kind_name(kind).to_string(),
+                                channels: channels.clone(),
+                            },
+                            help: cdg::cycle_help(kind),
+                        });
+                    }
+                }
+            }
+        }
+        problems
+    }
+}
