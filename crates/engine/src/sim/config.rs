@@ -64,7 +64,7 @@ pub struct SimConfig {
     /// partition while the other workers sleep, because so little work per cycle costs less
     /// than the barriers between cores. Decided at each window from the previous window's
     /// count, so the decision is deterministic; results never depend on it. 0 = always
-    /// parallel, `u64::MAX` = always serial (tests). Default [`MIN_PARALLEL_WORK`].
+    /// parallel, `u64::MAX` = always serial (tests). Default `MIN_PARALLEL_WORK` (64).
     #[serde(skip)]
     pub min_parallel_work: u64,
     /// Check flit and credit conservation over the whole network after every cycle
