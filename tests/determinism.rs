@@ -289,7 +289,7 @@ fn vct_is_identical_at_1_2_3_8_threads() {
 
 /// Runs `netlist` (after the `set` edits) for `config` on one worker, with the per-cycle
 /// conservation checks (`SimConfig::cycle_checks`, the general worker loop) and without
-/// them (the release path, `parallel::alone`, which debug builds take only this way), the
+/// them (the release path, `single_worker`, which debug builds take only this way), the
 /// first 300 cycles traced; returns both (report, trace) pairs.
 fn checked_and_release_paths(
     mut netlist: flitsim::netlist::Netlist,

@@ -12,7 +12,7 @@
 //! reused).
 
 /// Buckets of the wheel (a power of two): one turn is the terminals' look-ahead horizon
-/// (`cycle::LOOK_AHEAD`), so few entries wait for a later turn.
+/// (`LOOK_AHEAD` of the cycle's terminal step), so few entries wait for a later turn.
 const BUCKETS: usize = 1024;
 
 /// The end of a list.

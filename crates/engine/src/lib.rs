@@ -24,7 +24,6 @@
 //! ```
 #![warn(missing_docs)]
 
-mod assemble;
 mod calendar;
 pub mod channel;
 mod conservation;
@@ -33,6 +32,7 @@ pub mod error;
 pub mod latency;
 pub mod length;
 mod memory;
+mod network;
 mod parallel;
 pub mod rng;
 mod sim;
@@ -45,7 +45,7 @@ mod watchdog;
 pub mod zero_load;
 pub mod zero_load_mean;
 
-pub use channel::{Line, Lines};
+pub use channel::{Channel, DelayLine, DelayLines};
 pub use error::{ConfigError, SimError, WaitingVc};
 pub use latency::{LatencyDef, LatencyFrom, LatencyTo};
 pub use length::LengthDist;

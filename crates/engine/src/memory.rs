@@ -13,7 +13,7 @@
 //!   position and record ([`InputBuffer::bytes_per_fifo`]);
 //! - channel delay lines: per router-to-router channel and per terminal link (injection
 //!   and ejection), the ring of its forward side (flits) and of its reverse side
-//!   (credits, and timeout resets when a router has a timeout) ([`Lines::line_bytes`]);
+//!   (credits, and timeout resets when a router has a timeout) ([`DelayLines::line_bytes`]);
 //! - router pipelines: each router's crossbar ring (`switch_alloc_delay +
 //!   crossbar_delay`) and credit-return ring (`credit_delay`) ([`Crossbar::bytes`],
 //!   [`CreditReturn::bytes`]);
@@ -41,9 +41,9 @@
 //! estimates 77.7 MB against a peak resident set of about 101 MB, torus 128x128 311 MB
 //! against 387 to 414 MB.
 
-use crate::assemble::{bounds, RouterNode, TerminalNode};
-use crate::channel::{Lines, Wakes};
+use crate::channel::{DelayLines, Wakes};
 use crate::error::ConfigError;
+use crate::network::{bounds, RouterNode, TerminalNode};
 use crate::zero_load::WalkMemos;
 use flitsim_netlist::{ArbiterKind, BufferDepth, Netlist, OutPort, RouterSpec};
 use flitsim_router::buffer::{InputBuffer, UNBOUNDED_START};
@@ -282,10 +282,10 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
     };
     let resets = netlist.routers().any(|r| r.config.timeout > 0);
     let line = |latency: u32| {
-        Lines::<Flit>::line_bytes(latency)
-            + Lines::<Credit>::line_bytes(latency)
+        DelayLines::<Flit>::line_bytes(latency)
+            + DelayLines::<Credit>::line_bytes(latency)
             + if resets {
-                Lines::<Reset>::line_bytes(latency)
+                DelayLines::<Reset>::line_bytes(latency)
             } else {
                 0
             }
@@ -765,7 +765,7 @@ mod tests {
     /// The walk of `netlist`'s router 0 routing function over `threads` threads, as
     /// `Simulation::new` sizes it.
     fn walk_of(netlist: &Netlist, threads: usize) -> Walk {
-        let routings = crate::assemble::RoutingFunctions::build(netlist).unwrap();
+        let routings = crate::network::RoutingFunctions::build(netlist).unwrap();
         Walk {
             dimension_order: routings.first().unwrap().is_dimension_order(),
             threads,

@@ -1,125 +1,29 @@
 //! The simulation: an assembled network, the clock, the measurement window, the watchdog.
 
-use crate::assemble::{self, Network, PHASE_BUG};
-use crate::cycle::{Status, View};
+use crate::cycle::View;
 use crate::error::{ConfigError, SimError};
-use crate::latency::LatencyDef;
 use crate::length::LengthDist;
 use crate::memory::{self, MemoryLimit};
+use crate::network::{self, Network, RoutingFunctions, Status, PHASE_BUG};
 use crate::parallel::{self, Stop, WindowState};
 use crate::stats::report::ReportInputs;
-use crate::stats::{AutoConfig, MeasureOutcome, RunReport, TerminalStats, Window};
+use crate::stats::{MeasureOutcome, RunReport, TerminalStats, Window};
 use crate::terminal::{Delivery, TerminalConfig};
 use crate::trace::{TraceEvent, TraceNames, Tracer};
-use crate::traffic::{self, TrafficKind};
+use crate::traffic::{self, TrafficPattern};
 use crate::watchdog::{self, Watchdog};
 use crate::zero_load_mean;
 use flitsim_netlist::{Cycle, Netlist, TerminalId};
+use flitsim_router::routing::RoutingFunction;
 use flitsim_router::Stamp;
 use serde::Serialize;
+use std::sync::Arc;
 
+mod config;
 mod measure;
 mod occupancy;
 
-/// How to run: traffic, phases, seed, watchdog. Router and channel parameters come from
-/// the netlist (apply overrides with `Netlist::set` first).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SimConfig {
-    /// Packets generated per terminal per cycle (Bernoulli probability), in `[0, 1]`.
-    /// Default 0.01.
-    pub rate: f64,
-    /// Flits per packet (>= 1) when `length_dist` is `None`. Default 1.
-    pub length: u32,
-    /// Packet length distribution (`--length M|exp:MEAN|mix:M1,M2,P1`); `None` means the
-    /// fixed `length`. Default `None`.
-    pub length_dist: Option<LengthDist>,
-    /// Destination pattern. Default uniform.
-    pub traffic: TrafficKind,
-    /// Warm-up cycles before the measurement window. Default 1000.
-    pub warmup: u64,
-    /// Measurement window length in cycles. Default 10000.
-    pub cycles: u64,
-    /// At most this many cycles after the window to deliver the measured packets (or,
-    /// with `drain_all`, every packet). Default 10000.
-    pub drain: u64,
-    /// `--drain`: after the window stop generating and run until every generated packet
-    /// has been delivered, at most `drain` cycles (the report says whether the limit was
-    /// hit). Default off: traffic continues during the drain of the measured packets.
-    pub drain_all: bool,
-    /// Run seed: every component's random stream derives from it. Default 1.
-    pub seed: u64,
-    /// Cycles without any flit moving (while flits are in the network and nothing is
-    /// scheduled: no flit, credit or reset on a channel, none in a router's pipeline
-    /// delay) before the run stops with a deadlock report; 0 disables the watchdog.
-    /// Default 2000, whatever the channel latencies and pipeline delays.
-    pub watchdog: u64,
-    /// Keep a record of every delivered packet (`Simulation::take_deliveries`). Default off.
-    pub record_deliveries: bool,
-    /// Cycles a packet dropped by a timeout reset waits at its source before it may be
-    /// sent again (`--backoff`; paper 003's constant retransmission delay). Default 0.
-    pub backoff: u64,
-    /// The events packet latency runs between (`--latency-from`, `--latency-to`); the
-    /// report's latency, its interval, the warm-up series and the zero-load latency follow
-    /// it. Default generation -> tail consumed.
-    pub latency: LatencyDef,
-    /// `Some`: detect the warm-up and measure to a confidence target (then `warmup` and
-    /// `cycles` are ignored); `None`: the fixed window of `warmup` and `cycles`. Default `None`.
-    pub auto: Option<AutoConfig>,
-    /// End the run as soon as the saturation verdict is reached (the CLI does). Default off.
-    pub stop_on_saturation: bool,
-    /// Worker threads (partitions) at most; 0 = automatic ([`auto_threads`]). The engine
-    /// uses no more than [`useful_workers`] allows. Results do not depend on it. Default 1.
-    #[serde(skip)]
-    pub threads: usize,
-    /// Routers stepped per cycle per worker below which a window of
-    /// [`WINDOW_CYCLES`](crate::WINDOW_CYCLES) cycles runs serially: one thread steps every
-    /// partition while the other workers sleep, because so little work per cycle costs less
-    /// than the barriers between cores. Decided at each window from the previous window's
-    /// count, so the decision is deterministic; results never depend on it. 0 = always
-    /// parallel, `u64::MAX` = always serial (tests). Default [`MIN_PARALLEL_WORK`].
-    #[serde(skip)]
-    pub min_parallel_work: u64,
-    /// Check flit and credit conservation over the whole network after every cycle
-    /// (`conservation::check`). Default: on in debug builds, off in release builds. A run
-    /// with one worker and no checks takes the release path (`parallel::alone`: the
-    /// partition locked once per run, both phases of a cycle in one pass); tests turn the
-    /// checks off in debug builds to cover that path, whose results must be the same.
-    #[serde(skip)]
-    pub cycle_checks: bool,
-}
-
-/// Default of [`SimConfig::min_parallel_work`]. Measured on two cores (docs/performance.md, "Threads 1
-/// vs 2"): two workers lose at 30-34 routers stepped per cycle per worker (torus 8x8 at
-/// 0.25, 16x16 at 0.02 flits/terminal/cycle), break even at about 70 (16x16 at 0.05) and
-/// win from about 120 (16x16 at 0.13); torus 8x8 therefore always runs serial windows on
-/// two workers.
-pub const MIN_PARALLEL_WORK: u64 = 64;
-
-/// Routers per worker below which automatic thread counts stop adding workers: a smaller
-/// partition's cycle is shorter than a barrier round trip.
-pub const ROUTERS_PER_THREAD: usize = 256;
-
-/// The automatic thread count for `routers` routers: the available cores, at most one per
-/// [`ROUTERS_PER_THREAD`] routers, at least 1.
-pub fn auto_threads(routers: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    cores.min(routers / ROUTERS_PER_THREAD).max(1)
-}
-
-/// The workers (partitions) worth having for `threads` asked, `routers` routers and a
-/// `min_parallel_work` of `min`: a partition of fewer than `min` routers can never step
-/// `min` routers per cycle, so all its windows would run serially and the partition would
-/// only cost (two partitions on one thread run about 8% slower than one on torus 8x8).
-/// Hence at most `routers / min` workers, at least 1. `min` = 0 (every window parallel)
-/// and `u64::MAX` (every window serial) are the forcing modes of tests and measurements:
-/// they keep `threads` as asked.
-pub fn useful_workers(threads: usize, routers: usize, min: u64) -> usize {
-    if min == 0 || min == u64::MAX {
-        return threads;
-    }
-    let most = (routers as u64 / min).max(1);
-    threads.min(usize::try_from(most).unwrap_or(usize::MAX))
-}
+pub use config::{auto_threads, useful_workers, SimConfig, ROUTERS_PER_THREAD};
 
 /// Speed of a simulation (wall-clock; never part of the deterministic report).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -139,77 +43,6 @@ pub struct Perf {
     pub serial_cycles_fraction: f64,
 }
 
-impl Default for SimConfig {
-    fn default() -> Self {
-        SimConfig {
-            rate: 0.01,
-            length: 1,
-            length_dist: None,
-            traffic: TrafficKind::Uniform,
-            warmup: 1000,
-            cycles: 10_000,
-            drain: 10_000,
-            drain_all: false,
-            seed: 1,
-            watchdog: 2000,
-            record_deliveries: false,
-            backoff: 0,
-            latency: LatencyDef::default(),
-            auto: None,
-            stop_on_saturation: false,
-            threads: 1,
-            min_parallel_work: MIN_PARALLEL_WORK,
-            cycle_checks: cfg!(debug_assertions),
-        }
-    }
-}
-
-impl SimConfig {
-    /// Checks the values that are not the netlist's business.
-    ///
-    /// # Errors
-    /// `RateOutOfRange`, `ZeroLength` or `RunTooLong`.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        if !(0.0..=1.0).contains(&self.rate) {
-            return Err(ConfigError::RateOutOfRange { rate: self.rate });
-        }
-        if self.length == 0 {
-            return Err(ConfigError::ZeroLength);
-        }
-        let cycles = self.longest_run();
-        if cycles > u128::from(Stamp::LAST.0) {
-            return Err(ConfigError::RunTooLong {
-                cycles,
-                last: Stamp::LAST.0,
-            });
-        }
-        self.lengths().validate()
-    }
-
-    /// The most cycles [`Simulation::run`] may simulate: warm-up and measurement (or the
-    /// automatic measurement's budget), then the drain.
-    fn longest_run(&self) -> u128 {
-        let measure = match self.auto {
-            Some(auto) => u128::from(auto.max_cycles),
-            None => u128::from(self.warmup) + u128::from(self.cycles),
-        };
-        measure + u128::from(self.drain)
-    }
-
-    /// The packet length distribution: `length_dist`, or the fixed `length`.
-    pub fn lengths(&self) -> LengthDist {
-        self.length_dist.unwrap_or(LengthDist::Fixed(self.length))
-    }
-
-    /// The measurement window `[warmup, warmup + cycles)`.
-    pub fn window(&self) -> Window {
-        Window {
-            start: Cycle(self.warmup),
-            end: Cycle(self.warmup + self.cycles),
-        }
-    }
-}
-
 /// A network being simulated.
 pub struct Simulation {
     net: Network,
@@ -217,7 +50,7 @@ pub struct Simulation {
     window: Window,
     now: Cycle,
     watchdog: Watchdog,
-    /// The serial/parallel windows (see `parallel.rs`).
+    /// The serial/parallel windows (see [`crate::parallel`]).
     windows: WindowState,
     zero_load_latency: f64,
     error: Option<SimError>,
@@ -249,30 +82,14 @@ impl Simulation {
         let lengths = config.lengths();
         crate::switching::check_depth(netlist, &lengths)?;
         let pattern = traffic::build(&config.traffic, netlist, config.seed)?;
-        let trace = match config.traffic.trace_file() {
-            Some(path) => Some(traffic::trace::load(path, netlist.num_terminals())?),
-            None => None,
-        };
-        // The trace's packets meet the same switching limits as `--length`.
-        if let Some(longest) = trace.iter().flatten().map(|e| e.len).max() {
-            crate::switching::check_depth(netlist, &LengthDist::Fixed(longest))?;
-        }
-        let tc = TerminalConfig {
-            rate: config.rate,
-            length: lengths,
-            window: config.window(),
-            stop_generating: config.drain_all.then(|| config.window().end),
-            record_deliveries: config.record_deliveries,
-            backoff: config.backoff,
-            latency: config.latency,
-            terminal_latency: netlist.routers().map(|r| r.terminal_latency).collect(),
-        };
+        let trace = load_trace(netlist, config)?;
+        let tc = terminal_config(netlist, config);
         let asked = match config.threads {
             0 => auto_threads(netlist.num_routers()),
             n => n,
         };
         let threads = useful_workers(asked, netlist.num_routers(), config.min_parallel_work);
-        let routings = assemble::RoutingFunctions::build(netlist)?;
+        let routings = RoutingFunctions::build(netlist)?;
         // The zero-load latency walk below runs on router 0's function over the threads
         // asked, after assembly: its memos add to the network's.
         let walk = memory::Walk {
@@ -280,41 +97,17 @@ impl Simulation {
             threads: asked,
         };
         memory::check(netlist, threads, walk, MemoryLimit::of_machine())?;
-        let mut net = assemble::assemble(netlist, &routings, &tc, &pattern, config.seed, threads);
-        // The mean over the pattern's own destinations (or the trace's packets). The
-        // walk splits the destinations over the threads asked (integer sums: the same for
-        // any count), also where the run itself keeps fewer workers.
-        // Every terminal is a source and a destination equally often: the mean terminal
-        // latency is what a latency definition leaves out at either end.
-        let lt = tc
-            .terminal_latency
-            .iter()
-            .map(|&l| f64::from(l))
-            .sum::<f64>()
-            / tc.terminal_latency.len().max(1) as f64;
-        let offset = config.latency.zero_load_offset(lt, lt);
-        let zero_load_latency = routings.first().map_or(0.0, |f| match &trace {
-            Some(events) => zero_load_mean::mean_over_events(netlist, f.as_ref(), events),
-            None => zero_load_mean::mean_over_mix(
+        let mut net = network::assemble(netlist, &routings, &tc, &pattern, config.seed, threads);
+        let zero_load_latency = routings.first().map_or(0.0, |f| {
+            let walk = ZeroLoadWalk {
                 netlist,
-                f.as_ref(),
-                &pattern.mix(),
-                asked,
-                lengths.mean(),
-            ),
-        }) - offset;
+                routing: f.as_ref(),
+                threads: asked,
+            };
+            walk.mean(config, &pattern, trace.as_deref())
+        }) - terminal_offset(config, &tc);
         if let Some(events) = trace {
-            let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.len()];
-            for e in events {
-                per[e.source.index()].push(e);
-            }
-            let mut per = per.into_iter();
-            for part in &mut net.parts {
-                let nodes = part.nodes.get_mut().expect(PHASE_BUG);
-                for (t, ev) in nodes.terminals.iter_mut().zip(per.by_ref()) {
-                    t.terminal.set_schedule(ev);
-                }
-            }
+            schedule_trace(&mut net, events);
         }
         let windows = WindowState::new(net.len(), net.parts.len(), config.min_parallel_work);
         let sim = Simulation {
@@ -334,21 +127,27 @@ impl Simulation {
             timed_cycles: 0,
             last: Stamp::LAST,
         };
-        // The automatic measurement stops at the first sample at or past its budget: up to
-        // one batch later than `validate` counts.
-        let slack = if config.auto.is_some() {
-            sim.batch_cycles()
+        sim.check_run_length()?;
+        Ok(sim)
+    }
+
+    /// Refuses a run that may pass [`Stamp::LAST`]. The automatic measurement stops at
+    /// the first sample at or past its budget: up to one batch later than
+    /// [`SimConfig::validate`] counts.
+    fn check_run_length(&self) -> Result<(), ConfigError> {
+        let slack = if self.config.auto.is_some() {
+            self.batch_cycles()
         } else {
             0
         };
-        let cycles = config.longest_run() + u128::from(slack);
+        let cycles = self.config.longest_run() + u128::from(slack);
         if cycles > u128::from(Stamp::LAST.0) {
             return Err(ConfigError::RunTooLong {
                 cycles,
                 last: Stamp::LAST.0,
             });
         }
-        Ok(sim)
+        Ok(())
     }
 
     /// The next cycle to be simulated.
@@ -415,7 +214,7 @@ impl Simulation {
         self.advance_until(Stop::Drained(limit))
     }
 
-    /// Runs cycles until `stop` on every partition's worker (see `parallel.rs`).
+    /// Runs cycles until `stop` on every partition's worker (see [`crate::parallel`]).
     fn advance_until(&mut self, stop: Stop) -> Result<(), SimError> {
         if let Some(e) = &self.error {
             return Err(e.clone());
@@ -711,6 +510,94 @@ impl Simulation {
             },
         )
     }
+}
+
+/// The trace file's packets, if the traffic is a trace; they meet the same switching
+/// limits as `--length`.
+fn load_trace(
+    netlist: &Netlist,
+    config: &SimConfig,
+) -> Result<Option<Vec<traffic::TraceEvent>>, ConfigError> {
+    let Some(path) = config.traffic.trace_file() else {
+        return Ok(None);
+    };
+    let trace = traffic::trace::load(path, netlist.num_terminals())?;
+    if let Some(longest) = trace.iter().map(|e| e.len).max() {
+        crate::switching::check_depth(netlist, &LengthDist::Fixed(longest))?;
+    }
+    Ok(Some(trace))
+}
+
+/// What every terminal of `netlist` is configured with for a run of `config`.
+fn terminal_config(netlist: &Netlist, config: &SimConfig) -> TerminalConfig {
+    TerminalConfig {
+        rate: config.rate,
+        length: config.lengths(),
+        window: config.window(),
+        stop_generating: config.drain_all.then(|| config.window().end),
+        record_deliveries: config.record_deliveries,
+        backoff: config.backoff,
+        latency: config.latency,
+        terminal_latency: netlist.routers().map(|r| r.terminal_latency).collect(),
+    }
+}
+
+/// Hands each terminal of `net` its packets of the trace `events`.
+fn schedule_trace(net: &mut Network, events: Vec<traffic::TraceEvent>) {
+    let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.len()];
+    for e in events {
+        per[e.source.index()].push(e);
+    }
+    let mut per = per.into_iter();
+    for part in &mut net.parts {
+        let nodes = part.nodes.get_mut().expect(PHASE_BUG);
+        for (t, ev) in nodes.terminals.iter_mut().zip(per.by_ref()) {
+            t.terminal.set_schedule(ev);
+        }
+    }
+}
+
+/// The zero-load latency walk of a netlist on one routing function, split over `threads`.
+struct ZeroLoadWalk<'a> {
+    netlist: &'a Netlist,
+    routing: &'a dyn RoutingFunction,
+    threads: usize,
+}
+
+impl ZeroLoadWalk<'_> {
+    /// The mean zero-load latency over the pattern's own destinations (or the trace's
+    /// packets), terminal channels included. The walk splits the destinations over the
+    /// threads asked (integer sums: the same for any count), also where the run itself
+    /// keeps fewer workers.
+    fn mean(
+        &self,
+        config: &SimConfig,
+        pattern: &Arc<dyn TrafficPattern>,
+        trace: Option<&[traffic::TraceEvent]>,
+    ) -> f64 {
+        match trace {
+            Some(events) => zero_load_mean::mean_over_events(self.netlist, self.routing, events),
+            None => zero_load_mean::mean_over_mix(
+                self.netlist,
+                self.routing,
+                &pattern.mix(),
+                self.threads,
+                config.lengths().mean(),
+            ),
+        }
+    }
+}
+
+/// What `config`'s latency definition leaves out of the zero-load latency at either end.
+/// Every terminal is a source and a destination equally often: the mean terminal latency.
+fn terminal_offset(config: &SimConfig, tc: &TerminalConfig) -> f64 {
+    let lt = tc
+        .terminal_latency
+        .iter()
+        .map(|&l| f64::from(l))
+        .sum::<f64>()
+        / tc.terminal_latency.len().max(1) as f64;
+    config.latency.zero_load_offset(lt, lt)
 }
 
 /// Timeout-reset counters of a run, since cycle 0.

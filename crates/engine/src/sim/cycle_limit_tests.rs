@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::error::ConfigError;
+use crate::stats::AutoConfig;
 use flitsim_netlist::topology::torus;
 
 #[test]

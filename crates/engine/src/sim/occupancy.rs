@@ -14,7 +14,7 @@ impl Simulation {
             for r in &mut part
                 .nodes
                 .get_mut()
-                .expect(crate::assemble::PHASE_BUG)
+                .expect(crate::network::PHASE_BUG)
                 .routers
             {
                 r.router.reset_stats(now);

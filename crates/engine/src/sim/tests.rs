@@ -1,4 +1,4 @@
-//! Serial and parallel windows (`parallel.rs`): the windows' modes follow the previous
+//! Serial and parallel windows (`crate::parallel`): the windows' modes follow the previous
 //! window's work, every switch between them (through the barrier and the gate) leaves
 //! results unchanged, and runs that stop or whose watchdog fires inside a serial window end
 //! every worker at the same cycle.

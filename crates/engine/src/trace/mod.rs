@@ -22,9 +22,9 @@ pub mod vcd;
 pub use event::{Component, EventKind, Peer, TerminalEvent, TraceEvent, TraceNames, Verdict};
 pub use filter::TraceFilter;
 
-use crate::assemble::{Network, Nodes, PHASE_BUG};
 use crate::cycle::View;
 use crate::error::SimError;
+use crate::network::{Network, Nodes, PHASE_BUG};
 use flitsim_netlist::{Cycle, RouterId, TerminalId, TERMINAL_PORT};
 use flitsim_router::probe::RouterEvent;
 

@@ -1,0 +1,85 @@
+//! Phase 2: what the stepped components wrote is sent onto the partition's own channel
+//! sides, and the partition's status published.
+
+use super::send::{wake, Sender};
+use crate::channel::{Land, Landing, WakeRef};
+use crate::network::partition::{Nodes, Outbound};
+use crate::network::status::Status;
+use flitsim_netlist::Cycle;
+
+/// Phase 2 at `now` for partition `nodes`: what its components stepped this cycle wrote
+/// into its own lines' slots due later, the components they wake into the wake-ups;
+/// publishes the partition's status.
+pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
+    let t = now.0;
+    let Outbound {
+        flits,
+        credits,
+        resets,
+        wakes,
+        status,
+    } = out;
+    for w in wakes.iter_mut() {
+        w.prepare(t);
+    }
+    match nodes.latency {
+        Some(l) => send_stepped(
+            nodes,
+            Sender {
+                at: Landing::new(t, l),
+                flits,
+                credits,
+                resets,
+                wake: |w, due| wake(wakes, w, due),
+            },
+        ),
+        None => send_stepped(
+            nodes,
+            Sender {
+                at: t,
+                flits,
+                credits,
+                resets,
+                wake: |w, due| wake(wakes, w, due),
+            },
+        ),
+    }
+    publish(now, nodes, status);
+}
+
+/// Phase 2: sends through `send` what the components of `nodes` stepped this cycle wrote.
+#[inline(always)]
+fn send_stepped<A: Land, W: FnMut(WakeRef, u64)>(nodes: &mut Nodes, mut send: Sender<'_, A, W>) {
+    let resets = !send.resets.is_empty();
+    for (w, &word) in nodes.stepped.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            nodes.status.router_flits += send.router(&mut nodes.routers[i], resets);
+        }
+    }
+    for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
+        let mut bits = std::mem::take(word);
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            nodes.status.injected += send.terminal(&mut nodes.terminals[i]);
+        }
+    }
+}
+
+/// The end of a cycle at `now`: the partition's status published into `status`.
+pub(super) fn publish(now: Cycle, nodes: &mut Nodes, status: &mut Status) {
+    debug_assert!(
+        nodes
+            .terminals
+            .iter()
+            .all(|n| n.flit_out.is_none() && n.credit_out.is_none()),
+        "a terminal not stepped has an output"
+    );
+    let st = &mut nodes.status;
+    st.moved = st.router_flits + st.injected + st.consumed + st.discarded > nodes.moved_before;
+    *status = *st;
+    crate::trace::collect(now, nodes);
+}

@@ -1,0 +1,406 @@
+//! The builder: turns a [`Netlist`] into partitions of flat per-id vectors the cycle loop
+//! indexes directly.
+
+use super::assembled::{ChannelEnds, Names, Network};
+use super::node::{RouterNode, TerminalNode};
+use super::partition::{bounds, Nodes, Outbound, Partition};
+use super::ports::{PortChannels, PortSide, PortTable};
+use super::routing::RoutingFunctions;
+use crate::channel::{
+    arrival_bit, Channel, ChannelSide, WakeRef, Wakes, WriteSide, MASK_PORTS, TERMINAL_CREDIT,
+    TERMINAL_FLIT,
+};
+use crate::rng::{self, ComponentKind};
+use crate::terminal::{Terminal, TerminalConfig};
+use crate::traffic::TrafficPattern;
+use flitsim_netlist::{
+    BufferDepth, InPort, Netlist, OutPort, RouterId, RouterSpec, TerminalId, TERMINAL_PORT,
+};
+use flitsim_router::{OutputPortSpec, Router};
+use std::sync::{Arc, Mutex, RwLock};
+
+/// Assembles `netlist` with its routing functions `routings` (built from it), terminals
+/// configured by `tc` and destinations from `pattern`, split into `parts` partitions of
+/// contiguous ids.
+pub(crate) fn assemble(
+    netlist: &Netlist,
+    routings: &RoutingFunctions,
+    tc: &TerminalConfig,
+    pattern: &Arc<dyn TrafficPattern>,
+    seed: u64,
+    parts: usize,
+) -> Network {
+    let layout = Layout::new(netlist, parts);
+    let resets = netlist.routers().any(|r| r.config.timeout > 0);
+    let wiring = wiring(netlist);
+    let mut outbound = layout.outbound(&wiring, resets);
+    let channels: Vec<Channel> = wiring
+        .iter()
+        .map(|w| layout.wire(&mut outbound, w, resets))
+        .collect();
+    let ends = wiring.into_iter().map(|w| w.ends).collect();
+    let mut nodes: Vec<Nodes> = (0..layout.parts())
+        .map(|p| Nodes::empty(p, layout.bounds[p], layout.size(p), layout.latency))
+        .collect();
+    let builder = Builder {
+        netlist,
+        layout: &layout,
+        channels: &channels,
+        // Every writer's wake-ups for reader partition `p` are laid out alike.
+        readers: &outbound[0].wakes,
+    };
+    let mut names = Names::default();
+    for spec in netlist.routers() {
+        let part = &mut nodes[layout.part_of(spec.id.index())];
+        part.wide |= spec.ports.len() > MASK_PORTS;
+        part.routers
+            .push(builder.router_node(spec, routings, seed, resets));
+        part.terminals
+            .push(builder.terminal_node(spec, tc, pattern, seed));
+        names.routers.push(spec.name.clone());
+        names
+            .ports
+            .push(spec.ports.iter().map(|p| p.name.clone()).collect());
+    }
+    let parts = nodes
+        .into_iter()
+        .zip(outbound)
+        .map(|(nodes, lines)| Partition {
+            nodes: Mutex::new(nodes),
+            lines: RwLock::new(lines),
+        })
+        .collect();
+    Network {
+        parts,
+        bounds: layout.bounds,
+        channels,
+        ends,
+        names,
+        resets,
+    }
+}
+
+/// The partitions' bounds and the channels' latencies.
+struct Layout {
+    /// Partition `p` holds ids `bounds[p]..bounds[p + 1]`.
+    bounds: Vec<usize>,
+    /// The longest latency of any channel, injection and ejection channels included.
+    max_latency: u32,
+    /// The latency of every channel when all have the same.
+    latency: Option<u32>,
+}
+
+impl Layout {
+    fn new(netlist: &Netlist, parts: usize) -> Layout {
+        let latencies = || {
+            netlist
+                .channels()
+                .map(|ch| ch.latency)
+                .chain(netlist.routers().map(|r| r.terminal_latency))
+        };
+        let max_latency = latencies().max().unwrap_or(1);
+        Layout {
+            bounds: bounds(netlist.num_routers(), parts),
+            max_latency,
+            latency: (latencies().min() == Some(max_latency)).then_some(max_latency),
+        }
+    }
+
+    fn parts(&self) -> usize {
+        self.bounds.len() - 1
+    }
+
+    /// Components in partition `p`.
+    fn size(&self, p: usize) -> usize {
+        self.bounds[p + 1] - self.bounds[p]
+    }
+
+    /// The partition of id `i`.
+    fn part_of(&self, i: usize) -> usize {
+        self.bounds.partition_point(|&b| b <= i) - 1
+    }
+
+    /// Every partition's empty arenas, reserved at the exact size of the channel sides of
+    /// `wiring` it writes, and its wake-ups for every reader partition.
+    fn outbound(&self, wiring: &[Wiring], resets: bool) -> Vec<Outbound> {
+        let parts = self.parts();
+        let mut outbound: Vec<Outbound> = (0..parts)
+            .map(|_| Outbound {
+                wakes: (0..parts)
+                    .map(|q| Wakes::new(self.max_latency, self.size(q)))
+                    .collect(),
+                ..Outbound::default()
+            })
+            .collect();
+        for (p, out) in outbound.iter_mut().enumerate() {
+            let of = |pick: fn(&Wiring) -> usize| {
+                wiring
+                    .iter()
+                    .filter(move |w| self.part_of(pick(w)) == p)
+                    .map(|w| w.latency)
+            };
+            out.flits.reserve_exact(of(|w| w.up));
+            out.credits.reserve_exact(of(|w| w.down));
+            if resets {
+                out.resets.reserve_exact(of(|w| w.down));
+            }
+        }
+        outbound
+    }
+
+    /// Adds the two sides of channel `w`: the forward side to its upstream component's
+    /// partition, the reverse side to its downstream component's.
+    fn wire(&self, outbound: &mut [Outbound], w: &Wiring, resets: bool) -> Channel {
+        let (up, down) = (self.part_of(w.up), self.part_of(w.down));
+        let forward = outbound[up].flits.push(w.latency);
+        let reverse = outbound[down].credits.push(w.latency);
+        if resets {
+            let same = outbound[down].resets.push(w.latency);
+            debug_assert_eq!(same, reverse, "resets and credits laid out alike");
+        }
+        Channel {
+            forward: ChannelSide {
+                part: up as u32,
+                line: forward,
+            },
+            reverse: ChannelSide {
+                part: down as u32,
+                line: reverse,
+            },
+        }
+    }
+}
+
+/// One channel to wire: the ids of its upstream and downstream components, its latency
+/// and its ends.
+struct Wiring {
+    up: usize,
+    down: usize,
+    latency: u32,
+    ends: ChannelEnds,
+}
+
+/// Every channel in the global order (see the module docs): router-to-router channels,
+/// then injection channels, then ejection channels.
+fn wiring(netlist: &Netlist) -> Vec<Wiring> {
+    let between = netlist.channels().map(|ch| Wiring {
+        up: ch.from.index(),
+        down: ch.to.index(),
+        latency: ch.latency,
+        ends: ChannelEnds {
+            from: Some((ch.from, ch.from_port)),
+            to: Some((ch.to, ch.to_port)),
+        },
+    });
+    let terminal = |r: &RouterSpec, ends: ChannelEnds| Wiring {
+        up: r.id.index(),
+        down: r.id.index(),
+        latency: r.terminal_latency,
+        ends,
+    };
+    let injection = netlist.routers().map(|r| {
+        let ends = ChannelEnds {
+            from: None,
+            to: Some((r.id, InPort(TERMINAL_PORT))),
+        };
+        terminal(r, ends)
+    });
+    let ejection = netlist.routers().map(|r| {
+        let ends = ChannelEnds {
+            from: Some((r.id, OutPort(TERMINAL_PORT))),
+            to: None,
+        };
+        terminal(r, ends)
+    });
+    between.chain(injection).chain(ejection).collect()
+}
+
+/// Whom an item for a router's place wakes: the router, for an arrival bit, or its
+/// terminal, for an arrival mask.
+enum Reader {
+    Router(u32),
+    Terminal(u64),
+}
+
+/// What building a router's or a terminal's node needs: the netlist, the partitions, the
+/// wired channels and the readers' wake-up layout.
+struct Builder<'a> {
+    netlist: &'a Netlist,
+    layout: &'a Layout,
+    channels: &'a [Channel],
+    readers: &'a [Wakes],
+}
+
+impl Builder<'_> {
+    /// The injection and ejection channels of terminal `i`.
+    fn terminal_channels(&self, i: usize) -> (Channel, Channel) {
+        let (c, n) = (self.netlist.num_channels(), self.netlist.num_routers());
+        (self.channels[c + i], self.channels[c + n + i])
+    }
+
+    /// Where `what` for router `r`'s place wakes its reader.
+    fn wake(&self, r: RouterId, what: Reader) -> WakeRef {
+        let p = self.layout.part_of(r.index());
+        let local = (r.index() - self.layout.bounds[p]) as u32;
+        let w = &self.readers[p];
+        WakeRef {
+            part: p as u32,
+            spot: match what {
+                Reader::Router(bit) => w.spot(local, 1 << bit),
+                Reader::Terminal(mask) => w.spot(w.terminal_base() + local, mask),
+            },
+        }
+    }
+
+    /// Router `spec`'s node.
+    fn router_node(
+        &self,
+        spec: &RouterSpec,
+        routings: &RoutingFunctions,
+        seed: u64,
+        resets: bool,
+    ) -> RouterNode {
+        let ports = spec.ports.len();
+        let mut router = Router::new(
+            spec,
+            self.output_specs(spec),
+            Arc::clone(routings.of(spec.config.routing)),
+            rng::stream_seed(seed, ComponentKind::Router, spec.id.0),
+        );
+        if resets {
+            router.enable_resets();
+        }
+        let channels: Vec<PortChannels> = (0..ports)
+            .map(|p| PortChannels {
+                input: self.input_side(spec, p),
+                output: self.output_side(spec, p),
+            })
+            .collect();
+        RouterNode {
+            router,
+            ports: PortTable::new(&channels),
+            flits_in: vec![None; ports].into_boxed_slice(),
+            credits_in: vec![None; ports].into_boxed_slice(),
+            resets_out: vec![None; ports].into_boxed_slice(),
+            in_vcs: spec.ports.iter().map(|p| p.vcs).collect(),
+            in_depth: spec.ports.iter().map(|p| p.buffer_depth.flits()).collect(),
+            ejection_vcs: spec.config.vcs,
+        }
+    }
+
+    /// What router `spec` knows of the input port each output port feeds.
+    fn output_specs(&self, spec: &RouterSpec) -> Vec<OutputPortSpec> {
+        let ejection = OutputPortSpec {
+            downstream_vcs: spec.config.vcs,
+            downstream_depth: BufferDepth::Unbounded,
+        };
+        let outputs = (1..spec.ports.len()).map(|p| {
+            match self.netlist.out_channel(spec.id, OutPort(p as u8)) {
+                Some(ch) => {
+                    let ch = self.netlist.channel(ch);
+                    let down = &self.netlist.router(ch.to).ports[ch.to_port.index()];
+                    OutputPortSpec {
+                        downstream_vcs: down.vcs,
+                        downstream_depth: down.buffer_depth,
+                    }
+                }
+                None => OutputPortSpec {
+                    downstream_vcs: 0,
+                    downstream_depth: BufferDepth::Flits(1),
+                },
+            }
+        });
+        std::iter::once(ejection).chain(outputs).collect()
+    }
+
+    /// Input port `p` of router `spec`: flits read from the forward side of the channel
+    /// feeding it, credits and resets written on its reverse side (waking the upstream
+    /// router, or the terminal for the injection port).
+    fn input_side(&self, spec: &RouterSpec, p: usize) -> PortSide {
+        if p == TERMINAL_PORT as usize {
+            let (injection, _) = self.terminal_channels(spec.id.index());
+            let wake = self.wake(spec.id, Reader::Terminal(TERMINAL_CREDIT));
+            return port_side(injection.forward, injection.reverse, wake);
+        }
+        let Some(id) = self.netlist.in_channel(spec.id, InPort(p as u8)) else {
+            return PortSide::new(ChannelSide::NONE, WriteSide::NONE);
+        };
+        let (wired, ch) = (self.channels[id.index()], self.netlist.channel(id));
+        let bit = arrival_bit(ch.from_port.index(), true);
+        port_side(
+            wired.forward,
+            wired.reverse,
+            self.wake(ch.from, Reader::Router(bit)),
+        )
+    }
+
+    /// Output port `p` of router `spec`: credits and resets read from the reverse side of
+    /// its channel, flits written on the forward side (waking the downstream router, or
+    /// the terminal for the ejection port).
+    fn output_side(&self, spec: &RouterSpec, p: usize) -> PortSide {
+        if p == TERMINAL_PORT as usize {
+            let (_, ejection) = self.terminal_channels(spec.id.index());
+            let wake = self.wake(spec.id, Reader::Terminal(TERMINAL_FLIT));
+            return port_side(ejection.reverse, ejection.forward, wake);
+        }
+        let Some(id) = self.netlist.out_channel(spec.id, OutPort(p as u8)) else {
+            return PortSide::new(ChannelSide::NONE, WriteSide::NONE);
+        };
+        let (wired, ch) = (self.channels[id.index()], self.netlist.channel(id));
+        let bit = arrival_bit(ch.to_port.index(), false);
+        port_side(
+            wired.reverse,
+            wired.forward,
+            self.wake(ch.to, Reader::Router(bit)),
+        )
+    }
+
+    /// Terminal `spec.id`'s node: it writes the injection channel's forward side and the
+    /// ejection channel's reverse side, and reads the other two.
+    fn terminal_node(
+        &self,
+        spec: &RouterSpec,
+        tc: &TerminalConfig,
+        pattern: &Arc<dyn TrafficPattern>,
+        seed: u64,
+    ) -> TerminalNode {
+        let (injection, ejection) = self.terminal_channels(spec.id.index());
+        let local = &spec.ports[TERMINAL_PORT as usize];
+        let t = TerminalId(spec.id.0);
+        let port = TERMINAL_PORT.into();
+        TerminalNode {
+            terminal: Terminal::new(
+                t,
+                tc,
+                Arc::clone(pattern),
+                rng::stream(seed, ComponentKind::Terminal, t.0),
+                local.vcs,
+                local.buffer_depth,
+            ),
+            read_flits: ejection.forward,
+            read_credits: injection.reverse,
+            write_flits: WriteSide {
+                line: injection.forward.line,
+                wake: self.wake(spec.id, Reader::Router(arrival_bit(port, false))),
+            },
+            write_credits: WriteSide {
+                line: ejection.reverse.line,
+                wake: self.wake(spec.id, Reader::Router(arrival_bit(port, true))),
+            },
+            flit_out: None,
+            credit_out: None,
+            trace: None,
+        }
+    }
+}
+
+/// The port side that reads `read` and writes `write`, waking `wake`.
+fn port_side(read: ChannelSide, write: ChannelSide, wake: WakeRef) -> PortSide {
+    PortSide::new(
+        read,
+        WriteSide {
+            line: write.line,
+            wake,
+        },
+    )
+}

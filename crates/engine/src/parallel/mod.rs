@@ -1,0 +1,44 @@
+//! The cycle loops over partitions: one long-lived worker per partition inside one
+//! `crossbeam::thread::scope`, the two phases separated by a barrier. The serial engine is
+//! the one-partition case: its single worker runs in the calling thread and, as nobody
+//! else reads its channel sides, runs both phases of a cycle in one pass
+//! ([`crate::cycle::fused_cycle`]).
+//!
+//! Per cycle of a parallel window, each worker: (phase 1) takes shared access to every
+//! partition's channel sides and exclusive access to its own nodes, sums the statuses every
+//! partition published after the previous cycle (the same integers in the same order for
+//! every worker, so every worker reaches the same stop decision at the same cycle: no
+//! leader, no shared mutable state), and computes; barrier; (phase 2) writes what its
+//! components wrote into its own channel sides and publishes its status; barrier. In
+//! debug builds worker 0 then checks conservation over the whole network while the others
+//! wait at a third barrier.
+//!
+//! **Serial windows.** Cycles are grouped into windows of [`WINDOW_CYCLES`] cycles
+//! (aligned to cycle 0). When a window opens, every worker takes the same decision from
+//! the same integers (`WindowState::open`): if the routers stepped per cycle per worker
+//! in the previous window fell below `SimConfig::min_parallel_work`, the window runs
+//! serially. Worker 0 then steps every partition itself, cycle by cycle, phase 1 of every
+//! partition then phase 2 of every partition (the same phase discipline, without
+//! barriers), while the other workers block on a gate (they sleep, they do not spin).
+//! When a window opens in parallel again, or the run ends (stop rule or watchdog, at any
+//! cycle of the window), worker 0 hands its progress (cycle, watchdog, window state,
+//! how the run ended) to the others through the gate, so they continue from exactly its
+//! state. The partitions are never changed, and which worker steps a partition carries no
+//! meaning, so results do not depend on the windows' modes either; only speed does (a
+//! lightly loaded small network's cycle is shorter than two barrier round trips between
+//! cores).
+//!
+//! The locks only hand out phase-specific access; they are taken with `try_*` and are never
+//! contended, a failure panics as a phase bug. A panicking worker poisons the barrier and
+//! the gate so the others panic instead of waiting forever.
+
+mod loops;
+mod progress;
+mod stop;
+mod sync;
+mod window;
+
+pub(crate) use loops::run;
+pub(crate) use stop::Stop;
+pub(crate) use window::WindowState;
+pub use window::WINDOW_CYCLES;
