@@ -2,6 +2,7 @@
 
 pub mod booksim;
 pub mod cli;
+pub mod cluster;
 pub mod crosscheck;
 pub mod measure;
 pub mod plot;

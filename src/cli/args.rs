@@ -178,6 +178,10 @@ pub fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
 /// # Errors
 /// The file cannot be created; the message names the flag.
 pub fn check_writable(flag: &str, path: Option<&Path>) -> anyhow::Result<()> {
+    // Only rank 0 of an MPI job writes files (every rank computes the same ones).
+    if !crate::cluster::is_root() {
+        return Ok(());
+    }
     let Some(path) = path else {
         return Ok(());
     };

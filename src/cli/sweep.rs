@@ -153,6 +153,18 @@ fn run_jobs(
     threads: usize,
     bar: &ProgressBar,
 ) -> anyhow::Result<Vec<RunReport>> {
+    #[cfg(feature = "mpi")]
+    if crate::cluster::ranks() > 1 {
+        let run = |(c, config): &(usize, SimConfig)| {
+            Simulation::new(&specs[*c].netlist, config)
+                .map(|mut sim| sim.run())
+                .map_err(|e| format!("{:#}", anyhow::Error::from(e)))
+        };
+        return crate::cluster::map(jobs, run)
+            .into_iter()
+            .map(|r| r.map_err(|e| anyhow!(e)))
+            .collect();
+    }
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<anyhow::Result<RunReport>>>> =
         Mutex::new(jobs.iter().map(|_| None).collect());
@@ -438,6 +450,10 @@ pub fn table(curves: &[Curve]) -> String {
 }
 
 fn write_csv(path: &std::path::Path, curves: &[Curve]) -> anyhow::Result<()> {
+    // Only rank 0 of an MPI job writes files (every rank computes the same ones).
+    if !crate::cluster::is_root() {
+        return Ok(());
+    }
     let mut w = csv::Writer::from_path(path)?;
     w.write_record([
         "curve",

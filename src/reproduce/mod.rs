@@ -91,12 +91,17 @@ pub struct Budget {
     pub seed: u64,
 }
 
-/// Maps `f` over `items` on `threads` scoped threads; results in input order.
-pub fn parallel_map<T: Sync, R: Send>(
+/// Maps `f` over `items` on `threads` scoped threads, or over the ranks of an MPI job
+/// ([`crate::cluster`]); results in input order.
+pub fn parallel_map<T: Sync, R: Send + crate::cluster::Portable>(
     items: &[T],
     threads: usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
+    #[cfg(feature = "mpi")]
+    if crate::cluster::ranks() > 1 {
+        return crate::cluster::map(items, f);
+    }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<std::sync::Mutex<Option<R>>> =
         items.iter().map(|_| std::sync::Mutex::new(None)).collect();
@@ -129,7 +134,7 @@ pub fn preset(name: &str, src: &str, sets: &[(&str, &str)]) -> Result<Netlist, S
 }
 
 /// One simulated point.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct SimPoint {
     /// The measurements.
     pub measured: Measured,
