@@ -135,3 +135,73 @@ fn an_experiment_file_over_three_ranks_writes_the_one_process_files() {
     assert_eq!(read(a.join("c.csv")), read(b.join("c.csv")));
     assert_eq!(read(a.join("p.svg")), read(b.join("p.svg")));
 }
+
+/// The pids of the processes whose command line contains `marker`, with their MPI rank.
+fn ranks_running(marker: &str) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let environ = std::fs::read(entry.path().join("environ")).unwrap_or_default();
+        let text = String::from_utf8_lossy(&cmdline);
+        if !text.contains(marker) || text.starts_with("mpirun") {
+            continue;
+        }
+        let rank = String::from_utf8_lossy(&environ)
+            .split('\0')
+            .find_map(|v| v.strip_prefix("OMPI_COMM_WORLD_RANK=").map(str::to_string));
+        if let Some(rank) = rank {
+            found.push((pid, rank));
+        }
+    }
+    found
+}
+
+#[test]
+fn a_rank_that_dies_is_reported_with_the_jobs_held_and_no_file_is_written() {
+    if skipped() {
+        return;
+    }
+    let dir = scratch("dies");
+    let torus = repo("netlists/torus-8x8.toml");
+    let marker = format!("dies-{}.csv", std::process::id());
+    let child = Command::new("mpirun")
+        .current_dir(&dir)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .args(["-n", "3", "--oversubscribe"])
+        .arg(env!("CARGO_BIN_EXE_flitsim"))
+        .args([
+            "sweep", &torus, "--rates", "0.1,0.2", "--warmup", "1000", "--cycles",
+        ])
+        .args(["20000000", "--quiet", "--csv", &marker])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("mpirun is installed");
+    // Wait until the workers run their jobs, then kill one.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let victim = loop {
+        let running = ranks_running(&marker);
+        if running.len() == 3 {
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            break running.into_iter().find(|(_, rank)| rank == "2").unwrap().0;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the ranks did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    Command::new("kill")
+        .args(["-9", &victim.to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("rank 2 held job"), "{stderr}");
+    assert!(!dir.join(&marker).exists(), "no output file");
+}

@@ -198,12 +198,23 @@ pub fn check_writable(flag: &str, path: Option<&Path>) -> anyhow::Result<()> {
             )
         })?;
     }
-    std::fs::File::create(path).map(drop).map_err(|e| {
-        anyhow!(
-            "{flag} {}: cannot write the file: {e}\nhelp: give a file in an existing directory you can write",
-            path.display()
-        )
-    })
+    // Opened without truncating, and removed again if the check created it: a run that
+    // fails before writing leaves no empty file and keeps an existing one.
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| {
+            anyhow!(
+                "{flag} {}: cannot write the file: {e}\nhelp: give a file in an existing directory you can write",
+                path.display()
+            )
+        })?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 impl RunArgs {

@@ -6,6 +6,7 @@
 //! answers each with JOB (an index) or, when no job is left, STOP.
 
 use super::codec::{decode, encode, join, split};
+use super::held;
 use super::Portable;
 use mpi::point_to_point::{Destination, Source};
 use mpi::topology::{Communicator, SimpleCommunicator};
@@ -50,9 +51,11 @@ fn hand_out(world: &SimpleCommunicator, n: usize) -> Vec<u8> {
             _ => {}
         }
         if next < n {
+            held::hand(status.source_rank(), next, n);
             worker.send_with_tag(&(next as u64).to_le_bytes()[..], JOB);
             next += 1;
         } else {
+            held::release(status.source_rank());
             worker.send_with_tag(&[0u8; 0][..], STOP);
             working -= 1;
         }

@@ -15,6 +15,8 @@ mod codec;
 #[cfg(feature = "mpi")]
 mod dispatch;
 #[cfg(feature = "mpi")]
+mod held;
+#[cfg(feature = "mpi")]
 mod rank;
 
 #[cfg(feature = "mpi")]

@@ -21,7 +21,9 @@ pub fn start() -> Option<Membership> {
     let world = universe.world();
     RANKS.store(world.size(), Ordering::Relaxed);
     RANK.store(world.rank(), Ordering::Relaxed);
-    if world.rank() != 0 {
+    if world.rank() == 0 {
+        super::held::report_when_stopped();
+    } else {
         silence();
     }
     Some(Membership {
