@@ -26,7 +26,7 @@ use serde::Serialize;
 
 /// What was measured on one router-to-router channel (`crate::measure`: the window and
 /// the drain).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ChannelMeasurement {
     /// Netlist name of the channel's output port, `r3.east`.
     pub name: String,

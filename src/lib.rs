@@ -3,6 +3,7 @@
 
 pub mod booksim;
 pub mod cli;
+pub mod cluster;
 pub mod crosscheck;
 pub mod experiments;
 pub mod measure;

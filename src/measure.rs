@@ -21,7 +21,7 @@ use flitsim_engine::{RunReport, SimConfig, Simulation};
 use flitsim_netlist::{InPort, Netlist, VcId};
 
 /// A run with per-channel measurements.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Measured {
     /// The engine's report.
     pub report: RunReport,

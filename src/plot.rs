@@ -267,6 +267,10 @@ fn plot(
 /// # Errors
 /// The file cannot be written.
 pub fn write_svg(chart: &Chart, path: &Path) -> anyhow::Result<()> {
+    // Only rank 0 of an MPI job writes files (every rank computes the same ones).
+    if !crate::cluster::is_root() {
+        return Ok(());
+    }
     let err = draw_err(path);
     let ys: Vec<f64> = chart
         .series

@@ -1,6 +1,7 @@
 //! The one integration-test binary: each module is a topic.
 mod booksim_import;
 mod cli_defects;
+mod cluster;
 mod conservation;
 mod crosscheck;
 mod deadlock;

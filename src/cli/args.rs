@@ -178,6 +178,10 @@ pub fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
 /// # Errors
 /// The file cannot be created; the message names the flag.
 pub fn check_writable(flag: &str, path: Option<&Path>) -> anyhow::Result<()> {
+    // Only rank 0 of an MPI job writes files (every rank computes the same ones).
+    if !crate::cluster::is_root() {
+        return Ok(());
+    }
     let Some(path) = path else {
         return Ok(());
     };
@@ -194,12 +198,23 @@ pub fn check_writable(flag: &str, path: Option<&Path>) -> anyhow::Result<()> {
             )
         })?;
     }
-    std::fs::File::create(path).map(drop).map_err(|e| {
-        anyhow!(
-            "{flag} {}: cannot write the file: {e}\nhelp: give a file in an existing directory you can write",
-            path.display()
-        )
-    })
+    // Opened without truncating, and removed again if the check created it: a run that
+    // fails before writing leaves no empty file and keeps an existing one.
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| {
+            anyhow!(
+                "{flag} {}: cannot write the file: {e}\nhelp: give a file in an existing directory you can write",
+                path.display()
+            )
+        })?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 impl RunArgs {

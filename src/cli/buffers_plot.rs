@@ -58,6 +58,10 @@ fn peaks(netlist: &Netlist, buffers: &[BufferStats]) -> Vec<u32> {
 /// # Errors
 /// The topology is not 2-D, or the file cannot be written.
 pub fn draw(path: &Path, netlist: &Netlist, buffers: &[BufferStats]) -> anyhow::Result<()> {
+    // Only rank 0 of an MPI job writes files (every rank computes the same ones).
+    if !crate::cluster::is_root() {
+        return Ok(());
+    }
     let coords = coordinates(netlist)?;
     let peak = peaks(netlist, buffers);
     let max = peak.iter().copied().max().unwrap_or(0);

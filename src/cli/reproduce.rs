@@ -97,12 +97,16 @@ pub fn run(args: &ReproduceArgs) -> anyhow::Result<ExitCode> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("reproduce-{id}")));
-    std::fs::create_dir_all(&dir).map_err(|e| {
+    // Only rank 0 of an MPI job writes files (every rank computes the same ones).
+    let writes = crate::cluster::is_root();
+    if writes {
+        std::fs::create_dir_all(&dir).map_err(|e| {
         anyhow!(
             "--out {}: cannot create the output directory: {e}\nhelp: give --out a directory you can write (it is created if missing)",
             dir.display()
         )
     })?;
+    }
     let start = Instant::now();
     let bar = super::progress::spinner(args.quiet, &format!("reproducing paper {id}"));
     let (paper, out) = compute(&args.paper, &budget)?;
@@ -118,14 +122,16 @@ pub fn run(args: &ReproduceArgs) -> anyhow::Result<ExitCode> {
     for n in &out.notes {
         text.push_str(&format!("note: {n}\n"));
     }
-    std::fs::write(dir.join("table.txt"), &text)
-        .with_context(|| format!("writing {}", dir.join("table.txt").display()))?;
-    std::fs::write(
-        dir.join("results.json"),
-        serde_json::to_string_pretty(&out.json)?,
-    )?;
-    for (name, chart) in &out.charts {
-        crate::plot::write_svg(chart, &dir.join(name))?;
+    if writes {
+        std::fs::write(dir.join("table.txt"), &text)
+            .with_context(|| format!("writing {}", dir.join("table.txt").display()))?;
+        std::fs::write(
+            dir.join("results.json"),
+            serde_json::to_string_pretty(&out.json)?,
+        )?;
+        for (name, chart) in &out.charts {
+            crate::plot::write_svg(chart, &dir.join(name))?;
+        }
     }
     if args.json {
         crate::cli::outln!("{}", serde_json::to_string_pretty(&out.json)?)?;

@@ -218,6 +218,10 @@ pub fn table(curves: &[Curve]) -> String {
 }
 
 fn write_csv(path: &std::path::Path, curves: &[Curve]) -> anyhow::Result<()> {
+    // Only rank 0 of an MPI job writes files (every rank computes the same ones).
+    if !crate::cluster::is_root() {
+        return Ok(());
+    }
     let mut w = csv::Writer::from_path(path)?;
     w.write_record([
         "curve",

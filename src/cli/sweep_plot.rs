@@ -19,6 +19,10 @@ fn err(e: impl std::fmt::Display) -> anyhow::Error {
 /// # Errors
 /// The file cannot be written.
 pub fn draw(path: &Path, curves: &[Curve]) -> anyhow::Result<()> {
+    // Only rank 0 of an MPI job writes files (every rank computes the same ones).
+    if !crate::cluster::is_root() {
+        return Ok(());
+    }
     let legend_height = 30 + 22 * (curves.len() as u32).div_ceil(3);
     let root = SVGBackend::new(path, (1100, 460 + legend_height)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;

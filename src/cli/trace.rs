@@ -150,7 +150,8 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
         .map(|s| parse_injection(s, netlist.num_terminals()))
         .collect::<anyhow::Result<Vec<_>>>()?;
     injections.sort_by_key(|i| i.cycle);
-    let mut vcd = match &args.vcd {
+    // Only rank 0 of an MPI job writes files.
+    let mut vcd = match args.vcd.as_ref().filter(|_| crate::cluster::is_root()) {
         Some(path) => {
             let f = std::fs::File::create(path)
                 .with_context(|| format!("--vcd {}: cannot create", path.display()))?;

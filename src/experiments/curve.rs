@@ -1,7 +1,9 @@
 //! Latency-throughput curves: the curves to simulate, their points, and the runs that
 //! sample them at given rates.
 
-use super::pool::{parallel_map, Progress};
+#[cfg(feature = "mpi")]
+use super::pool::parallel_map;
+use super::pool::{map_on_threads, Progress};
 use flitsim_engine::{RunReport, SimConfig, Simulation};
 use flitsim_netlist::Netlist;
 use serde::Serialize;
@@ -99,7 +101,19 @@ pub fn simulate_jobs(
     progress: &dyn Progress,
 ) -> anyhow::Result<Vec<RunReport>> {
     progress.queued(jobs.len() as u64);
-    parallel_map(jobs, threads, |(c, config)| {
+    #[cfg(feature = "mpi")]
+    if crate::cluster::ranks() > 1 {
+        // Over an MPI job an error travels as its text.
+        return parallel_map(jobs, threads, |(c, config)| {
+            Simulation::new(&specs[*c].netlist, config)
+                .map(|mut sim| sim.run())
+                .map_err(|e| format!("{:#}", anyhow::Error::from(e)))
+        })
+        .into_iter()
+        .map(|r| r.map_err(|e| anyhow::anyhow!(e)))
+        .collect();
+    }
+    map_on_threads(jobs, threads, |(c, config)| {
         let r = Simulation::new(&specs[*c].netlist, config)
             .map(|mut sim| sim.run())
             .map_err(anyhow::Error::from);

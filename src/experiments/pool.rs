@@ -4,8 +4,23 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Maps `f` over `items` on `threads` scoped threads; results in input order.
-pub fn parallel_map<T: Sync, R: Send>(
+/// Maps `f` over `items` on `threads` scoped threads, or over the ranks of an MPI job
+/// ([`crate::cluster`]); results in input order.
+pub fn parallel_map<T: Sync, R: Send + crate::cluster::Portable>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    #[cfg(feature = "mpi")]
+    if crate::cluster::ranks() > 1 {
+        return crate::cluster::map(items, f);
+    }
+    map_on_threads(items, threads, f)
+}
+
+/// Maps `f` over `items` on `threads` scoped threads of this process; results in input
+/// order. For results that cannot travel between MPI ranks.
+pub fn map_on_threads<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
     f: impl Fn(&T) -> R + Sync,

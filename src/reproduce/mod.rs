@@ -102,7 +102,7 @@ pub fn preset(name: &str, src: &str, sets: &[(&str, &str)]) -> Result<Netlist, S
 }
 
 /// One simulated point.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct SimPoint {
     /// The measurements.
     pub measured: Measured,

@@ -108,6 +108,7 @@ fn cases(b: &Budget) -> Vec<Case> {
 }
 
 /// A curve's simulated points and its saturation rate bracket.
+#[derive(serde::Serialize, serde::Deserialize)]
 struct CurveRun {
     points: Vec<(f64, Result<SimPoint, String>)>,
     /// Highest rate found unsaturated and lowest found saturated.

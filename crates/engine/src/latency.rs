@@ -19,12 +19,12 @@
 //! between its own two events, and the mean, its confidence interval and the maximum
 //! follow the definition.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
 /// Where a packet's latency starts.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LatencyFrom {
     /// The packet is generated.
@@ -37,7 +37,7 @@ pub enum LatencyFrom {
 }
 
 /// Where a packet's latency ends.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LatencyTo {
     /// The destination terminal consumes its tail.
@@ -48,7 +48,7 @@ pub enum LatencyTo {
 }
 
 /// The two events of a latency: `from` and `to`.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LatencyDef {
     /// Start event.
     pub from: LatencyFrom,

@@ -77,7 +77,11 @@ pub(super) fn step_arrived<'a>(
     while m != 0 {
         let p = m.trailing_zeros() as usize;
         m &= m - 1;
-        router.receive_flit(now, InPort(p as u8), read.flit(node.ports.get(p).input.read()));
+        router.receive_flit(
+            now,
+            InPort(p as u8),
+            read.flit(node.ports.get(p).input.read()),
+        );
     }
     router.finish_step(now);
 }

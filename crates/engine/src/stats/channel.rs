@@ -6,10 +6,10 @@
 //! (tail sent and all credits home), so P(v) is the distribution Dally's Markov model
 //! predicts (`flitsim model markov`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Statistics of one router-to-router channel.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChannelStats {
     /// Channel id (netlist order).
     pub id: u32,
@@ -41,7 +41,7 @@ pub struct ChannelStats {
 }
 
 /// Averages over the channels of one class.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChannelClassStats {
     /// The class (`dim0+`, ...).
     pub class: String,

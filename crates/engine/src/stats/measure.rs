@@ -2,11 +2,12 @@
 //! is reported (`measurement` in `--json`). The procedure itself is in `sim/measure.rs`.
 
 use super::batch_means::{Interval, BATCHES};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// Automatic measurement: warm-up detected by MSER-5, measurement until the 95%
 /// confidence half-width of the mean latency is below `ci_target` x mean, or `max_cycles`.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AutoConfig {
     /// Target relative half-width of the 95% interval of the mean latency. Default 0.02.
     pub ci_target: f64,
@@ -55,10 +56,10 @@ pub struct MeasureOutcome {
 }
 
 /// The `measurement` object of `--json`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Measurement {
     /// `auto` (detected warm-up, run to a confidence target) or `fixed` (`--warmup`/`--cycles`).
-    pub mode: &'static str,
+    pub mode: Cow<'static, str>,
     /// Cycles per sample of the output series.
     pub batch_cycles: u64,
     /// Batches of the confidence intervals.
@@ -79,7 +80,7 @@ impl MeasureOutcome {
     /// The JSON form.
     pub fn report(&self) -> Measurement {
         Measurement {
-            mode: if self.auto { "auto" } else { "fixed" },
+            mode: Cow::Borrowed(if self.auto { "auto" } else { "fixed" }),
             batch_cycles: self.batch_cycles,
             batches: self.latency.map_or(BATCHES, |l| l.batches),
             warmup_detected: self.warmup_detected,

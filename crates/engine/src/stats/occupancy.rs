@@ -3,10 +3,10 @@
 //! mean occupancy = arrival rate x mean residence time). Measured like the channel
 //! statistics, from the opening of the measurement window to the report.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Occupancy of one input VC FIFO.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BufferStats {
     /// Router name.
     pub router: String,

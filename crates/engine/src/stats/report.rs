@@ -4,10 +4,11 @@
 use super::measure::{MeasureOutcome, Measurement};
 use super::{TerminalStats, Window};
 use crate::error::SimError;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// Packet latency (generation -> tail consumed), cycles, over measured delivered packets.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Latency {
     /// Mean; `null` when no measured packet was delivered.
     pub mean: Option<f64>,
@@ -18,14 +19,14 @@ pub struct Latency {
 }
 
 /// A mean over measured delivered packets; `null` when there are none.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mean {
     /// The mean.
     pub mean: Option<f64>,
 }
 
 /// Offered load (the configured generation rate).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Offered {
     /// Packets per terminal per cycle (`--rate`).
     pub packets_per_terminal_cycle: f64,
@@ -36,7 +37,7 @@ pub struct Offered {
 }
 
 /// Accepted throughput: what the terminals consumed during the window.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Accepted {
     /// Packets (tails) consumed per terminal per cycle.
     pub packets_per_terminal_cycle: f64,
@@ -48,7 +49,7 @@ pub struct Accepted {
 }
 
 /// Counts of measured packets (generated during the window).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Packets {
     /// Measured packets generated.
     pub generated: u64,
@@ -59,7 +60,7 @@ pub struct Packets {
 }
 
 /// Little's law check over the window: N = lambda x T.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Little {
     /// Time-average number of packets in the system (generated, not yet consumed; source
     /// queues included), whole network.
@@ -73,7 +74,7 @@ pub struct Little {
 }
 
 /// How many cycles each phase took.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CycleCounts {
     /// Warm-up cycles (not measured).
     pub warmup: u64,
@@ -86,12 +87,12 @@ pub struct CycleCounts {
 }
 
 /// A deadlock (or stall) found by the watchdog, as reported in JSON.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeadlockReport {
     /// `deadlock` (a cycle of waiting VCs) or `stalled` (no cycle found); `cycle-limit`
     /// when a library run stopped at [`Stamp::LAST`](flitsim_router::Stamp::LAST) (no
     /// waiting VCs; the CLI refuses such runs before they start).
-    pub kind: &'static str,
+    pub kind: Cow<'static, str>,
     /// The cycle the watchdog fired.
     pub cycle: u64,
     /// `r3.east vc1` names: each waits for the next, the last for the first (deadlock),
@@ -109,7 +110,7 @@ impl From<&SimError> for DeadlockReport {
             SimError::CycleLimit { cycle } => ("cycle-limit", cycle, &[][..]),
         };
         DeadlockReport {
-            kind,
+            kind: Cow::Borrowed(kind),
             cycle: cycle.0,
             waiting: waiting.iter().map(|w| w.name.clone()).collect(),
             message: e.to_string(),
@@ -118,7 +119,7 @@ impl From<&SimError> for DeadlockReport {
 }
 
 /// Everything a run measured.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
     /// Packet latency between the events of the run's latency definition (default
     /// generation -> tail consumed; `config.latency` in `--json`).
