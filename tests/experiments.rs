@@ -42,7 +42,7 @@ fn sampled_curves_do_not_depend_on_the_thread_count() {
 #[test]
 fn the_saturation_bracket_is_narrow_and_its_lower_end_unsaturated() {
     let specs = [spec()];
-    let b = find_saturation(&specs, 2_000, 2, &()).unwrap()[0];
+    let b = find_saturation(&specs, 2_000, 2, 2, &()).unwrap()[0];
     assert!(0.0 < b.unsaturated && b.unsaturated < b.saturated, "{b:?}");
     assert!(b.saturated - b.unsaturated <= 0.02 * b.saturated, "{b:?}");
     assert_eq!(b.unsaturated_flits, 4.0 * b.unsaturated);
@@ -58,4 +58,12 @@ fn the_saturation_bracket_is_narrow_and_its_lower_end_unsaturated() {
     };
     let r = Simulation::new(&specs[0].netlist, &probe).unwrap().run();
     assert!(!r.saturated);
+}
+
+#[test]
+fn the_saturation_bracket_does_not_depend_on_the_thread_count() {
+    let specs = [spec()];
+    let one = find_saturation(&specs, 2_000, 3, 1, &()).unwrap()[0];
+    let three = find_saturation(&specs, 2_000, 3, 3, &()).unwrap()[0];
+    assert_eq!(format!("{one:?}"), format!("{three:?}"));
 }

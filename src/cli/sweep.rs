@@ -33,6 +33,12 @@ pub struct SweepArgs {
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub points: usize,
 
+    /// Probes per round of the saturation search with `--rates auto`: evenly spaced rates
+    /// run at once (on `--threads` workers). The bracket found depends on it, never on
+    /// `--threads`.
+    #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u64).range(2..=64))]
+    pub probes: u64,
+
     /// Cycle budget of each saturation probe with `--rates auto`.
     #[arg(long, value_name = "C", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub probe_cycles: u64,
@@ -137,7 +143,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             bail!("--points 0: a curve needs at least one point");
         }
         bar.set_message("finding the saturation rate");
-        let b = find_saturation(&specs, args.probe_cycles, threads, &bar)?;
+        let b = find_saturation(&specs, args.probe_cycles, args.probes as usize, threads, &bar)?;
         let rates = b.iter().map(|b| auto_rates(b, args.points)).collect();
         (Some(b), rates)
     } else {

@@ -1,23 +1,24 @@
-//! The saturation search (`sweep --rates auto`): each round, `threads` probes evenly spaced
+//! The saturation search (`sweep --rates auto`): each round, `k` probes evenly spaced
 //! inside every open bracket, between the highest rate known unsaturated and the lowest
-//! known saturated, shrink it (k-section). The probes per round are the thread count (at
-//! least 2), so the bracket found depends on it.
+//! known saturated, shrink it (k-section). The probes run on the job pool's threads; `k`
+//! is a setting of its own, so the bracket found does not depend on the thread count.
 
 use super::curve::{simulate_jobs, Bracket, CurveSpec};
 use super::pool::Progress;
 
-/// Finds the saturation bracket of every curve by k-section with `threads` probes per
-/// round (at least 2), each probe measured for at most `probe_cycles`.
+/// Finds the saturation bracket of every curve by k-section with `probes` probes per
+/// round (at least 2), each measured for at most `probe_cycles`, run on `threads` workers.
 ///
 /// # Errors
 /// A configuration the engine refuses.
 pub fn find_saturation(
     specs: &[CurveSpec],
     probe_cycles: u64,
+    probes_per_round: usize,
     threads: usize,
     progress: &dyn Progress,
 ) -> anyhow::Result<Vec<Bracket>> {
-    let k = threads.max(2);
+    let k = probes_per_round.max(2);
     let mut brackets: Vec<(f64, f64)> = specs
         .iter()
         .map(|s| (0.0, (1.0 / s.config.lengths().mean()).min(1.0)))
