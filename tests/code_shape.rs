@@ -132,12 +132,93 @@ fn identifiers(rest: &str) -> Vec<String> {
     out
 }
 
-/// The longest known module that is a prefix of `path`.
-fn resolve(path: &[String], modules: &BTreeSet<Vec<String>>) -> Option<Vec<String>> {
-    (0..=path.len())
-        .rev()
-        .map(|n| path[..n].to_vec())
-        .find(|p| modules.contains(p))
+/// Items a module re-exports (`pub use child::{A, B as C};`): name -> full path.
+type Reexports = BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>>;
+
+/// The re-exports of `module` read from its text.
+fn reexports_of(module: &[String], text: &str, into: &mut Reexports) {
+    let mut statement = String::new();
+    for line in non_test_lines(text) {
+        let t = line.trim();
+        if statement.is_empty() && !(t.starts_with("pub use ") || t.starts_with("pub(crate) use "))
+        {
+            continue;
+        }
+        statement.push_str(t);
+        statement.push(' ');
+        if !t.ends_with(';') {
+            continue;
+        }
+        let body = statement
+            .split_once("use ")
+            .map_or("", |x| x.1)
+            .trim_end_matches([';', ' ']);
+        let body = body.strip_prefix("self::").unwrap_or(body);
+        let mut base = module.to_vec();
+        let rest = if let Some(r) = body.strip_prefix("crate::") {
+            base.clear();
+            r
+        } else {
+            body
+        };
+        let (prefix, items) = match rest.split_once("::{") {
+            Some((p, items)) => (p, items.trim_end_matches('}').to_string()),
+            None => match rest.rsplit_once("::") {
+                Some((p, item)) => (p, item.to_string()),
+                None => ("", rest.to_string()),
+            },
+        };
+        base.extend(
+            prefix
+                .split("::")
+                .filter(|s| !s.is_empty())
+                .map(String::from),
+        );
+        for item in items.split(',') {
+            let item = item.trim();
+            let (path, name) = match item.split_once(" as ") {
+                Some((p, n)) => (p.trim(), n.trim()),
+                None => (item, item.rsplit("::").next().unwrap_or(item)),
+            };
+            if path.is_empty() || path.contains('*') || path == "self" {
+                continue;
+            }
+            let mut full = base.clone();
+            full.extend(path.split("::").map(String::from));
+            into.entry(module.to_vec())
+                .or_default()
+                .insert(name.to_string(), full);
+        }
+        statement.clear();
+    }
+}
+
+/// The module a path names: the longest known module that is a prefix of `path`, followed
+/// through the re-exports of facade modules to the file that defines the item.
+fn resolve(
+    path: &[String],
+    modules: &BTreeSet<Vec<String>>,
+    reexports: &Reexports,
+) -> Option<Vec<String>> {
+    let mut path = path.to_vec();
+    for _ in 0..8 {
+        let module = (0..=path.len())
+            .rev()
+            .map(|n| path[..n].to_vec())
+            .find(|p| modules.contains(p))?;
+        let next = path
+            .get(module.len())
+            .and_then(|item| reexports.get(&module)?.get(item));
+        match next {
+            Some(full) if full.as_slice() != path.as_slice() => {
+                let mut p = full.clone();
+                p.extend(path[module.len() + 1..].iter().cloned());
+                path = p;
+            }
+            _ => return Some(module),
+        }
+    }
+    None
 }
 
 /// Strongly connected components with more than one module (Tarjan).
@@ -221,12 +302,16 @@ fn crate_circles(src: &Path) -> Vec<String> {
         })
         .collect();
     let modules: BTreeSet<Vec<String>> = files.iter().map(|(m, _)| m.clone()).collect();
+    let mut reexports = Reexports::new();
+    for (module, text) in &files {
+        reexports_of(module, text, &mut reexports);
+    }
     let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
     for (module, text) in &files {
         let entry = edges.entry(module.clone()).or_default();
         for line in non_test_lines(text) {
             for path in referenced_paths(line, module) {
-                if let Some(target) = resolve(&path, &modules) {
+                if let Some(target) = resolve(&path, &modules, &reexports) {
                     if &target != module {
                         entry.insert(target);
                     }

@@ -143,7 +143,13 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             bail!("--points 0: a curve needs at least one point");
         }
         bar.set_message("finding the saturation rate");
-        let b = find_saturation(&specs, args.probe_cycles, args.probes as usize, threads, &bar)?;
+        let b = find_saturation(
+            &specs,
+            args.probe_cycles,
+            args.probes as usize,
+            threads,
+            &bar,
+        )?;
         let rates = b.iter().map(|b| auto_rates(b, args.points)).collect();
         (Some(b), rates)
     } else {
