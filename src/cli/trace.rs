@@ -12,7 +12,7 @@ use crate::cli::args::RunArgs;
 use crate::cli::run::EXIT_DEADLOCK;
 use anyhow::{anyhow, Context};
 use clap::Args;
-use flitsim_engine::trace::{text, vcd::VcdWriter, TraceFilter};
+use flitsim_engine::trace::{text, vcd::VcdWriter, TraceFilter, TraceNames};
 use flitsim_engine::Simulation;
 use flitsim_netlist::{Cycle, TerminalId};
 use std::io::{BufWriter, Write};
@@ -150,15 +150,7 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
         .map(|s| parse_injection(s, netlist.num_terminals()))
         .collect::<anyhow::Result<Vec<_>>>()?;
     injections.sort_by_key(|i| i.cycle);
-    // Only rank 0 of an MPI job writes files.
-    let mut vcd = match args.vcd.as_ref().filter(|_| crate::cluster::is_root()) {
-        Some(path) => {
-            let f = std::fs::File::create(path)
-                .with_context(|| format!("--vcd {}: cannot create", path.display()))?;
-            Some(VcdWriter::new(BufWriter::new(f), &names, &filter)?)
-        }
-        None => None,
-    };
+    let mut vcd = open_vcd(args.vcd.as_ref(), &names, &filter)?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     writeln!(out, "{}", text::HEADER)?;
@@ -213,4 +205,18 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
         v.finish()?;
     }
     Ok(code)
+}
+
+/// The VCD writer of `--vcd FILE`, if given (only rank 0 of an MPI job writes files).
+fn open_vcd(
+    path: Option<&PathBuf>,
+    names: &TraceNames,
+    filter: &TraceFilter,
+) -> anyhow::Result<Option<VcdWriter<BufWriter<std::fs::File>>>> {
+    let Some(path) = path.filter(|_| crate::cluster::is_root()) else {
+        return Ok(None);
+    };
+    let f = std::fs::File::create(path)
+        .with_context(|| format!("--vcd {}: cannot create", path.display()))?;
+    Ok(Some(VcdWriter::new(BufWriter::new(f), names, filter)?))
 }
