@@ -37,7 +37,7 @@ cfgs=(
  "netlist check $N/hetero-torus-4x4.toml --routing duato"
  "netlist expand $N/torus-3x3.toml"
  "sweep $N/torus-4x4.toml --length 4 --rates 0.02,0.1 --warmup 200 --cycles 800 --csv"
- "sweep $N/torus-4x4.toml --length 4 --rates auto --points 3 --probe-cycles 2000 --cycles 800 --warmup 200 --csv"
+ "sweep $N/torus-4x4.toml --length 4 --rates auto --points 3 --probe-cycles 2000 --cycles 800 --warmup 200 --threads 2 --csv"
  "buffers $N/torus-4x4.toml --rate 0.04 --length 4 --warmup 200 --cycles 800 --json"
 )
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
