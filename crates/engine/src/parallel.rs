@@ -32,9 +32,9 @@
 //! the gate so the others panic instead of waiting forever.
 
 use crate::assemble::{Network, Outbound, PHASE_BUG};
-use crate::conservation;
+use crate::checks::conservation;
+use crate::checks::watchdog::Watchdog;
 use crate::cycle::{self, Status, View};
-use crate::watchdog::Watchdog;
 use crossbeam::utils::Backoff;
 use flitsim_netlist::Cycle;
 use smallvec::SmallVec;

@@ -1,19 +1,19 @@
 //! The simulation: an assembled network, the clock, the measurement window, the watchdog.
 
 use crate::assemble::{self, Network, PHASE_BUG};
+use crate::checks::watchdog::{self, Watchdog};
 use crate::cycle::{Status, View};
 use crate::error::{ConfigError, SimError};
 use crate::latency::LatencyDef;
 use crate::length::LengthDist;
-use crate::memory::{self, MemoryLimit};
 use crate::parallel::{self, Stop, WindowState};
+use crate::setup::memory::{self, MemoryLimit};
+use crate::setup::zero_load::mean as zero_load_mean;
 use crate::stats::report::ReportInputs;
 use crate::stats::{AutoConfig, MeasureOutcome, RunReport, TerminalStats, Window};
 use crate::terminal::{Delivery, TerminalConfig};
 use crate::trace::{TraceEvent, TraceNames, Tracer};
 use crate::traffic::{self, TrafficKind};
-use crate::watchdog::{self, Watchdog};
-use crate::zero_load_mean;
 use flitsim_netlist::{Cycle, Netlist, TerminalId};
 use flitsim_router::Stamp;
 use serde::Serialize;
@@ -304,7 +304,7 @@ impl Simulation {
             ),
         }) - offset;
         if let Some(events) = trace {
-            let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.len()];
+            let mut per: Vec<Vec<traffic::TracePacket>> = vec![Vec::new(); net.len()];
             for e in events {
                 per[e.source.index()].push(e);
             }
