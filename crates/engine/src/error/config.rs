@@ -3,6 +3,7 @@
 use super::bytes::bytes_text;
 use super::trace_file::TraceFileError;
 use flitsim_netlist::{BufferDepth, Diagnostics};
+use flitsim_router::routing::RoutingMismatch;
 use std::fmt;
 
 /// The simulation cannot be set up with this configuration. Nothing has been simulated.
@@ -118,9 +119,7 @@ pub enum ConfigError {
         /// Netlist name.
         netlist: String,
         /// What is wrong.
-        reason: String,
-        /// What to do.
-        help: String,
+        mismatch: RoutingMismatch,
     },
 }
 
@@ -167,7 +166,13 @@ impl ConfigError {
             BadTrafficParameter { form, .. } => format!("write it as {form}"),
             TooFewTerminals { .. } => "use a larger netlist".into(),
             BadLength { .. } => "pass --length M, exp:MEAN or mix:M1,M2,P1 (e.g. --length 4, exp:100, mix:1,5,0.5)".into(),
-            TrafficDoesNotFit { help, .. } | NetworkTooLarge { help, .. } | Routing { help, .. } => help.clone(),
+            TrafficDoesNotFit { help, .. } | NetworkTooLarge { help, .. } => help.clone(),
+            Routing { mismatch, .. } => match mismatch {
+                RoutingMismatch::DoesNotFit { help, .. } => help.clone(),
+                RoutingMismatch::TooFewVcs { needed, .. } => {
+                    format!("set vcs >= {needed} (for example --set vcs={needed})")
+                }
+            },
             TraceFile(e) => return e.help.map(str::to_string),
             BufferTooShallow(d) => return d.errors.first().map(|e| e.help()),
             SafInjectionTooShallow { max, .. } => format!("set buffer_depth >= {max} or \"unbounded\" (store-and-forward stores whole packets, at injection too)"),
@@ -198,7 +203,7 @@ impl ConfigError {
                 bytes_text(part_bytes),
                 bytes_text(limit)
             ),
-            Routing { routing, netlist, reason, .. } => format!("routing `{routing}` does not fit netlist `{netlist}`: {reason}"),
+            Routing { routing, netlist, mismatch } => format!("routing `{routing}` does not fit netlist `{netlist}`: {mismatch}"),
         }
     }
 }
