@@ -161,11 +161,15 @@ impl ConfigError {
         Some(match self {
             RateOutOfRange { .. } => "pass --rate between 0 and 1, e.g. --rate 0.01".into(),
             ZeroLength => "pass --length 1 or more (flits per packet)".into(),
-            RunTooLong { .. } => "lower --warmup, --cycles, --max-cycles or --drain-cycles; for more samples, run again with another --seed".into(),
+            RunTooLong { .. } => "lower --warmup, --cycles, --max-cycles or --drain-cycles; \
+                                  for more samples, run again with another --seed"
+                .into(),
             UnknownTraffic { choices, .. } => format!("choose one of: {choices}"),
             BadTrafficParameter { form, .. } => format!("write it as {form}"),
             TooFewTerminals { .. } => "use a larger netlist".into(),
-            BadLength { .. } => "pass --length M, exp:MEAN or mix:M1,M2,P1 (e.g. --length 4, exp:100, mix:1,5,0.5)".into(),
+            BadLength { .. } => "pass --length M, exp:MEAN or mix:M1,M2,P1 \
+                                 (e.g. --length 4, exp:100, mix:1,5,0.5)"
+                .into(),
             TrafficDoesNotFit { help, .. } | NetworkTooLarge { help, .. } => help.clone(),
             Routing { mismatch, .. } => match mismatch {
                 RoutingMismatch::DoesNotFit { help, .. } => help.clone(),
@@ -175,8 +179,13 @@ impl ConfigError {
             },
             TraceFile(e) => return e.help.map(str::to_string),
             BufferTooShallow(d) => return d.errors.first().map(|e| e.help()),
-            SafInjectionTooShallow { max, .. } => format!("set buffer_depth >= {max} or \"unbounded\" (store-and-forward stores whole packets, at injection too)"),
-            NoLongestPacket { .. } => "set buffer_depth = \"unbounded\" (--set buffer_depth=unbounded) or use fixed or mix lengths".into(),
+            SafInjectionTooShallow { max, .. } => format!(
+                "set buffer_depth >= {max} or \"unbounded\" \
+                 (store-and-forward stores whole packets, at injection too)"
+            ),
+            NoLongestPacket { .. } => "set buffer_depth = \"unbounded\" \
+                                       (--set buffer_depth=unbounded) or use fixed or mix lengths"
+                .into(),
         })
     }
 
@@ -185,25 +194,72 @@ impl ConfigError {
     fn message(&self) -> String {
         use ConfigError::*;
         match self {
-            RateOutOfRange { rate } => format!("rate {rate} is not in [0, 1] (packets per terminal per cycle)"),
+            RateOutOfRange { rate } => {
+                format!("rate {rate} is not in [0, 1] (packets per terminal per cycle)")
+            }
             ZeroLength => "packet length 0 is not allowed".into(),
-            RunTooLong { cycles, last } => format!("a run of up to {cycles} cycles (--warmup + --cycles, or --max-cycles, plus --drain-cycles) goes past cycle {last}, the last one flits' 32-bit cycle stamps hold"),
+            RunTooLong { cycles, last } => format!(
+                "a run of up to {cycles} cycles (--warmup + --cycles, or --max-cycles, plus \
+                 --drain-cycles) goes past cycle {last}, the last one flits' 32-bit cycle \
+                 stamps hold"
+            ),
             UnknownTraffic { name, .. } => format!("unknown traffic pattern `{name}`"),
-            BadTrafficParameter { traffic, problem, .. } => format!("traffic `{traffic}`: {problem}"),
-            TooFewTerminals { traffic, needed, have } => format!("traffic `{traffic}` needs at least {needed} terminals, the netlist has {have}"),
+            BadTrafficParameter {
+                traffic, problem, ..
+            } => format!("traffic `{traffic}`: {problem}"),
+            TooFewTerminals {
+                traffic,
+                needed,
+                have,
+            } => format!(
+                "traffic `{traffic}` needs at least {needed} terminals, the netlist has {have}"
+            ),
             BadLength { spec, reason } => format!("bad packet length `{spec}`: {reason}"),
-            TrafficDoesNotFit { traffic, netlist, reason, .. } => format!("traffic `{traffic}` cannot run on netlist `{netlist}`: {reason}"),
+            TrafficDoesNotFit {
+                traffic,
+                netlist,
+                reason,
+                ..
+            } => format!("traffic `{traffic}` cannot run on netlist `{netlist}`: {reason}"),
             TraceFile(e) => e.to_string(),
             BufferTooShallow(d) => d.to_string(),
-            SafInjectionTooShallow { router, port, depth, max } => format!("router {router} uses saf switching: its terminal port `{port}` holds {depth} flits, below the packet length {max}"),
-            NoLongestPacket { router, switching, lengths } => format!("router {router} uses {switching} switching with bounded buffers, but `--length {lengths}` has no longest packet"),
-            NetworkTooLarge { needed, part, part_bytes, detail, limit, limit_what, .. } => format!(
-                "the network needs about {} for buffers, channels, router state and set-up ({part} {}: {detail}), more than the {} {limit_what}",
+            SafInjectionTooShallow {
+                router,
+                port,
+                depth,
+                max,
+            } => format!(
+                "router {router} uses saf switching: its terminal port `{port}` holds {depth} \
+                 flits, below the packet length {max}"
+            ),
+            NoLongestPacket {
+                router,
+                switching,
+                lengths,
+            } => format!(
+                "router {router} uses {switching} switching with bounded buffers, but \
+                 `--length {lengths}` has no longest packet"
+            ),
+            NetworkTooLarge {
+                needed,
+                part,
+                part_bytes,
+                detail,
+                limit,
+                limit_what,
+                ..
+            } => format!(
+                "the network needs about {} for buffers, channels, router state and set-up \
+                 ({part} {}: {detail}), more than the {} {limit_what}",
                 bytes_text(needed),
                 bytes_text(part_bytes),
                 bytes_text(limit)
             ),
-            Routing { routing, netlist, mismatch } => format!("routing `{routing}` does not fit netlist `{netlist}`: {mismatch}"),
+            Routing {
+                routing,
+                netlist,
+                mismatch,
+            } => format!("routing `{routing}` does not fit netlist `{netlist}`: {mismatch}"),
         }
     }
 }
