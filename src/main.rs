@@ -69,7 +69,7 @@ fn main() -> ExitCode {
         // The reader of stdout has gone (`| head`): it has what it wanted.
         Err(e) if flitsim::cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("{}", flitsim::cli::failure::render(&e));
             ExitCode::FAILURE
         }
     }

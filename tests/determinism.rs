@@ -372,3 +372,57 @@ fn the_release_path_of_a_lone_worker_gives_the_checked_paths_results() {
         assert!(checked_trace == release_trace, "{name}: traces differ");
     }
 }
+
+/// The fixtures of the thread-count tests above, run through the library on one worker
+/// with and without the per-cycle checks: the release loop (`parallel::alone`, the one a
+/// release build runs) must give the checked loop's report and trace. The CLI fixtures
+/// reach the checked loops only in the test profile, whose debug assertions turn the
+/// checks on.
+#[test]
+fn the_fixtures_give_the_same_results_on_the_release_loop() {
+    use flitsim::engine::SimConfig;
+    let config = |rate: f64, length: u32| SimConfig {
+        rate,
+        length,
+        warmup: 200,
+        cycles: 1500,
+        seed: 7,
+        ..SimConfig::default()
+    };
+    // (netlist file, settings, configuration)
+    type Fixture = (
+        &'static str,
+        &'static [(&'static str, &'static str)],
+        SimConfig,
+    );
+    let fixtures: [Fixture; 7] = [
+        ("torus-8x8.toml", &[], config(0.02, 8)),
+        (
+            "torus-8x8.toml",
+            &[("channel_latency", "3")],
+            config(0.03, 12),
+        ),
+        ("mesh-8x8.toml", &[], config(0.015, 6)),
+        ("hypercube-6.toml", &[], config(0.05, 4)),
+        ("hetero-torus-4x4.toml", &[], config(0.05, 5)),
+        (
+            "torus-8x8.toml",
+            &[("timeout", "6")],
+            SimConfig {
+                backoff: 5,
+                ..config(0.03, 8)
+            },
+        ),
+        ("torus-8x8.toml", &[("switching", "vct")], config(0.02, 6)),
+    ];
+    for (file, set, config) in fixtures {
+        let netlist = flitsim::netlist::load(&shipped(file)).unwrap();
+        let name = format!("{file} {set:?}");
+        let [(checked, checked_trace), (release, release_trace)] =
+            checked_and_release_paths(netlist, set, config);
+        assert!(checked.packets.delivered > 100, "{name}: traffic delivered");
+        assert!(!checked_trace.is_empty(), "{name}: a trace");
+        assert_eq!(checked, release, "{name}: reports differ");
+        assert!(checked_trace == release_trace, "{name}: traces differ");
+    }
+}

@@ -419,3 +419,39 @@ fn assert_refused_for_memory(out: &Output, total: &str, part: &str, help: &str) 
     assert!(stderr.contains(&format!("help: {help}")), "{stderr}");
     assert!(out.stdout.is_empty(), "a result was printed");
 }
+
+/// An engine refusal prints `error:` once: a located netlist diagnostic as netlist
+/// errors are, any other as `error: MESSAGE` and its help line.
+#[test]
+fn engine_errors_say_error_once_with_help_on_its_own_line() {
+    let out = flitsim(&[
+        "run",
+        "netlists/torus-8x8.toml",
+        "--switching",
+        "vct",
+        "--length",
+        "20",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("netlists/torus-8x8.toml:"),
+        "located like a netlist error: {stderr}"
+    );
+    assert_eq!(stderr.matches("error").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(": error[vct-buffer-too-shallow]: "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\nhelp: set buffer_depth >= 20"),
+        "{stderr}"
+    );
+    let out = flitsim(&["run", "netlists/torus-8x8.toml", "--rate", "2"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: rate 2 is not in [0, 1] (packets per terminal per cycle)\n\
+         help: pass --rate between 0 and 1, e.g. --rate 0.01\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}

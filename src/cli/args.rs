@@ -227,7 +227,7 @@ impl RunArgs {
     /// accepted values).
     pub fn load_netlist(&self) -> anyhow::Result<Netlist> {
         let mut netlist =
-            super::experiment::load_netlist(&self.netlist).map_err(|d| anyhow!("{d}"))?;
+            super::experiment::load_netlist(&self.netlist).map_err(anyhow::Error::new)?;
         let timeout = self.timeout.map(|t| t.to_string());
         let mut pairs = Vec::new();
         for kv in &self.set {
@@ -243,7 +243,7 @@ impl RunArgs {
             ("routing", self.routing.as_deref()),
         ];
         pairs.extend(flags.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
-        netlist.set_all(pairs).map_err(|d| anyhow!("{d}"))?;
+        netlist.set_all(pairs).map_err(anyhow::Error::new)?;
         Ok(netlist)
     }
 

@@ -5,6 +5,7 @@ pub mod buffers;
 pub mod buffers_plot;
 pub mod check;
 pub mod experiment;
+pub mod failure;
 pub mod import;
 pub mod model;
 pub mod netlist;

@@ -1,5 +1,5 @@
-//! flitsim-engine: network assembly, channels, terminals, traffic, the cycle loop,
-//! statistics and the deadlock watchdog.
+//! flitsim-engine: a network of IQ routers and terminals assembled from a netlist and
+//! simulated cycle by cycle, with its traffic, statistics and run-time checks.
 //!
 //! ```text
 //!  Terminal t_i --injection channel (Lt)--> [router r_i] --channel (L)--> [router r_j] ...
@@ -8,11 +8,19 @@
 //!      +<------------- ejection channel (Lt) ----+  +-----------------------+
 //! ```
 //!
-//! Every component talks to others only through [`Channel`]s of latency >= 1, so one
-//! cycle is two phases (compute, then write; see `cycle.rs`) and the stepping order never
-//! matters. Key types: [`Simulation`] (assemble + step + report), [`SimConfig`],
-//! [`RunReport`] (what `flitsim run --json` prints), [`SimError`] (watchdog stops),
-//! [`ConfigError`].
+//! The phase contract: components talk only through channels of latency >= 1, so a
+//! cycle is phase 1 (every component reads what arrives and computes) then phase 2
+//! (every partition writes what it sent). No component sees another's writes of the same
+//! cycle, so the stepping order and the thread count never change a result.
+//!
+//! The crate's map:
+//! - the runtime: `assemble` (the network built from a netlist), [`channel`] (delay lines),
+//!   `cycle` (the two phases), `parallel` (the cycle loops), `sim` ([`Simulation`]);
+//! - `setup`: the memory estimate that refuses a network too large, and the zero-load
+//!   latency walk ([`zero_load`], [`zero_load_mean`]);
+//! - `checks`: conservation after every cycle (debug builds) and the deadlock watchdog;
+//! - the leaves: [`terminal`], [`traffic`], [`length`], [`latency`], [`rng`], [`stats`],
+//!   [`trace`], and [`error`] ([`ConfigError`], [`SimError`]).
 //!
 //! ```no_run
 //! use flitsim_engine::{SimConfig, Simulation};
@@ -26,30 +34,29 @@
 
 mod calendar;
 pub mod channel;
-mod conservation;
+mod checks;
 mod cycle;
 pub mod error;
 pub mod latency;
 pub mod length;
-mod memory;
 mod network;
 mod parallel;
 pub mod rng;
+mod setup;
 mod sim;
 pub mod stats;
 mod switching;
 pub mod terminal;
 pub mod trace;
 pub mod traffic;
-mod watchdog;
-pub mod zero_load;
-pub mod zero_load_mean;
 
 pub use channel::{Channel, DelayLine, DelayLines};
 pub use error::{ConfigError, SimError, WaitingVc};
 pub use latency::{LatencyDef, LatencyFrom, LatencyTo};
 pub use length::LengthDist;
 pub use parallel::WINDOW_CYCLES;
+pub use setup::zero_load;
+pub use setup::zero_load::mean as zero_load_mean;
 pub use sim::{
     auto_threads, run, useful_workers, Perf, SimConfig, Simulation, SwitchingStats,
     ROUTERS_PER_THREAD,

@@ -1,18 +1,18 @@
 //! The simulation: an assembled network, the clock, the measurement window, the watchdog.
 
+use crate::checks::watchdog::{self, Watchdog};
 use crate::cycle::View;
 use crate::error::{ConfigError, SimError};
 use crate::length::LengthDist;
-use crate::memory::{self, MemoryLimit};
 use crate::network::{self, Network, RoutingFunctions, Status, PHASE_BUG};
 use crate::parallel::{self, Stop, WindowState};
+use crate::setup::memory::{self, MemoryLimit};
+use crate::setup::zero_load::mean as zero_load_mean;
 use crate::stats::report::ReportInputs;
 use crate::stats::{MeasureOutcome, RunReport, TerminalStats, Window};
 use crate::terminal::{Delivery, TerminalConfig};
 use crate::trace::{TraceEvent, TraceNames, Tracer};
 use crate::traffic::{self, TrafficPattern};
-use crate::watchdog::{self, Watchdog};
-use crate::zero_load_mean;
 use flitsim_netlist::{Cycle, Netlist, TerminalId};
 use flitsim_router::routing::RoutingFunction;
 use flitsim_router::Stamp;
@@ -517,7 +517,7 @@ impl Simulation {
 fn load_trace(
     netlist: &Netlist,
     config: &SimConfig,
-) -> Result<Option<Vec<traffic::TraceEvent>>, ConfigError> {
+) -> Result<Option<Vec<traffic::TracePacket>>, ConfigError> {
     let Some(path) = config.traffic.trace_file() else {
         return Ok(None);
     };
@@ -543,8 +543,8 @@ fn terminal_config(netlist: &Netlist, config: &SimConfig) -> TerminalConfig {
 }
 
 /// Hands each terminal of `net` its packets of the trace `events`.
-fn schedule_trace(net: &mut Network, events: Vec<traffic::TraceEvent>) {
-    let mut per: Vec<Vec<traffic::TraceEvent>> = vec![Vec::new(); net.len()];
+fn schedule_trace(net: &mut Network, events: Vec<traffic::TracePacket>) {
+    let mut per: Vec<Vec<traffic::TracePacket>> = vec![Vec::new(); net.len()];
     for e in events {
         per[e.source.index()].push(e);
     }
@@ -573,7 +573,7 @@ impl ZeroLoadWalk<'_> {
         &self,
         config: &SimConfig,
         pattern: &Arc<dyn TrafficPattern>,
-        trace: Option<&[traffic::TraceEvent]>,
+        trace: Option<&[traffic::TracePacket]>,
     ) -> f64 {
         match trace {
             Some(events) => zero_load_mean::mean_over_events(self.netlist, self.routing, events),

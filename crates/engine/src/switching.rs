@@ -13,22 +13,24 @@ use flitsim_netlist::{validate, BufferDepth, Netlist, Switching};
 /// produces (exponential lengths need `buffer_depth = "unbounded"`).
 ///
 /// # Errors
-/// `ConfigError::SwitchingDepth` with the netlist's located diagnostic.
+/// `ConfigError::BufferTooShallow` with the netlist's located diagnostic,
+/// `SafInjectionTooShallow` or `NoLongestPacket`.
 pub(crate) fn check_depth(netlist: &Netlist, lengths: &LengthDist) -> Result<(), ConfigError> {
     match lengths.max() {
         Some(max) => {
-            validate::check_vct_depth(netlist, max)
-                .map_err(|d| ConfigError::SwitchingDepth(d.to_string()))?;
+            validate::check_vct_depth(netlist, max).map_err(ConfigError::BufferTooShallow)?;
             // Store-and-forward also stores the whole packet at the injection port.
             for r in netlist.routers() {
                 let local = &r.ports[0];
                 if r.config.switching == Switching::Saf
                     && local.buffer_depth.flits().is_some_and(|d| d < max)
                 {
-                    return Err(ConfigError::SwitchingDepth(format!(
-                        "router {} uses saf switching: its terminal port `{}` holds {} flits, below the packet length {max}\nhelp: set buffer_depth >= {max} or \"unbounded\" (store-and-forward stores whole packets, at injection too)",
-                        r.name, local.name, local.buffer_depth
-                    )));
+                    return Err(ConfigError::SafInjectionTooShallow {
+                        router: r.name.clone(),
+                        port: local.name.clone(),
+                        depth: local.buffer_depth,
+                        max,
+                    });
                 }
             }
             Ok(())
@@ -41,14 +43,14 @@ pub(crate) fn check_depth(netlist: &Netlist, lengths: &LengthDist) -> Result<(),
                         .any(|p| matches!(p.buffer_depth, BufferDepth::Flits(_)))
             });
             match bounded {
-                Some(r) => Err(ConfigError::SwitchingDepth(format!(
-                    "router {} uses {} switching with bounded buffers, but `--length {lengths}` has no longest packet\nhelp: set buffer_depth = \"unbounded\" (--set buffer_depth=unbounded) or use fixed or mix lengths",
-                    r.name,
-                    match r.config.switching {
+                Some(r) => Err(ConfigError::NoLongestPacket {
+                    router: r.name.clone(),
+                    switching: match r.config.switching {
                         Switching::Saf => "saf",
                         _ => "vct",
-                    }
-                ))),
+                    },
+                    lengths: lengths.to_string(),
+                }),
                 None => Ok(()),
             }
         }

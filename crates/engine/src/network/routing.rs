@@ -55,16 +55,9 @@ fn routing_error(
     kind: flitsim_netlist::RoutingKind,
     e: &RoutingMismatch,
 ) -> ConfigError {
-    let help = match e {
-        RoutingMismatch::DoesNotFit { help, .. } => help.clone(),
-        RoutingMismatch::TooFewVcs { needed, .. } => {
-            format!("set vcs >= {needed} (for example --set vcs={needed})")
-        }
-    };
     ConfigError::Routing {
         routing: kind_name(kind).to_string(),
         netlist: netlist.name.clone(),
-        reason: e.to_string(),
-        help,
+        mismatch: e.clone(),
     }
 }

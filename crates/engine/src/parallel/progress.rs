@@ -2,8 +2,8 @@
 
 use super::stop::Stop;
 use super::window::{WindowState, WINDOW_CYCLES};
+use crate::checks::watchdog::Watchdog;
 use crate::network::status::Status;
-use crate::watchdog::Watchdog;
 use flitsim_netlist::Cycle;
 
 /// What every worker carries from cycle to cycle (all workers hold equal copies; after a

@@ -50,7 +50,7 @@
 //! watchdog) and, per component, in the order its step did things.
 
 use super::event::{Component, EventKind, TerminalEvent, TraceEvent, TraceNames, Verdict};
-use flitsim_netlist::{RouterId, TerminalId, VcId, TERMINAL_PORT};
+use flitsim_netlist::{InPort, OutPort, RouterId, TerminalId, VcId, TERMINAL_PORT};
 use flitsim_router::probe::{FlitTag, RouterEvent};
 use flitsim_router::routing::RouteSet;
 use flitsim_router::FlitKind;
@@ -82,116 +82,110 @@ fn route_list(names: &TraceNames, r: RouterId, set: &RouteSet) -> String {
     s
 }
 
-/// (event name, flit, detail) of a router event.
+/// (event name, detail) of a router event.
 fn router_fields(names: &TraceNames, r: RouterId, e: &RouterEvent) -> (&'static str, String) {
-    let ri = r.index();
-    let vc = |p: u8, v: VcId| names.vc(r, p, v);
-    match e {
-        RouterEvent::CreditIn { out, vc: v } => (
-            "credit-in",
-            format!(
-                "{} <- {}",
-                vc(out.0, *v),
-                names.peer(names.downstream[ri][out.index()])
-            ),
-        ),
-        RouterEvent::VcFree { out, vc: v } => ("vc-free", vc(out.0, *v)),
-        RouterEvent::FlitIn { port, flit } => (
-            "recv",
-            format!(
-                "{} <- {}",
-                vc(port.0, flit.vc),
-                names.peer(names.upstream[ri][port.index()])
-            ),
-        ),
+    let at = RouterAt { names, r };
+    match *e {
+        RouterEvent::CreditIn { out, vc } => ("credit-in", at.downstream_in(out, vc)),
+        RouterEvent::VcFree { out, vc } => ("vc-free", at.vc(out.0, vc)),
+        RouterEvent::FlitIn { port, ref flit } => ("recv", at.upstream_in(port, flit.vc)),
         RouterEvent::Route {
             port,
-            vc: v,
-            candidates,
+            vc,
+            ref candidates,
             ..
         } => (
             "route",
-            format!("{} -> {}", vc(port.0, *v), route_list(names, r, candidates)),
+            format!(
+                "{} -> {}",
+                at.vc(port.0, vc),
+                route_list(names, r, candidates)
+            ),
         ),
         RouterEvent::VcAlloc {
             port,
-            vc: v,
+            vc,
             out,
             out_vc,
             ..
-        } => (
-            "vc-alloc",
-            format!("{} -> {}", vc(port.0, *v), vc(out.0, *out_vc)),
-        ),
+        } => ("vc-alloc", at.between(port, vc, out, out_vc)),
         RouterEvent::Stall {
             port,
-            vc: v,
-            reason,
-            wants,
+            vc,
+            ref reason,
+            ref wants,
             ..
         } => (
             "stall",
             format!(
                 "{} {} {}",
-                vc(port.0, *v),
+                at.vc(port.0, vc),
                 reason.name(),
                 route_list(names, r, wants)
             ),
         ),
         RouterEvent::Grant {
             port,
-            vc: v,
+            vc,
             out,
             out_vc,
             ..
-        } => (
-            "grant",
-            format!("{} -> {}", vc(port.0, *v), vc(out.0, *out_vc)),
-        ),
+        } => ("grant", at.between(port, vc, out, out_vc)),
         RouterEvent::Release {
             port,
-            vc: v,
+            vc,
             out,
             out_vc,
             ..
-        } => (
-            "release",
-            format!("{} -> {}", vc(port.0, *v), vc(out.0, *out_vc)),
-        ),
-        RouterEvent::FlitOut { out, flit } => (
-            "send",
-            format!(
-                "{} -> {}",
-                vc(out.0, flit.vc),
-                names.peer_vc(names.downstream[ri][out.index()], flit.vc)
-            ),
-        ),
-        RouterEvent::Timeout { port, vc: v, .. } => ("timeout", vc(port.0, *v)),
-        RouterEvent::ResetIn { out, vc: v, .. } => (
-            "reset-in",
-            format!(
-                "{} <- {}",
-                vc(out.0, *v),
-                names.peer(names.downstream[ri][out.index()])
-            ),
-        ),
-        RouterEvent::ResetOut { port, vc: v, .. } => (
-            "reset-out",
-            format!(
-                "{} -> {}",
-                vc(port.0, *v),
-                names.peer(names.upstream[ri][port.index()])
-            ),
-        ),
-        RouterEvent::Discard { port, vc: v, .. } => ("discard", vc(port.0, *v)),
-        RouterEvent::CreditOut { port, vc: v } => (
-            "credit-out",
-            format!(
-                "{} -> {}",
-                vc(port.0, *v),
-                names.peer(names.upstream[ri][port.index()])
-            ),
-        ),
+        } => ("release", at.between(port, vc, out, out_vc)),
+        RouterEvent::FlitOut { out, ref flit } => ("send", at.downstream_out(out, flit.vc)),
+        RouterEvent::Timeout { port, vc, .. } => ("timeout", at.vc(port.0, vc)),
+        RouterEvent::ResetIn { out, vc, .. } => ("reset-in", at.downstream_in(out, vc)),
+        RouterEvent::ResetOut { port, vc, .. } => ("reset-out", at.upstream_out(port, vc)),
+        RouterEvent::Discard { port, vc, .. } => ("discard", at.vc(port.0, vc)),
+        RouterEvent::CreditOut { port, vc } => ("credit-out", at.upstream_out(port, vc)),
+    }
+}
+
+/// The names of router `r`'s VCs and of its neighbours, as router events show them.
+struct RouterAt<'a> {
+    names: &'a TraceNames,
+    r: RouterId,
+}
+
+impl RouterAt<'_> {
+    /// `r3.east/vc1`: VC `v` of port `p`.
+    fn vc(&self, p: u8, v: VcId) -> String {
+        self.names.vc(self.r, p, v)
+    }
+
+    /// `OUT/vcV <- PEER`: something for output VC `v` of `out` from downstream.
+    fn downstream_in(&self, out: OutPort, v: VcId) -> String {
+        let peer = self.names.downstream[self.r.index()][out.index()];
+        format!("{} <- {}", self.vc(out.0, v), self.names.peer(peer))
+    }
+
+    /// `OUT/vcV -> PEER/vcV`: a flit on VC `v` onto `out`'s channel.
+    fn downstream_out(&self, out: OutPort, v: VcId) -> String {
+        let peer = self.names.downstream[self.r.index()][out.index()];
+        format!("{} -> {}", self.vc(out.0, v), self.names.peer_vc(peer, v))
+    }
+
+    /// `IN/vcV <- PEER`: a flit into input VC `v` of `port` from upstream.
+    fn upstream_in(&self, port: InPort, v: VcId) -> String {
+        let peer = self.names.upstream[self.r.index()][port.index()];
+        format!("{} <- {}", self.vc(port.0, v), self.names.peer(peer))
+    }
+
+    /// `IN/vcV -> PEER`: something from input VC `v` of `port` back upstream.
+    fn upstream_out(&self, port: InPort, v: VcId) -> String {
+        let peer = self.names.upstream[self.r.index()][port.index()];
+        format!("{} -> {}", self.vc(port.0, v), self.names.peer(peer))
+    }
+
+    /// `IN/vcV -> OUT/vcW`: input VC `v` of `port` and output VC `w` of `out`.
+    fn between(&self, port: InPort, v: VcId, out: OutPort, w: VcId) -> String {
+        format!("{} -> {}", self.vc(port.0, v), self.vc(out.0, w))
     }
 }
 

@@ -32,7 +32,7 @@ pub use neighbor::Neighbor;
 pub use permutation::Permutation;
 pub use shuffle::Shuffle;
 pub use tornado::Tornado;
-pub use trace::{TraceEvent, TraceFileError};
+pub use trace::{TraceFileError, TracePacket};
 pub use transpose::Transpose;
 pub use uniform::Uniform;
 pub use uniform_all::UniformAll;

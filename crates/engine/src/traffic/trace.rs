@@ -21,18 +21,18 @@
 //! A malformed line is a [`TraceFileError`] rendered `FILE:LINE: message` (the CLI then
 //! exits with status 1 before simulating).
 
+pub use crate::error::TraceFileError;
 use crate::length::MAX_PACKET_LENGTH;
 use flitsim_netlist::{Cycle, TerminalId};
 use flitsim_router::Stamp;
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The largest trace file read: 256 MiB (about 12 million packets).
 pub const MAX_TRACE_BYTES: u64 = 256 << 20;
 
 /// One packet of a trace.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct TraceEvent {
+pub struct TracePacket {
     /// Generation cycle.
     pub cycle: Cycle,
     /// Source terminal.
@@ -43,40 +43,19 @@ pub struct TraceEvent {
     pub len: u32,
 }
 
-/// A trace file that cannot be used: where and why.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub struct TraceFileError {
-    /// The file.
-    pub path: PathBuf,
-    /// 1-based line, 0 when the file itself cannot be read.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for TraceFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}: {}", self.path.display(), self.message)
-        } else {
-            write!(f, "{}:{}: {}", self.path.display(), self.line, self.message)?;
-            f.write_str("\nhelp: each line is `CYCLE SOURCE DESTINATION LENGTH` (unsigned integers; `#` starts a comment)")
-        }
-    }
-}
-
 /// Parses trace text `src` (from `path`, for messages) for a network of `terminals`
 /// terminals. Events come back sorted by cycle (stable: file order within a cycle).
 ///
 /// # Errors
 /// The first malformed line.
-pub fn parse(src: &str, path: &Path, terminals: usize) -> Result<Vec<TraceEvent>, TraceFileError> {
+pub fn parse(src: &str, path: &Path, terminals: usize) -> Result<Vec<TracePacket>, TraceFileError> {
     let mut events = Vec::new();
     for (i, raw) in src.lines().enumerate() {
         let err = |message: String| TraceFileError {
             path: path.to_path_buf(),
             line: i + 1,
             message,
+            help: Some(TraceFileError::LINE_FORM),
         };
         let text = raw.split('#').next().unwrap_or("").trim();
         if text.is_empty() {
@@ -120,7 +99,7 @@ pub fn parse(src: &str, path: &Path, terminals: usize) -> Result<Vec<TraceEvent>
                 Stamp::LAST.0 - 1
             )));
         }
-        events.push(TraceEvent {
+        events.push(TracePacket {
             cycle: Cycle(cycle),
             source: TerminalId(source as u32),
             dest: TerminalId(dest as u32),
@@ -131,7 +110,8 @@ pub fn parse(src: &str, path: &Path, terminals: usize) -> Result<Vec<TraceEvent>
         return Err(TraceFileError {
             path: path.to_path_buf(),
             line: 0,
-            message: "the trace holds no packet\nhelp: each line is `CYCLE SOURCE DESTINATION LENGTH`; give at least one".into(),
+            message: "the trace holds no packet".into(),
+            help: Some("each line is `CYCLE SOURCE DESTINATION LENGTH`; give at least one"),
         });
     }
     events.sort_by_key(|e| e.cycle);
@@ -143,12 +123,13 @@ pub fn parse(src: &str, path: &Path, terminals: usize) -> Result<Vec<TraceEvent>
 /// # Errors
 /// An unreadable, non-regular or too large file (line 0), the first malformed line, or
 /// no packet at all.
-pub fn load(path: &Path, terminals: usize) -> Result<Vec<TraceEvent>, TraceFileError> {
+pub fn load(path: &Path, terminals: usize) -> Result<Vec<TracePacket>, TraceFileError> {
     let bytes =
         flitsim_netlist::read::read_bounded(path, MAX_TRACE_BYTES).map_err(|e| TraceFileError {
             path: path.to_path_buf(),
             line: 0,
             message: format!("cannot read the trace file: {e}"),
+            help: None,
         })?;
     let src = String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
@@ -159,6 +140,7 @@ pub fn load(path: &Path, terminals: usize) -> Result<Vec<TraceEvent>, TraceFileE
                 "not text: byte {} is not valid UTF-8 (is this a binary file?)",
                 valid.len()
             ),
+            help: Some(TraceFileError::LINE_FORM),
         }
     })?;
     parse(&src, path, terminals)
@@ -188,7 +170,7 @@ mod tests {
         assert_eq!(cycles, vec![0, 2, 5]);
         assert_eq!(
             e[2],
-            TraceEvent {
+            TracePacket {
                 cycle: Cycle(5),
                 source: TerminalId(1),
                 dest: TerminalId(2),

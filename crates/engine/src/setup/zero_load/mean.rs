@@ -9,8 +9,9 @@
 //! latency of a pair is affine in the packet length, so a pattern's mean is evaluated at
 //! 1 and 2 flits and extended to the mean length.
 
-use crate::traffic::{DestinationMix, TraceEvent};
-use crate::zero_load::{zero_load_latency_pair, UniformSums};
+use super::route::zero_load_latency_pair;
+use super::sums::UniformSums;
+use crate::traffic::{DestinationMix, TracePacket};
 use flitsim_netlist::{Netlist, TerminalId};
 use flitsim_router::routing::RoutingFunction;
 use std::collections::BTreeMap;
@@ -72,7 +73,7 @@ fn mean_at(
 pub fn mean_over_events(
     netlist: &Netlist,
     routing: &dyn RoutingFunction,
-    events: &[TraceEvent],
+    events: &[TracePacket],
 ) -> f64 {
     // Per (source, destination): packets and their total length.
     let mut pairs: BTreeMap<(TerminalId, TerminalId), (u64, u64)> = BTreeMap::new();

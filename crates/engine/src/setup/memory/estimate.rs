@@ -1,0 +1,130 @@
+//! The estimate: the bytes of each part of a network, counted from the netlist without
+//! allocating anything.
+
+use super::part::Part;
+use super::sizes::{max_latency, router_vcs, Walk};
+use crate::channel::{DelayLines, Wakes};
+use crate::network::{bounds, RouterNode, TerminalNode};
+use flitsim_netlist::Netlist;
+use flitsim_router::buffer::InputBuffer;
+use flitsim_router::pipeline::crossbar::Crossbar;
+use flitsim_router::pipeline::output::CreditReturn;
+use flitsim_router::{Credit, Flit, Reset, Router};
+
+/// Bytes a network's large arrays take once assembled, by part (see the module docs).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Estimate {
+    /// Input FIFOs: slots, occupancy levels, positions.
+    pub fifos: u64,
+    /// Channel delay lines, both sides, router-to-router channels and terminal links.
+    pub lines: u64,
+    /// Crossbar and credit-return rings.
+    pub pipelines: u64,
+    /// VC and switch allocation: request and grant matrices, allocators, arbiters.
+    pub allocators: u64,
+    /// Wake-up buckets.
+    pub wakes: u64,
+    /// Router and terminal nodes and per-VC state.
+    pub nodes: u64,
+    /// The zero-load latency walk's memos, one per worker.
+    pub walk: u64,
+}
+
+impl Estimate {
+    /// The parts and their bytes, in the order of [`Part`].
+    fn parts(&self) -> [(Part, u64); 7] {
+        [
+            (Part::Fifos, self.fifos),
+            (Part::Lines, self.lines),
+            (Part::Pipelines, self.pipelines),
+            (Part::Allocators, self.allocators),
+            (Part::Wakes, self.wakes),
+            (Part::Nodes, self.nodes),
+            (Part::ZeroLoadWalk, self.walk),
+        ]
+    }
+
+    /// The sum of the parts.
+    pub fn total(&self) -> u64 {
+        self.parts()
+            .iter()
+            .fold(0u64, |a, &(_, b)| a.saturating_add(b))
+    }
+
+    /// The largest part and its bytes (the first of equal ones).
+    pub fn largest(&self) -> (Part, u64) {
+        self.parts()
+            .into_iter()
+            .rev()
+            .max_by_key(|&(_, b)| b)
+            .unwrap_or((Part::Fifos, 0))
+    }
+}
+
+/// Bytes of the large arrays of `netlist` assembled in `parts` partitions and of the
+/// zero-load latency walk `walk`, computed without allocating them (two vectors of a
+/// router's ports are reused), in O(routers + channels + VCs), plus per router its ports
+/// times its channels (finding each output port's channel, as assembly does).
+pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate {
+    let mut e = Estimate {
+        walk: walk.memos(netlist).bytes(),
+        ..Estimate::default()
+    };
+    let resets = netlist.routers().any(|r| r.config.timeout > 0);
+    let line = |latency: u32| {
+        DelayLines::<Flit>::line_bytes(latency)
+            + DelayLines::<Credit>::line_bytes(latency)
+            + if resets {
+                DelayLines::<Reset>::line_bytes(latency)
+            } else {
+                0
+            }
+    };
+    let node = (std::mem::size_of::<RouterNode>() + std::mem::size_of::<TerminalNode>()) as u64;
+    let (mut in_vcs, mut out_vcs) = (0usize, 0usize);
+    let (mut router_in, mut router_out) = (Vec::new(), Vec::new());
+    for r in netlist.routers() {
+        for p in &r.ports {
+            let fifo = InputBuffer::bytes_per_fifo(p.buffer_depth);
+            e.fifos = e
+                .fifos
+                .saturating_add(u64::from(p.vcs).saturating_mul(fifo));
+            in_vcs += usize::from(p.vcs);
+        }
+        let ports = r.ports.len();
+        let c = &r.config;
+        e.pipelines = e.pipelines.saturating_add(
+            Crossbar::bytes(
+                ports,
+                u64::from(c.switch_alloc_delay) + u64::from(c.crossbar_delay),
+            ) + CreditReturn::bytes(ports, u64::from(c.credit_delay)),
+        );
+        router_vcs(netlist, r, &mut router_in, &mut router_out);
+        e.allocators =
+            e.allocators
+                .saturating_add(Router::allocator_bytes(c, &router_in, &router_out));
+        // Its injection and ejection channels.
+        e.lines = e
+            .lines
+            .saturating_add(2u64.saturating_mul(line(r.terminal_latency)));
+        e.nodes = e.nodes.saturating_add(node);
+        // The ejection port's VCs (the terminal's).
+        out_vcs += usize::from(c.vcs);
+    }
+    for ch in netlist.channels() {
+        e.lines = e.lines.saturating_add(line(ch.latency));
+        out_vcs += usize::from(netlist.router(ch.to).ports[ch.to_port.index()].vcs);
+    }
+    e.nodes = e
+        .nodes
+        .saturating_add(Router::vc_state_bytes(in_vcs, out_vcs));
+    let max_latency = max_latency(netlist);
+    let b = bounds(netlist.num_routers(), parts);
+    let writers = (b.len() - 1) as u64;
+    for q in b.windows(2) {
+        e.wakes = e
+            .wakes
+            .saturating_add(writers.saturating_mul(Wakes::bytes(max_latency, q[1] - q[0])));
+    }
+    e
+}

@@ -1,0 +1,55 @@
+//! The memory a network will take, estimated before assembly allocates it, and the check
+//! that refuses a network that cannot fit ([`check`], called by `Simulation::new`).
+//!
+//! Each netlist value that sizes memory is bounded on its own (`MAX_BUFFER_DEPTH` and the
+//! latency and delay bounds of `flitsim-netlist`), but their product over the routers,
+//! ports, VCs and channels is not: a torus 4x4 with 255 VCs of 65536 flits would need
+//! tens of gigabytes of FIFO slots, and the allocation would abort the process. The
+//! estimate counts the arrays whose size follows from those values, with the sizes of the
+//! real types, at O(routers + channels + VCs) cost and without allocating them:
+//!
+//! - input FIFOs: per input VC its ring of slots (the depth rounded up to a power of
+//!   two; an unbounded FIFO's start size), its occupancy levels (depth + 1) and its
+//!   position and record ([`InputBuffer::bytes_per_fifo`]);
+//! - channel delay lines: per router-to-router channel and per terminal link (injection
+//!   and ejection), the ring of its forward side (flits) and of its reverse side
+//!   (credits, and timeout resets when a router has a timeout) ([`DelayLines::line_bytes`]);
+//! - router pipelines: each router's crossbar ring (`switch_alloc_delay +
+//!   crossbar_delay`) and credit-return ring (`credit_delay`) ([`Crossbar::bytes`],
+//!   [`CreditReturn::bytes`]);
+//! - allocators: per router, VC allocation's request and grant matrices and allocator
+//!   (input VCs x output VCs over all its ports: they grow with the square of its VCs,
+//!   and with matrix arbiters, one per input VC and one per output VC, with the cube)
+//!   and switch allocation's (input ports x output ports, and a VC arbiter per input
+//!   port) ([`Router::allocator_bytes`]);
+//! - wake-ups: per writer and reader partition a ring of buckets over the largest
+//!   latency ([`Wakes::bytes`]);
+//! - routers and terminals: each one's node (the router's inline state, its terminal)
+//!   and per-VC state ([`Router::vc_state_bytes`]);
+//! - the zero-load latency walk, which runs after assembly and so adds to the network's
+//!   peak: per walk worker its memo, an entry of 16 bytes per router under a
+//!   dimension-order routing function, else per router x most ports x most VCs
+//!   ([`WalkMemos::bytes`]; the workers follow the threads asked, at most one per 256
+//!   terminals, see [`Walk`]).
+//!
+//! Left out: other per-router state of fixed or linear size on the heap (the port
+//! tables, VC layout, statistics: a few kB per router), routing tables, the walk's tables
+//! shared by its workers (16 bytes per router and 9 per router and port) and each
+//! worker's route in progress, the netlist and names, what unbounded FIFOs, source
+//! queues and statistics grow to while running, and the spare capacity of growing
+//! arrays. So the estimate is a lower bound: torus 64x64 (4 VCs of 8 flits, one thread)
+//! estimates 77.7 MB against a peak resident set of about 101 MB, torus 128x128 311 MB
+//! against 387 to 414 MB.
+
+mod check;
+mod estimate;
+mod limit;
+mod part;
+mod sizes;
+
+pub(crate) use check::check;
+pub(crate) use limit::MemoryLimit;
+pub(crate) use sizes::Walk;
+
+#[cfg(test)]
+mod tests;

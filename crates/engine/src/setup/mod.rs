@@ -1,0 +1,5 @@
+//! What `Simulation::new` works out before and right after assembly: the memory estimate
+//! that refuses a network too large for the machine, and the zero-load latency walk.
+
+pub(crate) mod memory;
+pub mod zero_load;

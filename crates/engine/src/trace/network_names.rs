@@ -1,0 +1,43 @@
+//! The trace's names of an assembled network.
+
+use super::event::{Peer, TraceNames};
+use crate::cycle::View;
+use crate::network::Network;
+use flitsim_netlist::{TerminalId, TERMINAL_PORT};
+
+impl TraceNames {
+    /// From an assembled network (same result as [`TraceNames::new`] on its netlist).
+    pub(crate) fn of_network(net: &Network) -> TraceNames {
+        let mut down: Vec<Vec<Peer>> = net
+            .names
+            .ports
+            .iter()
+            .map(|p| vec![Peer::None; p.len()])
+            .collect();
+        let mut up = down.clone();
+        for e in &net.ends {
+            if let (Some((r, o)), Some((d, i))) = (e.from, e.to) {
+                down[r.index()][o.index()] = Peer::Router(d, i.0);
+                up[d.index()][i.index()] = Peer::Router(r, o.0);
+            }
+        }
+        let mut n = TraceNames {
+            routers: net.names.routers.clone(),
+            ports: net.names.ports.clone(),
+            ..TraceNames::default()
+        };
+        let view = View::new(net);
+        for (i, (node, (mut down, mut up))) in
+            view.routers().zip(down.into_iter().zip(up)).enumerate()
+        {
+            let t = Peer::Terminal(TerminalId(i as u32));
+            let local = usize::from(TERMINAL_PORT);
+            down[local] = t;
+            up[local] = t;
+            n.downstream.push(down);
+            n.upstream.push(up);
+            n.in_vcs.push(node.in_vcs.to_vec());
+        }
+        n
+    }
+}

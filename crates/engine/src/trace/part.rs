@@ -1,0 +1,11 @@
+//! A partition's trace buffer.
+
+use super::event::TraceEvent;
+use flitsim_router::probe::RouterEvent;
+
+/// A partition's trace: its events since the last merge, and scratch space.
+#[derive(Debug, Default)]
+pub(crate) struct PartTrace {
+    pub(super) events: Vec<TraceEvent>,
+    pub(super) scratch: Vec<RouterEvent>,
+}
