@@ -374,10 +374,10 @@ fn the_release_path_of_a_lone_worker_gives_the_checked_paths_results() {
 }
 
 /// The fixtures of the thread-count tests above, run through the library on one worker
-/// with and without the per-cycle checks: the release loop (`parallel::alone`, the one a
-/// release build runs) must give the checked loop's report and trace. The CLI fixtures
-/// reach the checked loops only in the test profile, whose debug assertions turn the
-/// checks on.
+/// with and without the per-cycle checks: the release loop
+/// (`parallel::loops::single_worker`, the one a release build runs) must give the checked
+/// loop's report and trace. The CLI fixtures reach the checked loops only in the test
+/// profile, whose debug assertions turn the checks on.
 #[test]
 fn the_fixtures_give_the_same_results_on_the_release_loop() {
     use flitsim::engine::SimConfig;
