@@ -209,11 +209,12 @@ pub fn run(b: &Budget) -> Output {
         }
         out.tables.push(t);
         json_tables.push(json!({ "k": k, "rows": rows_json }));
+        // One colour per quantity (simulation, model); the paper's values drawn light.
         let labels = [
-            ("paper simulation", Style::Points),
-            ("paper model", Style::Line),
-            ("flitsim model", Style::Line),
-            ("flitsim simulation", Style::Points),
+            ("paper simulation", Style::Paper, 0),
+            ("paper model", Style::Paper, 1),
+            ("flitsim model", Style::Line, 1),
+            ("flitsim simulation", Style::Points, 0),
         ];
         let chart = Chart {
             title: format!("Paper 000, {k}x{k} torus, M = {LENGTH}: latency vs generation rate"),
@@ -222,12 +223,11 @@ pub fn run(b: &Budget) -> Output {
             series: series
                 .into_iter()
                 .zip(labels)
-                .enumerate()
-                .map(|(i, (points, (label, style)))| Series {
+                .map(|(points, (label, style, color))| Series {
                     label: label.into(),
                     points,
                     style,
-                    color: i,
+                    color,
                 })
                 .collect(),
         };
