@@ -240,3 +240,23 @@ fn reproduce_checks_its_arguments_before_simulating() {
     let out = flitsim(&["reproduce", "004", "--quick", "--threads", "0"]);
     assert_eq!(out.status.code(), Some(2), "clap's usage error");
 }
+
+/// Without `--out`, `reproduce` writes under `out/` (which git ignores), not into the
+/// current directory. A regular file named `out` makes the default directory impossible,
+/// so the refusal names the default path without simulating anything.
+#[test]
+fn reproduce_writes_under_out_by_default() {
+    let cwd = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("reproduce-default-out");
+    let _ = std::fs::remove_dir_all(&cwd);
+    std::fs::create_dir_all(&cwd).unwrap();
+    std::fs::write(cwd.join("out"), "").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .args(["reproduce", "004"])
+        .current_dir(&cwd)
+        .output()
+        .expect("run flitsim");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("--out out/reproduce-004"), "{err}");
+    assert!(!cwd.join("reproduce-004").exists());
+}

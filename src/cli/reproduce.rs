@@ -1,7 +1,7 @@
 //! `flitsim reproduce 000|001|002|003|004 [--quick] [--out DIR] [--threads T]`: re-runs a
 //! paper's validation experiment with flitsim's simulator and model side by side (see
 //! `crate::reproduce`), prints the tables, and writes `table.txt`, `results.json` and the
-//! SVG charts to `--out` (default `reproduce-<paper>/`).
+//! SVG charts to `--out` (default `out/reproduce-<paper>/`).
 
 use crate::reproduce::{self, Budget, Output};
 use anyhow::{anyhow, bail, Context};
@@ -20,7 +20,7 @@ pub struct ReproduceArgs {
     #[arg(long)]
     pub quick: bool,
 
-    /// Output directory (default `reproduce-<paper>/`).
+    /// Output directory (default `out/reproduce-<paper>/`, created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 
@@ -96,7 +96,7 @@ pub fn run(args: &ReproduceArgs) -> anyhow::Result<ExitCode> {
     let dir = args
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("reproduce-{id}")));
+        .unwrap_or_else(|| PathBuf::from(format!("out/reproduce-{id}")));
     // Only rank 0 of an MPI job writes files (every rank computes the same ones).
     let writes = crate::cluster::is_root();
     if writes {
