@@ -309,3 +309,37 @@ fn dot_draws_every_router_and_channel() {
     assert_eq!(code, 1);
     assert!(stderr.contains("error[zero-vcs]"));
 }
+
+/// Pinned positions (`pos="x,y!"`) for every router, far enough apart that the boxes of
+/// `neato -n` do not overlap: 72 points (one inch) at least between any two routers.
+/// Without positions `neato -n` refuses a ring and squeezes a torus into a blob.
+#[test]
+fn dot_pins_every_router_apart_for_neato() {
+    for name in ["ring-8", "torus-4x4", "mesh-8x8", "hypercube-6"] {
+        let (code, text, _) = flitsim(&["netlist", "dot", &format!("netlists/{name}.toml")]);
+        assert_eq!(code, 0);
+        let pos: Vec<(f64, f64)> = text
+            .lines()
+            .filter(|l| l.contains("[label=\"r"))
+            .map(|l| {
+                let p = l
+                    .split("pos=\"")
+                    .nth(1)
+                    .unwrap_or_else(|| panic!("{name}: {l}"));
+                let p = p.split("!\"").next().unwrap();
+                let (x, y) = p.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        assert!(!pos.is_empty());
+        for (i, a) in pos.iter().enumerate() {
+            for b in &pos[i + 1..] {
+                let d = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+                assert!(
+                    d >= 72.0,
+                    "{name}: routers at {a:?} and {b:?} are {d} points apart"
+                );
+            }
+        }
+    }
+}
