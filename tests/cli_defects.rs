@@ -1,6 +1,7 @@
 //! Defects a new user met in the first hour, each checked through the binary: a closed
 //! stdout, negative numbers, an unbounded trace, a deadlock in the warm-up, the explicit
-//! netlist under the default routing, and a fixed window cut by the saturation verdict.
+//! netlist under the default routing, a fixed window cut by the saturation verdict, and a
+//! long command that showed no progress.
 
 use crate::run_cli::{flitsim, netlist_file};
 use std::io::Read;
@@ -296,4 +297,52 @@ fn exit_statuses_are_as_documented() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+/// What `command` (run by `sh` under a pseudo-terminal, as `script` gives it) writes to the
+/// terminal; `None` when `script` (util-linux) is missing.
+fn on_a_terminal(command: &str) -> Option<String> {
+    let out = Command::new("script")
+        .args(["-qec", command, "/dev/null"])
+        .env("TERM", "xterm")
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    assert!(out.status.success(), "{command}: {out:?}");
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// `run` and `check` show a spinner on a terminal's stderr, and nothing with `--quiet` or
+/// when stderr is not a terminal (so captured output stays clean).
+#[test]
+fn a_long_command_shows_progress_on_a_terminal() {
+    let bin = env!("CARGO_BIN_EXE_flitsim");
+    let flags = "netlists/torus-4x4.toml --rate 0.05 --warmup 10 --cycles 200 --threads 1";
+    for (cmd, shows) in [
+        (
+            format!("{bin} run {flags} >/dev/null"),
+            "simulating torus-4x4",
+        ),
+        (
+            format!("{bin} check {flags} >/dev/null"),
+            "simulating torus-4x4",
+        ),
+    ] {
+        let Some(screen) = on_a_terminal(&cmd) else {
+            eprintln!("skipped: `script` is not installed");
+            return;
+        };
+        assert!(screen.contains(shows), "{cmd}: {screen:?}");
+        let quiet = on_a_terminal(&format!("{cmd} --quiet")).unwrap();
+        assert!(!quiet.contains("simulating"), "{cmd} --quiet: {quiet:?}");
+    }
+    let out = flitsim(&[
+        "run",
+        "netlists/torus-4x4.toml",
+        "--rate",
+        "0.05",
+        "--cycles",
+        "200",
+    ]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("simulating"));
 }
