@@ -328,13 +328,10 @@ fn unknown_and_unsupported_keys_are_refused_by_name() {
         ],
     );
     refused(
-        "onoff.cfg",
-        &format!("{LINE}injection_process = on_off;\n"),
+        "onoff-three.cfg",
+        &format!("{LINE}injection_process = on_off;\nburst_r1 = 0.5;\n"),
         &[],
-        &[
-            "`injection_process = on_off` cannot be imported",
-            "Bernoulli",
-        ],
+        &["exactly one of burst_alpha, burst_beta and burst_r1 must be negative"],
     );
     refused(
         "spec.cfg",
@@ -422,4 +419,37 @@ fn the_imported_experiment_runs() {
     let report: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
     assert_eq!(report["config"]["rate"], 0.05, "{report}");
     assert_eq!(report["config"]["warmup"], 200, "{report}");
+}
+
+#[test]
+fn on_off_injection_is_imported_with_the_derived_parameter() {
+    // beta derived: alpha (r1 - rate) / rate = 0.5 (0.5 - 0.25) / 0.25 = 0.5.
+    let config = cfg(
+        "onoff.cfg",
+        &format!("{LINE}injection_process = on_off;\nburst_alpha = 0.5;\nburst_beta = -1;\nburst_r1 = 0.5;\ninjection_rate = 0.25;\nsample_period = 100;\nwarmup_periods = 1;\nmax_samples = 2;\n"),
+    );
+    let (_, mapping) = import(&config, &[]);
+    assert!(mapping.contains("--injection onoff:0.5:0.5"), "{mapping}");
+    let (code, stdout, stderr) = flitsim(&[
+        "import",
+        "booksim",
+        config.to_str().unwrap(),
+        "--run",
+        "--",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(report["config"]["injection"], "onoff:0.5:0.5", "{report}");
+    // alpha derived would need r1 > rate; r1 = 1.2 is out of range for BookSim too.
+    let over = cfg(
+        "onoff-over.cfg",
+        &format!("{LINE}injection_process = on_off;\nburst_alpha = 0.1;\nburst_beta = 0.9;\ninjection_rate = 0.2;\n"),
+    );
+    let (code, _, stderr) = flitsim(&["import", "booksim", over.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("r1 = rate (ALPHA + BETA) / ALPHA"),
+        "{stderr}"
+    );
 }

@@ -426,3 +426,18 @@ fn the_fixtures_give_the_same_results_on_the_release_loop() {
         assert!(checked_trace == release_trace, "{name}: traces differ");
     }
 }
+
+#[test]
+fn on_off_injection_is_identical_at_1_2_3_8_threads() {
+    same_json_at_any_thread_count(
+        &shipped("torus-4x4.toml"),
+        &[
+            "--rate",
+            "0.1",
+            "--length",
+            "4",
+            "--injection",
+            "onoff:0.05:0.05",
+        ],
+    );
+}

@@ -239,3 +239,54 @@ fn a_malformed_trace_line_names_file_and_line_and_fails() {
         "{err}"
     );
 }
+
+/// Packets generated per (terminal, window of 1000 cycles) over 40 windows on torus 4x4
+/// at 0.05 packets/terminal/cycle, every packet delivered.
+fn window_counts(injection: &str) -> Vec<f64> {
+    const WINDOW: u64 = 1000;
+    let net = torus(&[4, 4]);
+    let config = SimConfig {
+        rate: 0.05,
+        injection: injection.parse().unwrap(),
+        warmup: 0,
+        cycles: 40 * WINDOW,
+        drain: 20_000,
+        drain_all: true,
+        record_deliveries: true,
+        ..SimConfig::default()
+    };
+    let mut sim = Simulation::new(&net, &config).unwrap();
+    let report = sim.run();
+    assert!(report.deadlock.is_none() && !sim.drain_limit_hit());
+    let mut counts = vec![0.0; 16 * 40];
+    for d in sim.take_deliveries() {
+        counts[d.packet.source.index() * 40 + (d.created.0 / WINDOW) as usize] += 1.0;
+    }
+    counts
+}
+
+fn mean_var(x: &[f64]) -> (f64, f64) {
+    let n = x.len() as f64;
+    let m = x.iter().sum::<f64>() / n;
+    (
+        m,
+        x.iter().map(|c| (c - m).powi(2)).sum::<f64>() / (n - 1.0),
+    )
+}
+
+#[test]
+fn on_off_injection_keeps_the_mean_rate_and_is_burstier_than_bernoulli() {
+    // On 20% of cycles (alpha / (alpha + beta)), r1 = 0.25 when on; on periods 25
+    // cycles on average, off periods 100: a window spans about 8 of each.
+    let (m, v) = mean_var(&window_counts("onoff:0.01:0.04"));
+    let (mb, vb) = mean_var(&window_counts("bernoulli"));
+    // 640 windows, nearly independent: the mean within 4 standard errors of 50.
+    for (mean, var) in [(m, v), (mb, vb)] {
+        let se = (var / 640.0).sqrt();
+        assert!((mean - 50.0).abs() < 4.0 * se, "mean {mean}, se {se}");
+    }
+    // Bernoulli: 1000 x 0.05 x 0.95 = 47.5. On/off, from the two-state chain:
+    // 1000 (0.0475 + 2 r1^2 pi (1 - pi) (1 - a - b) / (a + b)) = 427.
+    assert!((vb - 47.5).abs() < 15.0, "Bernoulli variance {vb}");
+    assert!(v > 4.0 * vb, "on/off variance {v}, Bernoulli {vb}");
+}

@@ -8,27 +8,18 @@ use super::parse::elements;
 /// The `flitsim run` flags for traffic, packet length, load, measurement and seed.
 ///
 /// # Errors
-/// A pattern or injection process flitsim lacks, or a bad number.
+/// A pattern or injection process flitsim lacks, bad burst parameters, or a bad number.
 pub fn run_flags(config: &Config, lines: &mut Vec<Line>) -> Result<Vec<String>, ImportError> {
     let mut flags = Vec::new();
     let traffic = pattern(config, lines)?;
     flags.push(format!("--traffic {traffic}"));
-    if config.get("injection_process").0 != "bernoulli" {
-        return Err(config.unsupported(
-            "injection_process",
-            "flitsim injects with a Bernoulli process only",
-            "use `injection_process = bernoulli;`",
-        ));
-    }
-    lines.push(config.line(
-        "injection_process",
-        "Bernoulli injection (flitsim's only process)",
-        None,
-    ));
     let (length, mean) = packet_length(config, lines)?;
     flags.push(format!("--length {length}"));
     let rate = injection_rate(config, mean, lines)?;
     flags.push(format!("--rate {rate}"));
+    if let Some(process) = injection_process(config, rate, lines)? {
+        flags.push(format!("--injection {process}"));
+    }
     flags.extend(measurement(config, lines)?);
     let seed = config.get("seed").0;
     let seed: u64 = seed.parse().map_err(|_| {
@@ -171,6 +162,70 @@ fn injection_rate(config: &Config, mean: f64, lines: &mut Vec<Line>) -> Result<f
         lines.push(config.line("injection_rate_uses_flits", "--rate (the unit)", None));
     }
     Ok(packets)
+}
+
+/// `injection_process`, `burst_alpha`, `burst_beta`, `burst_r1` -> `--injection` (`None`:
+/// Bernoulli, the default). BookSim derives the one of alpha, beta and r1 given as a
+/// negative number from the other two and the rate; flitsim derives r1.
+fn injection_process(
+    config: &Config,
+    rate: f64,
+    lines: &mut Vec<Line>,
+) -> Result<Option<String>, ImportError> {
+    const BURST: [&str; 3] = ["burst_alpha", "burst_beta", "burst_r1"];
+    let process = single(config, "injection_process")?;
+    if process == "bernoulli" {
+        lines.push(config.line("injection_process", "--injection bernoulli", None));
+        for key in BURST.iter().filter(|k| config.is_set(k)) {
+            lines.push(config.line(key, "", Some("not used: Bernoulli injection".into())));
+        }
+        return Ok(None);
+    }
+    if process != "on_off" {
+        return Err(config.unsupported(
+            "injection_process",
+            "flitsim has the bernoulli and on_off injection processes",
+            "use `injection_process = bernoulli;` or `on_off`",
+        ));
+    }
+    let mut p = [0.0; 3];
+    for (v, key) in p.iter_mut().zip(BURST) {
+        let (_, origin) = config.get(key);
+        *v = float_value(key, &single(config, key)?, &origin, -1.0e6, 1.0)?;
+    }
+    let [alpha, beta, r1] = p;
+    let (alpha, beta) = match (alpha < 0.0, beta < 0.0, r1 < 0.0) {
+        (true, false, false) => (beta * rate / (r1 - rate), beta),
+        (false, true, false) => (alpha, alpha * (r1 - rate) / rate),
+        (false, false, true) => (alpha, beta),
+        _ => {
+            return Err(config.bad(
+                "burst_r1",
+                "exactly one of burst_alpha, burst_beta and burst_r1 must be negative (derived from the others and the rate)",
+                "write `burst_r1 = -1;` to derive r1 from burst_alpha, burst_beta and the rate",
+            ))
+        }
+    };
+    let on_off = flitsim_engine::InjectionProcess::OnOff { alpha, beta };
+    if let Err(e) = on_off.validate(rate) {
+        return Err(config.bad(
+            "injection_process",
+            &e.to_string(),
+            &e.help().unwrap_or_default(),
+        ));
+    }
+    lines.push(config.line(
+        "injection_process",
+        format!("--injection {on_off}"),
+        Some(format!(
+            "r1 = {}; each node starts on with probability alpha / (alpha + beta), not 1/2",
+            on_off.r1(rate)
+        )),
+    ));
+    for key in BURST {
+        lines.push(config.line(key, "--injection (above)", None));
+    }
+    Ok(Some(on_off.to_string()))
 }
 
 /// `warmup_periods`, `sample_period`, `max_samples`, `sim_type` -> `--warmup`, `--cycles`.

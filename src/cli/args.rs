@@ -4,7 +4,9 @@
 use anyhow::anyhow;
 use clap::Args;
 use flitsim_engine::stats::AutoConfig;
-use flitsim_engine::{LatencyDef, LatencyFrom, LatencyTo, LengthDist, SimConfig, TrafficKind};
+use flitsim_engine::{
+    InjectionProcess, LatencyDef, LatencyFrom, LatencyTo, LengthDist, SimConfig, TrafficKind,
+};
 use flitsim_netlist::Netlist;
 use std::path::{Path, PathBuf};
 
@@ -32,6 +34,13 @@ pub struct RunArgs {
         allow_negative_numbers = true
     )]
     pub rate: f64,
+
+    /// Injection process at the mean `--rate`: `bernoulli` (one independent trial per
+    /// cycle) or `onoff:ALPHA:BETA` (BookSim's on/off source: off -> on with probability
+    /// ALPHA, on -> off with BETA, each cycle; a packet with probability
+    /// rate (ALPHA + BETA) / ALPHA in a cycle that is on).
+    #[arg(long, value_name = "P", default_value = "bernoulli")]
+    pub injection: String,
 
     /// Packet length in flits: `M` (>= 1), `exp:MEAN` (exponential, rounded, at least 1)
     /// or `mix:M1,M2,P1` (M1 flits with probability P1, else M2).
@@ -254,6 +263,7 @@ impl RunArgs {
     pub fn sim_config(&self) -> anyhow::Result<SimConfig> {
         let traffic: TrafficKind = self.traffic.parse()?;
         let lengths: LengthDist = self.length.parse()?;
+        let injection: InjectionProcess = self.injection.parse()?;
         let mut fixed = self.warmup.is_some() || self.cycles.is_some();
         let defaults = SimConfig::default();
         let (mut warmup, mut cycles) = (defaults.warmup, defaults.cycles);
@@ -273,6 +283,7 @@ impl RunArgs {
         }
         let config = SimConfig {
             rate: self.rate,
+            injection,
             length: lengths.max().unwrap_or(1),
             length_dist: Some(lengths),
             traffic,

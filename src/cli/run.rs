@@ -4,7 +4,7 @@
 //! deadlock watchdog stopped the run (the report is on stderr and in the JSON).
 
 use super::args::RunArgs;
-use flitsim_engine::{RunReport, SimConfig, Simulation};
+use flitsim_engine::{InjectionProcess, RunReport, SimConfig, Simulation};
 use flitsim_netlist::{BufferDepth, Netlist, RouterConfig};
 use flitsim_router::routing::describe_topology;
 use serde_json::{json, Value};
@@ -160,7 +160,7 @@ pub fn effective_config(netlist: &Netlist, config: &SimConfig, args: &RunArgs) -
         })
     });
     let routing = first.map(|r| flitsim_router::routing::kind_name(r.config.routing));
-    json!({
+    let mut echo = json!({
         "experiment": args.experiment.as_ref().map(|p| p.display().to_string()),
         "netlist": netlist.name,
         "path": netlist.path.as_ref().map(|p| p.display().to_string()),
@@ -189,7 +189,12 @@ pub fn effective_config(netlist: &Netlist, config: &SimConfig, args: &RunArgs) -
         "routers_identical": identical,
         "channel_latency": min_max(netlist.channels().map(|c| c.latency)),
         "terminal_latency": min_max(netlist.routers().map(|r| r.terminal_latency)),
-    })
+    });
+    // Only a process other than the default Bernoulli one is echoed.
+    if config.injection != InjectionProcess::Bernoulli {
+        echo["injection"] = json!(config.injection);
+    }
+    echo
 }
 
 fn opt(x: Option<f64>, digits: usize) -> String {
@@ -217,6 +222,14 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
         "offered   {:.4} packets/terminal/cycle = {:.4} flits/terminal/cycle ({} flits per packet), seed {}",
         r.offered.packets_per_terminal_cycle, r.offered.flits_per_terminal_cycle, config.lengths(), config.seed
     );
+    if config.injection != InjectionProcess::Bernoulli {
+        let _ = writeln!(
+            s,
+            "injection {} (a packet with probability {:.4} in a cycle that is on)",
+            config.injection,
+            config.injection.r1(config.rate)
+        );
+    }
     let _ = writeln!(
         s,
         "cycles    warm-up {}, measured {}, drain {} (total {})",

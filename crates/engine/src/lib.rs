@@ -37,6 +37,7 @@ pub mod channel;
 mod checks;
 mod cycle;
 pub mod error;
+pub mod injection;
 pub mod latency;
 pub mod length;
 mod network;
@@ -52,6 +53,7 @@ pub mod traffic;
 
 pub use channel::{Channel, DelayLine, DelayLines};
 pub use error::{ConfigError, SimError, WaitingVc};
+pub use injection::InjectionProcess;
 pub use latency::{LatencyDef, LatencyFrom, LatencyTo};
 pub use length::LengthDist;
 pub use parallel::WINDOW_CYCLES;

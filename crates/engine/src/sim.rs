@@ -532,6 +532,7 @@ fn load_trace(
 fn terminal_config(netlist: &Netlist, config: &SimConfig) -> TerminalConfig {
     TerminalConfig {
         rate: config.rate,
+        injection: config.injection,
         length: config.lengths(),
         window: config.window(),
         stop_generating: config.drain_all.then(|| config.window().end),

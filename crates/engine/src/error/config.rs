@@ -56,6 +56,13 @@ pub enum ConfigError {
         /// What is wrong.
         reason: String,
     },
+    /// A malformed or impossible `--injection`.
+    BadInjection {
+        /// The injection process given.
+        spec: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// A traffic pattern that does not fit this netlist (or has bad parameters).
     TrafficDoesNotFit {
         /// The pattern as given.
@@ -135,6 +142,7 @@ impl ConfigError {
             BadTrafficParameter { .. } => "bad-traffic-parameter",
             TooFewTerminals { .. } => "too-few-terminals",
             BadLength { .. } => "bad-length",
+            BadInjection { .. } => "bad-injection",
             TrafficDoesNotFit { .. } => "traffic-does-not-fit",
             TraceFile(e) => e.code(),
             BufferTooShallow(d) => d
@@ -169,6 +177,10 @@ impl ConfigError {
             TooFewTerminals { .. } => "use a larger netlist".into(),
             BadLength { .. } => "pass --length M, exp:MEAN or mix:M1,M2,P1 \
                                  (e.g. --length 4, exp:100, mix:1,5,0.5)"
+                .into(),
+            BadInjection { .. } => "pass --injection bernoulli or onoff:ALPHA:BETA with \
+                                    ALPHA in (0, 1], BETA in [0, 1] and \
+                                    rate (ALPHA + BETA) / ALPHA <= 1 (e.g. onoff:0.1:0.1)"
                 .into(),
             TrafficDoesNotFit { help, .. } | NetworkTooLarge { help, .. } => help.clone(),
             Routing { mismatch, .. } => match mismatch {
@@ -215,6 +227,7 @@ impl ConfigError {
                 "traffic `{traffic}` needs at least {needed} terminals, the netlist has {have}"
             ),
             BadLength { spec, reason } => format!("bad packet length `{spec}`: {reason}"),
+            BadInjection { spec, reason } => format!("bad injection process `{spec}`: {reason}"),
             TrafficDoesNotFit {
                 traffic,
                 netlist,

@@ -1,6 +1,7 @@
 //! How to run a simulation: its configuration and the number of workers it uses.
 
 use crate::error::ConfigError;
+use crate::injection::InjectionProcess;
 use crate::latency::LatencyDef;
 use crate::length::LengthDist;
 use crate::stats::{AutoConfig, Window};
@@ -16,6 +17,8 @@ pub struct SimConfig {
     /// Packets generated per terminal per cycle (Bernoulli probability), in `[0, 1]`.
     /// Default 0.01.
     pub rate: f64,
+    /// When packets are generated, for the mean `rate` (`--injection`). Default Bernoulli.
+    pub injection: InjectionProcess,
     /// Flits per packet (>= 1) when `length_dist` is `None`. Default 1.
     pub length: u32,
     /// Packet length distribution (`--length M|exp:MEAN|mix:M1,M2,P1`); `None` means the
@@ -113,6 +116,7 @@ impl Default for SimConfig {
     fn default() -> Self {
         SimConfig {
             rate: 0.01,
+            injection: InjectionProcess::Bernoulli,
             length: 1,
             length_dist: None,
             traffic: TrafficKind::Uniform,
@@ -138,11 +142,12 @@ impl SimConfig {
     /// Checks the values that are not the netlist's business.
     ///
     /// # Errors
-    /// `RateOutOfRange`, `ZeroLength` or `RunTooLong`.
+    /// `RateOutOfRange`, `BadInjection`, `ZeroLength` or `RunTooLong`.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if !(0.0..=1.0).contains(&self.rate) {
             return Err(ConfigError::RateOutOfRange { rate: self.rate });
         }
+        self.injection.validate(self.rate)?;
         if self.length == 0 {
             return Err(ConfigError::ZeroLength);
         }

@@ -3,7 +3,7 @@
 use super::records::QueuedPacket;
 use super::state::{Terminal, ALL_DRAWN, DRAW_AHEAD};
 use super::tally::Tally;
-use crate::rng::Bernoulli;
+use crate::injection::Generator;
 use crate::traffic::TracePacket;
 use flitsim_netlist::{Cycle, TerminalId};
 
@@ -117,10 +117,10 @@ impl Terminal {
     }
 
     /// Replaces random generation by `events` (this terminal's packets of a trace, sorted
-    /// by cycle): the Bernoulli process is switched off. A packet whose cycle has passed
+    /// by cycle): the random process is switched off. A packet whose cycle has passed
     /// is generated at the next step.
     pub fn set_schedule(&mut self, events: impl IntoIterator<Item = TracePacket>) {
-        self.generate = Bernoulli::new(0.0);
+        self.generate = Generator::silent();
         self.schedule = events.into_iter().collect();
     }
 

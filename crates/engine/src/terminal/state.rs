@@ -3,9 +3,10 @@
 use super::delivery::Delivery;
 use super::records::{Injecting, InjectionVc, QueuedPacket};
 use super::tally::Tally;
+use crate::injection::{Generator, InjectionProcess};
 use crate::latency::LatencyDef;
 use crate::length::LengthDist;
-use crate::rng::{Bernoulli, ComponentRng};
+use crate::rng::ComponentRng;
 use crate::stats::{TerminalStats, Window};
 use crate::traffic::{TracePacket, TrafficPattern};
 use flitsim_netlist::{BufferDepth, Cycle, TerminalId, VcId};
@@ -25,6 +26,8 @@ pub(super) const ALL_DRAWN: Cycle = Cycle(u64::MAX);
 pub struct TerminalConfig {
     /// Probability of generating a packet in a cycle (packets per terminal per cycle).
     pub rate: f64,
+    /// When packets are generated, for the mean `rate`.
+    pub injection: InjectionProcess,
     /// Packet lengths in flits (each >= 1).
     pub length: LengthDist,
     /// The measurement window.
@@ -67,7 +70,7 @@ pub struct Terminal {
     pub(super) next_seq: u32,
     pub(super) rng: ComponentRng,
     pub(super) pattern: Arc<dyn TrafficPattern>,
-    pub(super) generate: Bernoulli,
+    pub(super) generate: Generator,
     pub(super) length: LengthDist,
     pub(super) stop_generating: Option<Cycle>,
     pub(super) deliveries: Option<Vec<Delivery>>,
@@ -88,15 +91,15 @@ impl Terminal {
         id: TerminalId,
         config: &TerminalConfig,
         pattern: Arc<dyn TrafficPattern>,
-        rng: ComponentRng,
+        mut rng: ComponentRng,
         vcs: u8,
         depth: BufferDepth,
     ) -> Terminal {
         Terminal {
             id,
+            generate: Generator::new(config.injection, config.rate, &mut rng),
             rng,
             pattern,
-            generate: Bernoulli::new(config.rate),
             length: config.length,
             window: config.window,
             stop_generating: config.stop_generating,

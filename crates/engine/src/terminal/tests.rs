@@ -1,5 +1,6 @@
 //! The terminal's timing, credits, latency and look-ahead.
 use super::*;
+use crate::injection::InjectionProcess;
 use crate::latency::LatencyDef;
 use crate::length::LengthDist;
 use crate::rng::{stream, ComponentKind};
@@ -12,6 +13,7 @@ use std::sync::Arc;
 fn terminal(rate: f64, vcs: u8, depth: u32) -> Terminal {
     let cfg = TerminalConfig {
         rate,
+        injection: InjectionProcess::Bernoulli,
         length: LengthDist::Fixed(3),
         window: Window {
             start: Cycle(0),
@@ -109,6 +111,7 @@ fn skipping_idle_steps_with_look_ahead_changes_nothing() {
     let make = || {
         let cfg = TerminalConfig {
             rate: 0.2,
+            injection: InjectionProcess::Bernoulli,
             length: LengthDist::Fixed(2),
             window: Window {
                 start: Cycle(20),
