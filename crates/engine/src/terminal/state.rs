@@ -80,6 +80,9 @@ pub struct Terminal {
     /// The first cycle not yet added to the stats' window areas: the areas are brought up
     /// to date only when the counts they sum change, and by [`Terminal::settle`].
     pub(super) area_from: Cycle,
+    /// With a netrace replay: the tag of each packet generated from the schedule, by
+    /// sequence number.
+    pub(super) tags: Option<Vec<u32>>,
 }
 
 impl Terminal {
@@ -117,6 +120,7 @@ impl Terminal {
             backoff: config.backoff,
             latency: config.latency,
             terminal_latency: Arc::clone(&config.terminal_latency),
+            tags: None,
             resets: 0,
             retransmissions: 0,
             drawn: Cycle(0),
@@ -190,8 +194,12 @@ impl Terminal {
             }
             // A scheduled packet moves to the source queue: still queued.
             while let Some(e) = self.schedule.front().filter(|e| e.cycle <= now) {
-                let (dest, len) = (e.dest, e.len);
+                let (dest, len, tag) = (e.dest, e.len, e.tag);
                 self.schedule.pop_front();
+                if let Some(tags) = &mut self.tags {
+                    debug_assert_eq!(tags.len(), self.next_seq as usize);
+                    tags.push(tag);
+                }
                 self.push_packet(now, dest, len, tally);
             }
         }
