@@ -74,7 +74,7 @@ impl Replay {
     /// Packet `tag` delivered (tail consumed) at `at`: adds the packets it was the last
     /// to wait for to `out`, with their generation cycle.
     fn delivered(&mut self, tag: u32, at: Cycle, out: &mut Vec<TracePacket>) {
-        self.undelivered -= 1;
+        self.undelivered = self.undelivered.saturating_sub(1);
         for &d in self.trace.dependents_of(tag as usize) {
             let w = &mut self.waiting[d as usize];
             *w -= 1;
@@ -144,21 +144,20 @@ impl Simulation {
         for t in self.terminals_mut() {
             deliveries.extend(t.take_deliveries());
         }
-        let tags: Vec<u32> = deliveries
+        // A packet enqueued by hand (`Simulation::enqueue`) has no tag and releases none.
+        let tags: Vec<Option<u32>> = deliveries
             .iter()
-            .map(|d| {
-                self.terminal_mut(d.packet.source)
-                    .tag_of(d.packet.seq)
-                    .expect("a netrace packet delivered without its tag")
-            })
+            .map(|d| self.terminal_mut(d.packet.source).tag_of(d.packet.seq))
             .collect();
         let keep = self.config.record_deliveries;
         let Some(replay) = self.replay.as_mut() else {
             return;
         };
         let mut released = Vec::new();
-        for (d, &tag) in deliveries.iter().zip(&tags) {
-            replay.delivered(tag, d.consumed, &mut released);
+        for (d, tag) in deliveries.iter().zip(tags) {
+            if let Some(tag) = tag {
+                replay.delivered(tag, d.consumed, &mut released);
+            }
         }
         if keep {
             replay.kept.extend(deliveries);

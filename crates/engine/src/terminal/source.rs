@@ -133,7 +133,9 @@ impl Terminal {
     /// The tag of the packet this terminal generated with sequence number `seq`, if
     /// tags are kept and it came from the schedule.
     pub fn tag_of(&self, seq: u32) -> Option<u32> {
-        self.tags.as_ref()?.get(seq as usize).copied()
+        let tags = self.tags.as_ref()?;
+        let i = tags.binary_search_by_key(&seq, |&(s, _)| s).ok()?;
+        Some(tags[i].1)
     }
 
     /// Adds `e` to the schedule after every packet of its cycle or earlier (a packet

@@ -80,9 +80,9 @@ pub struct Terminal {
     /// The first cycle not yet added to the stats' window areas: the areas are brought up
     /// to date only when the counts they sum change, and by [`Terminal::settle`].
     pub(super) area_from: Cycle,
-    /// With a netrace replay: the tag of each packet generated from the schedule, by
-    /// sequence number.
-    pub(super) tags: Option<Vec<u32>>,
+    /// With a netrace replay: (sequence number, tag) of each packet generated from the
+    /// schedule, in generation order.
+    pub(super) tags: Option<Vec<(u32, u32)>>,
 }
 
 impl Terminal {
@@ -197,8 +197,7 @@ impl Terminal {
                 let (dest, len, tag) = (e.dest, e.len, e.tag);
                 self.schedule.pop_front();
                 if let Some(tags) = &mut self.tags {
-                    debug_assert_eq!(tags.len(), self.next_seq as usize);
-                    tags.push(tag);
+                    tags.push((self.next_seq, tag));
                 }
                 self.push_packet(now, dest, len, tally);
             }
