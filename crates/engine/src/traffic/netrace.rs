@@ -410,7 +410,7 @@ pub fn write(
     Ok(())
 }
 
-/// [`write`], bzip2-compressed (what [`load`] reads).
+/// [`write()`], bzip2-compressed (what [`load`] reads).
 ///
 /// # Errors
 /// What `out` returns.
