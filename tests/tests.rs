@@ -17,6 +17,7 @@ mod model_cli;
 mod model_quaglia;
 mod netlist_cli;
 mod netlist_errors;
+mod netrace;
 mod occupancy;
 mod robustness;
 mod routing_cli;

@@ -22,7 +22,8 @@ pub struct RunArgs {
 
     /// Destination pattern: `uniform` (over the other terminals), `uniform-all`,
     /// `fixed-distance:L`, `hotspot:T[,T...]:FRACTION`, `transpose`, `bit-complement`,
-    /// `bit-reversal`, `shuffle`, `tornado`, `neighbor`, `permutation`, `trace:FILE`.
+    /// `bit-reversal`, `shuffle`, `tornado`, `neighbor`, `permutation`, `trace:FILE`,
+    /// `netrace:FILE` (a bzip2-compressed netrace 1.0 trace, replayed with its dependencies).
     #[arg(long, value_name = "P", default_value = "uniform")]
     pub traffic: String,
 
@@ -274,6 +275,21 @@ impl RunArgs {
             warmup = 0;
             cycles = events.last().map_or(1, |e| e.cycle.0 + 1);
             fixed = true;
+        }
+        if let Some(path) = traffic.netrace_file() {
+            let trace = flitsim_engine::traffic::netrace::load(path)?;
+            if trace.missing > 0 {
+                eprintln!(
+                    "warning: {}: {} listed dependents are not in the file (ignored)",
+                    path.display(),
+                    trace.missing
+                );
+            }
+            if !fixed {
+                warmup = 0;
+                cycles = trace.packets.last().map_or(1, |e| e.cycle.0 + 1);
+                fixed = true;
+            }
         }
         if !(self.ci_target > 0.0 && self.ci_target < 1.0) {
             anyhow::bail!(

@@ -22,6 +22,7 @@ use std::sync::Arc;
 mod config;
 mod measure;
 mod occupancy;
+mod replay;
 
 pub use config::{auto_threads, useful_workers, SimConfig, ROUTERS_PER_THREAD};
 
@@ -65,6 +66,8 @@ pub struct Simulation {
     timed_cycles: u64,
     /// The last cycle the simulation may reach: [`Stamp::LAST`] (lower in unit tests).
     last: Cycle,
+    /// A netrace replay's dependencies (`--traffic netrace:FILE`).
+    replay: Option<replay::Replay>,
 }
 
 impl Simulation {
@@ -82,8 +85,14 @@ impl Simulation {
         let lengths = config.lengths();
         crate::switching::check_depth(netlist, &lengths)?;
         let pattern = traffic::build(&config.traffic, netlist, config.seed)?;
-        let trace = load_trace(netlist, config)?;
-        let tc = terminal_config(netlist, config);
+        let replay = replay::Replay::load(netlist, &config.traffic)?;
+        let trace = match &replay {
+            Some(r) => Some(checked_depth(netlist, r.packets().to_vec())?),
+            None => load_trace(netlist, config)?,
+        };
+        let mut tc = terminal_config(netlist, config);
+        // A replay releases packets as their dependencies are delivered.
+        tc.record_deliveries |= replay.is_some();
         let asked = match config.threads {
             0 => auto_threads(netlist.num_routers()),
             n => n,
@@ -106,8 +115,10 @@ impl Simulation {
             };
             walk.mean(config, &pattern, trace.as_deref())
         }) - terminal_offset(config, &tc);
-        if let Some(events) = trace {
-            schedule_trace(&mut net, events);
+        match (&replay, trace) {
+            (Some(r), _) => schedule_trace(&mut net, r.roots(), true),
+            (None, Some(events)) => schedule_trace(&mut net, events, false),
+            (None, None) => {}
         }
         let windows = WindowState::new(net.len(), net.parts.len(), config.min_parallel_work);
         let sim = Simulation {
@@ -126,6 +137,7 @@ impl Simulation {
             wall: std::time::Duration::ZERO,
             timed_cycles: 0,
             last: Stamp::LAST,
+            replay,
         };
         sim.check_run_length()?;
         Ok(sim)
@@ -214,8 +226,17 @@ impl Simulation {
         self.advance_until(Stop::Drained(limit))
     }
 
-    /// Runs cycles until `stop` on every partition's worker (see [`crate::parallel`]).
+    /// Runs cycles until `stop` (a netrace replay: see [`replay`]).
     fn advance_until(&mut self, stop: Stop) -> Result<(), SimError> {
+        if self.replay.is_some() {
+            self.advance_replay(stop)
+        } else {
+            self.advance_plain(stop)
+        }
+    }
+
+    /// Runs cycles until `stop` on every partition's worker (see [`crate::parallel`]).
+    fn advance_plain(&mut self, stop: Stop) -> Result<(), SimError> {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
@@ -432,6 +453,9 @@ impl Simulation {
     /// Delivered packets recorded since the last call (needs `record_deliveries`), in
     /// terminal id order, then consumption order.
     pub fn take_deliveries(&mut self) -> Vec<Delivery> {
+        if let Some(r) = &mut self.replay {
+            return r.take_kept();
+        }
         let mut out = Vec::new();
         for part in &mut self.net.parts {
             for t in &mut part.nodes.get_mut().expect(PHASE_BUG).terminals {
@@ -522,10 +546,18 @@ fn load_trace(
         return Ok(None);
     };
     let trace = traffic::trace::load(path, netlist.num_terminals())?;
+    Ok(Some(checked_depth(netlist, trace)?))
+}
+
+/// `trace`, once its longest packet is known to fit the switching's buffers.
+fn checked_depth(
+    netlist: &Netlist,
+    trace: Vec<traffic::TracePacket>,
+) -> Result<Vec<traffic::TracePacket>, ConfigError> {
     if let Some(longest) = trace.iter().map(|e| e.len).max() {
         crate::switching::check_depth(netlist, &LengthDist::Fixed(longest))?;
     }
-    Ok(Some(trace))
+    Ok(trace)
 }
 
 /// What every terminal of `netlist` is configured with for a run of `config`.
@@ -543,8 +575,9 @@ fn terminal_config(netlist: &Netlist, config: &SimConfig) -> TerminalConfig {
     }
 }
 
-/// Hands each terminal of `net` its packets of the trace `events`.
-fn schedule_trace(net: &mut Network, events: Vec<traffic::TracePacket>) {
+/// Hands each terminal of `net` its packets of the trace `events`; with `tags`, each
+/// terminal keeps the tags of the packets it generates.
+fn schedule_trace(net: &mut Network, events: Vec<traffic::TracePacket>, tags: bool) {
     let mut per: Vec<Vec<traffic::TracePacket>> = vec![Vec::new(); net.len()];
     for e in events {
         per[e.source.index()].push(e);
@@ -554,6 +587,9 @@ fn schedule_trace(net: &mut Network, events: Vec<traffic::TracePacket>) {
         let nodes = part.nodes.get_mut().expect(PHASE_BUG);
         for (t, ev) in nodes.terminals.iter_mut().zip(per.by_ref()) {
             t.terminal.set_schedule(ev);
+            if tags {
+                t.terminal.keep_tags();
+            }
         }
     }
 }

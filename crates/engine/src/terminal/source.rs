@@ -124,6 +124,32 @@ impl Terminal {
         self.schedule = events.into_iter().collect();
     }
 
+    /// Keeps the tag of every packet generated from the schedule (a netrace replay maps
+    /// deliveries back to the trace through [`Terminal::tag_of`]).
+    pub fn keep_tags(&mut self) {
+        self.tags = Some(Vec::new());
+    }
+
+    /// The tag of the packet this terminal generated with sequence number `seq`, if
+    /// tags are kept and it came from the schedule.
+    pub fn tag_of(&self, seq: u32) -> Option<u32> {
+        let tags = self.tags.as_ref()?;
+        let i = tags.binary_search_by_key(&seq, |&(s, _)| s).ok()?;
+        Some(tags[i].1)
+    }
+
+    /// Adds `e` to the schedule after every packet of its cycle or earlier (a packet
+    /// whose cycle has passed is generated at the next step).
+    pub fn schedule_one(&mut self, e: TracePacket) {
+        let at = self.schedule.partition_point(|x| x.cycle <= e.cycle);
+        self.schedule.insert(at, e);
+    }
+
+    /// The cycle of the next packet in the schedule.
+    pub fn next_scheduled(&self) -> Option<Cycle> {
+        self.schedule.front().map(|e| e.cycle)
+    }
+
     /// Trace packets not generated yet.
     pub fn scheduled(&self) -> usize {
         self.schedule.len()

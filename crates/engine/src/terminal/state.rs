@@ -83,6 +83,9 @@ pub struct Terminal {
     /// The first cycle not yet added to the stats' window areas: the areas are brought up
     /// to date only when the counts they sum change, and by [`Terminal::settle`].
     pub(super) area_from: Cycle,
+    /// With a netrace replay: (sequence number, tag) of each packet generated from the
+    /// schedule, in generation order.
+    pub(super) tags: Option<Vec<(u32, u32)>>,
 }
 
 impl Terminal {
@@ -120,6 +123,7 @@ impl Terminal {
             backoff: config.backoff,
             latency: config.latency,
             terminal_latency: Arc::clone(&config.terminal_latency),
+            tags: None,
             resets: 0,
             retransmissions: 0,
             drawn: Cycle(0),
@@ -193,8 +197,11 @@ impl Terminal {
             }
             // A scheduled packet moves to the source queue: still queued.
             while let Some(e) = self.schedule.front().filter(|e| e.cycle <= now) {
-                let (dest, len) = (e.dest, e.len);
+                let (dest, len, tag) = (e.dest, e.len, e.tag);
                 self.schedule.pop_front();
+                if let Some(tags) = &mut self.tags {
+                    tags.push((self.next_seq, tag));
+                }
                 self.push_packet(now, dest, len, tally);
             }
         }

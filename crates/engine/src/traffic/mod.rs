@@ -16,6 +16,7 @@ mod bit_reversal;
 mod fixed_distance;
 mod hotspot;
 mod neighbor;
+pub mod netrace;
 mod permutation;
 mod shuffle;
 mod tornado;
@@ -131,6 +132,9 @@ pub enum TrafficKind {
     Permutation,
     /// `trace:FILE`: packets (cycle, source, destination, length) read from a file.
     Trace(PathBuf),
+    /// `netrace:FILE`: a bzip2-compressed netrace 1.0 trace, replayed with its
+    /// dependencies ([`netrace`]).
+    Netrace(PathBuf),
 }
 
 impl TrafficKind {
@@ -148,12 +152,21 @@ impl TrafficKind {
         "neighbor",
         "permutation",
         "trace:FILE",
+        "netrace:FILE",
     ];
 
     /// The trace file, for `trace:FILE`.
     pub fn trace_file(&self) -> Option<&std::path::Path> {
         match self {
             TrafficKind::Trace(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The netrace file, for `netrace:FILE`.
+    pub fn netrace_file(&self) -> Option<&std::path::Path> {
+        match self {
+            TrafficKind::Netrace(p) => Some(p),
             _ => None,
         }
     }
@@ -177,6 +190,7 @@ impl fmt::Display for TrafficKind {
             TrafficKind::Neighbor => f.write_str("neighbor"),
             TrafficKind::Permutation => f.write_str("permutation"),
             TrafficKind::Trace(p) => write!(f, "trace:{}", p.display()),
+            TrafficKind::Netrace(p) => write!(f, "netrace:{}", p.display()),
         }
     }
 }
@@ -200,6 +214,9 @@ impl FromStr for TrafficKind {
         let s = s.trim();
         if let Some(path) = s.strip_prefix("trace:") {
             return Ok(TrafficKind::Trace(PathBuf::from(path)));
+        }
+        if let Some(path) = s.strip_prefix("netrace:") {
+            return Ok(TrafficKind::Netrace(PathBuf::from(path)));
         }
         if let Some(l) = s.strip_prefix("fixed-distance:") {
             let bad = |problem: String| ConfigError::BadTrafficParameter {
@@ -274,8 +291,8 @@ pub(crate) fn does_not_fit(
 }
 
 /// Builds the pattern `kind` for `netlist`; `seed` is the run seed (`permutation` draws
-/// its permutation from a stream derived from it). For `trace:FILE` the destinations come
-/// from the file, so the pattern returned is never asked (uniform).
+/// its permutation from a stream derived from it). For `trace:FILE` and `netrace:FILE` the
+/// destinations come from the file, so the pattern returned is never asked (uniform).
 ///
 /// # Errors
 /// `ConfigError::TooFewTerminals`, or `ConfigError::TrafficDoesNotFit` when the pattern
@@ -288,7 +305,9 @@ pub fn build(
 ) -> Result<Arc<dyn TrafficPattern>, ConfigError> {
     let n = netlist.num_terminals();
     Ok(match kind {
-        TrafficKind::Uniform | TrafficKind::Trace(_) => Arc::new(Uniform::new(n)?),
+        TrafficKind::Uniform | TrafficKind::Trace(_) | TrafficKind::Netrace(_) => {
+            Arc::new(Uniform::new(n)?)
+        }
         TrafficKind::UniformAll => Arc::new(UniformAll::new(n)?),
         TrafficKind::FixedDistance(l) => Arc::new(FixedDistance::new(netlist, *l)?),
         TrafficKind::Hotspot { hot, fraction } => {
@@ -323,6 +342,7 @@ mod tests {
             "neighbor",
             "permutation",
             "trace:some/file.txt",
+            "netrace:some/file.tra.bz2",
         ] {
             let k: TrafficKind = s.parse().unwrap();
             assert_eq!(k.to_string(), s);

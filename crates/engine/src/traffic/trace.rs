@@ -41,6 +41,8 @@ pub struct TracePacket {
     pub dest: TerminalId,
     /// Length in flits.
     pub len: u32,
+    /// The packet's index in its file (netrace replays map deliveries back through it).
+    pub tag: u32,
 }
 
 /// Parses trace text `src` (from `path`, for messages) for a network of `terminals`
@@ -104,6 +106,7 @@ pub fn parse(src: &str, path: &Path, terminals: usize) -> Result<Vec<TracePacket
             source: TerminalId(source as u32),
             dest: TerminalId(dest as u32),
             len: len as u32,
+            tag: events.len() as u32,
         });
     }
     if events.is_empty() {
@@ -174,7 +177,8 @@ mod tests {
                 cycle: Cycle(5),
                 source: TerminalId(1),
                 dest: TerminalId(2),
-                len: 3
+                len: 3,
+                tag: 0
             }
         );
     }
