@@ -210,6 +210,21 @@ fn a_trace_is_measured_over_its_span_unless_the_window_is_given() {
     assert_eq!(v["packets"]["delivered"].as_u64(), Some(3), "{v}");
     assert_eq!(v["cycles"]["warmup"].as_u64(), Some(0), "{v}");
     assert_eq!(v["cycles"]["measured"].as_u64(), Some(41), "{v}");
+    // The offered load is the trace's (3 packets of 2 flits over 16 terminals and 41
+    // cycles), not `--rate` and `--length`.
+    let per_tc = |n: f64| n / (16.0 * 41.0);
+    assert_eq!(
+        v["offered"]["packets_per_terminal_cycle"].as_f64(),
+        Some(per_tc(3.0))
+    );
+    assert_eq!(
+        v["offered"]["flits_per_terminal_cycle"].as_f64(),
+        Some(per_tc(6.0))
+    );
+    let text = String::from_utf8(crate::run_cli::flitsim(&["run", t, "--traffic", &tr]).stdout);
+    assert!(text
+        .unwrap()
+        .contains("(the trace's packets in the window)"));
     // A window given on the command line is kept.
     let v = run_json(&[t, "--traffic", &tr, "--warmup", "10", "--cycles", "20"]);
     assert_eq!(v["packets"]["generated"].as_u64(), Some(0), "{v}");

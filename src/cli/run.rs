@@ -217,10 +217,15 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
         routing,
         config.traffic
     );
+    let lengths = if config.traffic.replays() {
+        "the trace's packets in the window".to_string()
+    } else {
+        format!("{} flits per packet", config.lengths())
+    };
     let _ = writeln!(
         s,
-        "offered   {:.4} packets/terminal/cycle = {:.4} flits/terminal/cycle ({} flits per packet), seed {}",
-        r.offered.packets_per_terminal_cycle, r.offered.flits_per_terminal_cycle, config.lengths(), config.seed
+        "offered   {:.4} packets/terminal/cycle = {:.4} flits/terminal/cycle ({lengths}), seed {}",
+        r.offered.packets_per_terminal_cycle, r.offered.flits_per_terminal_cycle, config.seed
     );
     if config.injection != InjectionProcess::Bernoulli {
         let _ = writeln!(

@@ -521,7 +521,7 @@ impl Simulation {
         RunReport::new(
             &self.stats(),
             &ReportInputs {
-                rate: self.config.rate,
+                rate: (!self.config.traffic.replays()).then_some(self.config.rate),
                 length: self.config.lengths().mean(),
                 terminals: self.net.len(),
                 window,

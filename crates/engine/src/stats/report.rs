@@ -28,9 +28,10 @@ pub struct Mean {
 /// Offered load (the configured generation rate).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Offered {
-    /// Packets per terminal per cycle (`--rate`).
+    /// Packets per terminal per cycle (`--rate`; for a replayed trace, the trace's packets
+    /// generated in the window).
     pub packets_per_terminal_cycle: f64,
-    /// Flits per terminal per cycle (rate x length).
+    /// Flits per terminal per cycle (rate x length; for a replayed trace, the trace's).
     pub flits_per_terminal_cycle: f64,
     /// Flits of packets actually generated in the window, per terminal per cycle.
     pub measured_flits_per_terminal_cycle: f64,
@@ -160,7 +161,9 @@ pub struct RunReport {
 
 /// Inputs of the report that are not terminal counters.
 pub(crate) struct ReportInputs<'a> {
-    pub rate: f64,
+    /// Offered packets per terminal per cycle; `None` for a replayed trace, whose offered
+    /// load is what it generated in the window.
+    pub rate: Option<f64>,
     /// Mean packet length in flits.
     pub length: f64,
     pub terminals: usize,
@@ -213,8 +216,10 @@ impl RunReport {
                 mean: ratio(s.hops_sum, n),
             },
             offered: Offered {
-                packets_per_terminal_cycle: i.rate,
-                flits_per_terminal_cycle: i.rate * i.length,
+                packets_per_terminal_cycle: i.rate.unwrap_or(per_tc(s.measured_generated)),
+                flits_per_terminal_cycle: i
+                    .rate
+                    .map_or(per_tc(s.window_flits_generated), |r| r * i.length),
                 measured_flits_per_terminal_cycle: per_tc(s.window_flits_generated),
             },
             accepted: Accepted {

@@ -163,6 +163,12 @@ impl TrafficKind {
         }
     }
 
+    /// Whether the packets come from a file (`trace:` or `netrace:`) rather than from
+    /// `--rate` and `--length`.
+    pub fn replays(&self) -> bool {
+        matches!(self, TrafficKind::Trace(_) | TrafficKind::Netrace(_))
+    }
+
     /// The netrace file, for `netrace:FILE`.
     pub fn netrace_file(&self) -> Option<&std::path::Path> {
         match self {
