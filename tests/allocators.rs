@@ -16,9 +16,9 @@ fn result(set: &[&str]) -> serde_json::Value {
         "--length",
         "12",
         "--warmup",
-        "500",
+        "300",
         "--cycles",
-        "2500",
+        "1200",
         "--json",
     ];
     for s in set {
