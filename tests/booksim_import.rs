@@ -205,10 +205,15 @@ fn the_mapping_is_printed_key_by_key() {
     ] {
         assert!(mapping.contains(&line), "missing `{line}` in\n{mapping}");
     }
-    // The allocator flitsim lacks is replaced, with a note naming it.
-    assert!(mapping.contains("vc_allocator = islip"), "{mapping}");
+    // iSLIP maps to flitsim's iSLIP, with BookSim's one round.
     assert!(
-        mapping.contains("flitsim has no `islip` allocator"),
+        mapping.contains(&format!(
+            "vc_allocator = islip ({path}:13) -> vc_allocator = \"islip\""
+        )),
+        "{mapping}"
+    );
+    assert!(
+        mapping.contains("alloc_iters = 1 (BookSim default) -> alloc_iters = 1"),
         "{mapping}"
     );
     assert!(mapping.contains(&format!(
@@ -221,7 +226,8 @@ fn the_mapping_is_printed_key_by_key() {
         "terminal_latency = 2",
         "crossbar_delay = 0",
         "credit_delay = 0",
-        "vc_allocator = \"separable-output-first\"",
+        "vc_allocator = \"islip\"",
+        "alloc_iters = 1",
     ] {
         assert!(toml.contains(line), "missing `{line}` in\n{toml}");
     }
@@ -229,8 +235,8 @@ fn the_mapping_is_printed_key_by_key() {
 
 #[test]
 fn booksims_example_configs_import_or_are_refused_by_name() {
-    // The settings of BookSim's src/examples/torus88: imported, with notes for the
-    // allocators BookSim defaults to (iSLIP).
+    // The settings of BookSim's src/examples/torus88: imported, with the allocators
+    // BookSim defaults to (iSLIP).
     let torus88 = cfg(
         "torus88",
         "topology = torus;\nk = 8;\nn = 2;\nrouting_function = dim_order;\nnum_vcs = 2;\ntraffic = uniform;\ninjection_rate = 0.15;\n",
@@ -238,9 +244,7 @@ fn booksims_example_configs_import_or_are_refused_by_name() {
     let (netlist, mapping) = import(&torus88, &[]);
     assert!(mapping.contains("num_vcs = 2 ("), "{mapping}");
     assert!(
-        mapping.contains(
-            "vc_allocator = islip (BookSim default) -> vc_allocator = \"separable-output-first\""
-        ),
+        mapping.contains("vc_allocator = islip (BookSim default) -> vc_allocator = \"islip\""),
         "{mapping}"
     );
     assert!(

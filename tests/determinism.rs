@@ -196,6 +196,27 @@ fn torus_near_saturation_with_long_channels_is_identical_at_1_2_3_8_threads() {
     );
 }
 
+/// PIM draws from each router's own streams (switch allocation here; VC allocation in
+/// the release-loop fixtures), wavefront keeps its priority per router.
+#[test]
+fn random_and_wavefront_allocators_are_identical_at_1_2_3_8_threads() {
+    same_json_at_any_thread_count(
+        &shipped("torus-8x8.toml"),
+        &[
+            "--rate",
+            "0.03",
+            "--length",
+            "12",
+            "--set",
+            "vc_allocator=wavefront",
+            "--set",
+            "switch_allocator=pim",
+            "--set",
+            "alloc_iters=2",
+        ],
+    );
+}
+
 #[test]
 fn mesh_is_identical_at_1_2_3_8_threads() {
     same_json_at_any_thread_count(
@@ -395,7 +416,7 @@ fn the_fixtures_give_the_same_results_on_the_release_loop() {
         &'static [(&'static str, &'static str)],
         SimConfig,
     );
-    let fixtures: [Fixture; 7] = [
+    let fixtures: [Fixture; 8] = [
         ("torus-8x8.toml", &[], config(0.02, 8)),
         (
             "torus-8x8.toml",
@@ -414,6 +435,11 @@ fn the_fixtures_give_the_same_results_on_the_release_loop() {
             },
         ),
         ("torus-8x8.toml", &[("switching", "vct")], config(0.02, 6)),
+        (
+            "torus-8x8.toml",
+            &[("vc_allocator", "pim"), ("switch_allocator", "islip")],
+            config(0.035, 12),
+        ),
     ];
     for (file, set, config) in fixtures {
         let netlist = flitsim::netlist::load(&shipped(file)).unwrap();

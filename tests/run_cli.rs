@@ -135,6 +135,10 @@ fn flags_override_the_netlist_and_are_echoed() {
         "vcs=6",
         "--set",
         "channel_latency=3",
+        "--set",
+        "switch_allocator=islip",
+        "--set",
+        "alloc_iters=3",
         "--routing",
         "dor-nodateline",
     ]);
@@ -145,6 +149,8 @@ fn flags_override_the_netlist_and_are_echoed() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["config"]["router"]["vcs"], 6);
+    assert_eq!(v["config"]["router"]["switch_allocator"], "islip");
+    assert_eq!(v["config"]["router"]["alloc_iters"], 3);
     assert_eq!(v["config"]["channel_latency"]["max"], 3);
     assert_eq!(v["config"]["routing"], "dor-nodateline");
     assert_eq!(v["config"]["set"][0], "vcs=6");
@@ -199,6 +205,16 @@ fn bad_flags_give_clear_errors() {
     rejects(&["--set", "bogus=1"], "bogus", &t);
     rejects(&["--set", "vcs=x"], "vcs", &t);
     rejects(&["--set", "vcs=1"], "vcs", &t); // dateline DOR needs 2 VC classes
+    rejects(
+        &["--set", "alloc_iters=0"],
+        "expected an integer from 1 to 64",
+        &t,
+    );
+    rejects(
+        &["--set", "vc_allocator=lonely"],
+        "islip, wavefront, pim",
+        &t,
+    );
     rejects(&["--traffic", "nope"], "nope", &t);
     rejects(&["--ci-target", "-1"], "--ci-target -1 is out of range", &t);
     rejects(&["--max-cycles", "0"], "0 is not in 1..", &t);
@@ -292,6 +308,11 @@ fn huge_values_are_refused_not_allocated() {
             "buffer_depth = 8",
             "buffer_depth = 8\ncredit_delay = 4000000000",
             "delay-too-large",
+        ),
+        (
+            "buffer_depth = 8",
+            "buffer_depth = 8\nalloc_iters = 65",
+            "alloc-iters-out-of-range",
         ),
     ] {
         let body = torus.replacen(from, to, 1);

@@ -1,4 +1,5 @@
 //! The one integration-test binary: each module is a topic.
+mod allocators;
 mod booksim_import;
 mod cli_defects;
 mod cluster;

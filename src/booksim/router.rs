@@ -5,6 +5,7 @@ use super::config::Config;
 use super::error::ImportError;
 use super::line::Line;
 use super::topology::Shape;
+use flitsim_netlist::MAX_ALLOC_ITERS;
 use std::fmt::Write as _;
 
 /// BookSim's torus DOR as flitsim router parameters: the random `+`/`-` choice at
@@ -69,14 +70,14 @@ impl RouterKeys {
         };
         defaults.push(("arbiter", quoted(arbiter)));
         lines.push(config.line("arb_type", format!("arbiter = \"{arbiter}\""), None));
-        let iters = config.int("alloc_iters", 1, 1 << 16)?;
-        let note = (iters > 1).then(|| {
-            "flitsim's separable allocators make one iteration; BookSim's iSLIP/PIM would make more"
-                .to_string()
-        });
-        if config.is_set("alloc_iters") {
-            lines.push(config.line("alloc_iters", "", note));
-        }
+        let iters = config.int("alloc_iters", 1, i64::from(MAX_ALLOC_ITERS))?;
+        defaults.push(("alloc_iters", iters.to_string()));
+        let iterative = ["vc_allocator", "sw_allocator"]
+            .iter()
+            .any(|k| matches!(config.get(k).0.as_str(), "islip" | "pim"));
+        let note = (iters > 1 && !iterative)
+            .then(|| "only iSLIP and PIM make more than one round".to_string());
+        lines.push(config.line("alloc_iters", format!("alloc_iters = {iters}"), note));
         Ok(RouterKeys { defaults })
     }
 
@@ -143,7 +144,10 @@ fn allocator(config: &Config, key: &str) -> Result<(&'static str, Option<String>
     Ok(match name.as_str() {
         "separable_input_first" => ("separable-input-first", None),
         "separable_output_first" => ("separable-output-first", None),
-        "islip" | "pim" | "loa" | "wavefront" | "max_size" | "select" => (
+        "islip" => ("islip", None),
+        "pim" => ("pim", None),
+        "wavefront" => ("wavefront", None),
+        "loa" | "max_size" | "select" => (
             "separable-output-first",
             Some(format!(
                 "flitsim has no `{name}` allocator: the separable output-first one stands in"

@@ -85,6 +85,29 @@ pub enum AllocatorKind {
     SeparableInputFirst,
     /// Separable output-first: each output picks one request, then each input accepts one grant.
     SeparableOutputFirst,
+    /// iSLIP (McKeown): output-first rounds over the unmatched inputs and outputs,
+    /// `alloc_iters` of them; arbiter priorities move only for first-round grants.
+    Islip,
+    /// Wavefront: the cells of a square request matrix visited diagonal by diagonal from a
+    /// rotating priority diagonal, each granted when its row and column are still free.
+    Wavefront,
+    /// Parallel iterative matching (Anderson et al.): `alloc_iters` rounds in which each
+    /// unmatched output grants a random requesting input and each input accepts a random
+    /// grant, from the router's own random stream.
+    Pim,
+}
+
+/// Largest `alloc_iters`: rounds past the smaller side of the allocator add no grant.
+pub const MAX_ALLOC_ITERS: u8 = 64;
+
+/// The default `alloc_iters` (BookSim's): one round.
+fn one_iteration() -> u8 {
+    1
+}
+
+/// `alloc_iters` is left out of the configuration echo when it is the default.
+fn is_one_iteration(n: &u8) -> bool {
+    *n == 1
 }
 
 /// One-of-N arbiter used inside the allocators.
@@ -223,6 +246,10 @@ pub struct RouterConfig {
     pub vc_allocator: AllocatorKind,
     /// Switch allocator. Default separable input-first.
     pub switch_allocator: AllocatorKind,
+    /// Rounds of the iterative allocators (`islip`, `pim`), 1 to [`MAX_ALLOC_ITERS`].
+    /// Default 1. Ignored by the other allocators.
+    #[serde(default = "one_iteration", skip_serializing_if = "is_one_iteration")]
+    pub alloc_iters: u8,
     /// Arbiter used inside both allocators. Default round-robin.
     pub arbiter: ArbiterKind,
     /// Routing function. Default `dor`.
@@ -267,6 +294,7 @@ impl Default for RouterConfig {
             timeout: 0,
             vc_allocator: AllocatorKind::SeparableInputFirst,
             switch_allocator: AllocatorKind::SeparableInputFirst,
+            alloc_iters: 1,
             arbiter: ArbiterKind::RoundRobin,
             routing: RoutingKind::Dor,
             selection: SelectionKind::FirstFree,

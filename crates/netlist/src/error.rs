@@ -8,7 +8,7 @@
 //! help: set latency >= 1 (the engine needs a cycle between writer and reader)
 //! ```
 
-use crate::config::{MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY};
+use crate::config::{MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -337,6 +337,16 @@ pub enum NetlistError {
         /// The delay as written.
         delay: u32,
     },
+    /// `alloc_iters` outside 1..=[`MAX_ALLOC_ITERS`].
+    #[error("{scope} has alloc_iters = {iters}; use 1 to {MAX_ALLOC_ITERS} rounds")]
+    AllocItersOutOfRange {
+        /// The key.
+        at: Location,
+        /// `[defaults]` or a router.
+        scope: String,
+        /// The count as written.
+        iters: u8,
+    },
     /// Under virtual cut-through (or store-and-forward) a VC must hold a whole packet.
     #[error("port {endpoint}: buffer depth {depth} is below the packet length {packet_length} under {switching} switching")]
     VctBufferTooShallow {
@@ -476,6 +486,7 @@ impl NetlistError {
             ChannelLatencyTooLarge { .. } => "channel-latency-too-large",
             TerminalLatencyTooLarge { .. } => "terminal-latency-too-large",
             DelayTooLarge { .. } => "delay-too-large",
+            AllocItersOutOfRange { .. } => "alloc-iters-out-of-range",
             VctBufferTooShallow { .. } => "vct-buffer-too-shallow",
             UnreachableTerminal { .. } => "unreachable-terminal",
             TopologyMismatch { .. } => "topology-mismatch",
@@ -517,6 +528,7 @@ impl NetlistError {
             | ChannelLatencyTooLarge { at, .. }
             | TerminalLatencyTooLarge { at, .. }
             | DelayTooLarge { at, .. }
+            | AllocItersOutOfRange { at, .. }
             | VctBufferTooShallow { at, .. }
             | UnreachableTerminal { at, .. }
             | TopologyMismatch { at, .. }
@@ -579,6 +591,7 @@ impl NetlistError {
                 format!("set terminal_latency <= {MAX_LATENCY} (cycles)")
             }
             DelayTooLarge { key, .. } => format!("set {key} <= {MAX_PIPELINE_DELAY} (cycles)"),
+            AllocItersOutOfRange { .. } => format!("set alloc_iters from 1 to {MAX_ALLOC_ITERS}"),
             VctBufferTooShallow { packet_length, .. } => format!(
                 "set buffer_depth >= {packet_length} (or \"unbounded\"), or use wormhole switching"
             ),

@@ -44,6 +44,7 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("timeout", c.timeout.to_string()),
         ("vc_allocator", value(&c.vc_allocator)),
         ("switch_allocator", value(&c.switch_allocator)),
+        ("alloc_iters", c.alloc_iters.to_string()),
         ("arbiter", value(&c.arbiter)),
         ("routing", value(&c.routing)),
         ("selection", value(&c.selection)),

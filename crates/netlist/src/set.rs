@@ -1,6 +1,8 @@
 //! `--set key=value`: one parameter overridden on every router, port or channel.
 
-use crate::config::{BufferDepth, RouterConfig, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY};
+use crate::config::{
+    BufferDepth, RouterConfig, MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY,
+};
 use crate::error::{Diagnostics, NetlistError};
 use crate::format::parse_name;
 use crate::netlist::Netlist;
@@ -20,6 +22,7 @@ pub const SET_KEYS: &[&str] = &[
     "timeout",
     "vc_allocator",
     "switch_allocator",
+    "alloc_iters",
     "arbiter",
     "routing",
     "selection",
@@ -236,6 +239,11 @@ fn config_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
         "switch_allocator" => {
             let v = name(key, value)?;
             Box::new(move |c| c.switch_allocator = v)
+        }
+        "alloc_iters" => {
+            let v = bounded(key, value, 1, u32::from(MAX_ALLOC_ITERS), "rounds")?;
+            let v = u8::try_from(v).map_err(|_| bad(key, value, "expected 1..=64"))?;
+            Box::new(move |c| c.alloc_iters = v)
         }
         "arbiter" => {
             let v = name(key, value)?;

@@ -149,6 +149,11 @@ pub struct Router {
     adaptive: stats::AdaptiveHops,
 }
 
+/// Tags mixed into the router's seed for the random streams of its VC and switch
+/// allocators (`pim`), apart from the selection function's stream.
+const VA_ALLOC_STREAM: u64 = 0x7661_5f61_6c6c_6f63; // "va_alloc"
+const SA_ALLOC_STREAM: u64 = 0x7361_5f61_6c6c_6f63; // "sa_alloc"
+
 impl Router {
     /// Bytes [`Router::new`] allocates per VC outside the input FIFOs, computed without
     /// allocating: each of `in_vcs` input VCs' state and route candidates, and each of
@@ -234,13 +239,13 @@ impl Router {
             .map(|p| p.direction.map(|d| d.0))
             .collect();
         let rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-        let mut va = VcAlloc::new(&spec.config, &state, port_dim, rng);
+        let mut va = VcAlloc::new(&spec.config, &state, port_dim, rng, seed ^ VA_ALLOC_STREAM);
         va.set_escape_vcs(routing.escape_vcs());
         let dimension_order = routing.is_dimension_order();
         Router {
             rc: RouteCompute::new(routing),
             va,
-            sa: SwitchAlloc::new(&spec.config, &state),
+            sa: SwitchAlloc::new(&spec.config, &state, seed ^ SA_ALLOC_STREAM),
             crossbar: Crossbar::new(n_out, delays.sd + delays.xd),
             credit_return: CreditReturn::new(in_vcs.len(), delays.cd),
             resets: reset::ResetState::new(spec.config.timeout, layout_total, in_vcs.len()),

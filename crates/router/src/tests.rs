@@ -481,6 +481,21 @@ fn output_first_allocation_and_matrix_arbiters_meet_the_same_timing() {
             ArbiterKind::Matrix,
             SelectionKind::XFirst,
         ),
+        (
+            AllocatorKind::Islip,
+            ArbiterKind::RoundRobin,
+            SelectionKind::FirstFree,
+        ),
+        (
+            AllocatorKind::Wavefront,
+            ArbiterKind::Matrix,
+            SelectionKind::Random,
+        ),
+        (
+            AllocatorKind::Pim,
+            ArbiterKind::RoundRobin,
+            SelectionKind::FirstFree,
+        ),
     ] {
         let mut h = Harness::with([1, 0, 1, 0, 0], 2, 2, 64, |c| {
             c.vc_allocator = alloc;
@@ -503,12 +518,9 @@ fn output_first_allocation_and_matrix_arbiters_meet_the_same_timing() {
 /// ports whose downstream VCs differ from the input ports'.
 #[test]
 fn allocator_bytes_are_what_a_router_allocates() {
-    use flitsim_netlist::{AllocatorKind, ArbiterKind};
+    use flitsim_netlist::ArbiterKind;
     for (vcs, out_vcs) in [(1, 1), (2, 4), (20, 3), (70, 30)] {
-        for alloc in [
-            AllocatorKind::SeparableInputFirst,
-            AllocatorKind::SeparableOutputFirst,
-        ] {
+        for alloc in ALLOCATOR_KINDS {
             for arb in [ArbiterKind::RoundRobin, ArbiterKind::Matrix] {
                 let tweak = |c: &mut RouterConfig| {
                     c.vc_allocator = alloc;
@@ -1094,14 +1106,20 @@ fn feed(h: &mut Harness, flits: &[(u64, usize, Flit)], until: u64) {
     }
 }
 
+/// Every allocator kind.
+const ALLOCATOR_KINDS: [flitsim_netlist::AllocatorKind; 5] = [
+    flitsim_netlist::AllocatorKind::SeparableInputFirst,
+    flitsim_netlist::AllocatorKind::SeparableOutputFirst,
+    flitsim_netlist::AllocatorKind::Islip,
+    flitsim_netlist::AllocatorKind::Wavefront,
+    flitsim_netlist::AllocatorKind::Pim,
+];
+
 /// Calls `check` with a harness maker for every allocator and arbiter kind, with delays
 /// 0 and 1, and a label naming them for the assertion messages.
 fn for_each_allocation_kind(check: impl Fn(&dyn Fn() -> Harness, &str)) {
-    use flitsim_netlist::{AllocatorKind, ArbiterKind};
-    for alloc in [
-        AllocatorKind::SeparableInputFirst,
-        AllocatorKind::SeparableOutputFirst,
-    ] {
+    use flitsim_netlist::ArbiterKind;
+    for alloc in ALLOCATOR_KINDS {
         for arb in [ArbiterKind::RoundRobin, ArbiterKind::Matrix] {
             for d in [[0, 0, 0, 0, 0], [1, 1, 1, 1, 1]] {
                 let harness = || {
@@ -1109,6 +1127,7 @@ fn for_each_allocation_kind(check: impl Fn(&dyn Fn() -> Harness, &str)) {
                         c.switch_allocator = alloc;
                         c.vc_allocator = alloc;
                         c.arbiter = arb;
+                        c.alloc_iters = 2;
                     })
                 };
                 check(&harness, &format!("{alloc:?} {arb:?} {d:?}"));

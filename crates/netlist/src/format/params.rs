@@ -3,7 +3,9 @@
 
 use super::loader::Loader;
 use super::raw::{parse_name, RawDepth, RawParams};
-use crate::config::{BufferDepth, RouterConfig, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY};
+use crate::config::{
+    BufferDepth, RouterConfig, MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY,
+};
 use crate::error::NetlistError;
 use crate::source::Span;
 use serde::de::DeserializeOwned;
@@ -63,6 +65,17 @@ impl Loader {
         if let Some(v) = &p.timeout {
             keys.insert("timeout".to_string(), v.span());
             cfg.timeout = *v.get_ref();
+        }
+        if let Some(v) = &p.alloc_iters {
+            keys.insert("alloc_iters".to_string(), v.span());
+            cfg.alloc_iters = *v.get_ref();
+            if !(1..=MAX_ALLOC_ITERS).contains(&cfg.alloc_iters) {
+                self.errors.push(NetlistError::AllocItersOutOfRange {
+                    at: self.at(&v.span()),
+                    scope: scope.to_string(),
+                    iters: cfg.alloc_iters,
+                });
+            }
         }
         if let Some(v) = &p.adaptive_vcs {
             keys.insert("adaptive_vcs".to_string(), v.span());

@@ -59,6 +59,7 @@ pub(super) struct RawParams {
     pub(super) timeout: Option<Spanned<u32>>,
     pub(super) vc_allocator: Option<Spanned<String>>,
     pub(super) switch_allocator: Option<Spanned<String>>,
+    pub(super) alloc_iters: Option<Spanned<u8>>,
     pub(super) arbiter: Option<Spanned<String>>,
     pub(super) routing: Option<Spanned<String>>,
     pub(super) selection: Option<Spanned<String>>,

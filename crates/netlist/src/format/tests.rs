@@ -5,7 +5,8 @@ use super::raw::{
     enum_variants, format_direction, parse_direction, parse_name, struct_fields, RawChannel,
 };
 use crate::config::{
-    BufferDepth, RoutingKind, Switching, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY,
+    BufferDepth, RoutingKind, Switching, MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY,
+    MAX_PIPELINE_DELAY,
 };
 use crate::error::{Diagnostics, NetlistError};
 use crate::ids::RouterId;
@@ -218,6 +219,16 @@ fn values_above_the_limits_are_refused_where_written() {
             (7, col),
         );
     }
+    bounded(
+        &format!("[defaults]\nalloc_iters = VALUE\n{ring}"),
+        "alloc_iters",
+        u32::from(MAX_ALLOC_ITERS),
+        "alloc-iters-out-of-range",
+        (2, 15),
+    );
+    // Zero rounds are refused too.
+    let d = parse(&format!("[defaults]\nalloc_iters = 0\n{ring}")).unwrap_err();
+    assert_eq!(d.errors[0].code(), "alloc-iters-out-of-range", "{d}");
     bounded(
         &format!("[defaults]\nbuffer_depth = VALUE\n{ring}"),
         "buffer_depth",

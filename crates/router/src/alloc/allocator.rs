@@ -1,7 +1,10 @@
 //! The allocator contract: [`Allocator`], a closed enum over the allocator kinds (static
 //! dispatch on the cycle path), matching request rows to resource columns.
 
-use super::{Apart, GrantMatrix, RequestMatrix, SeparableInputFirst, SeparableOutputFirst};
+use super::{
+    Apart, GrantMatrix, Islip, Pim, RequestMatrix, SeparableInputFirst, SeparableOutputFirst,
+    Wavefront,
+};
 use crate::arbiter::Arbiters;
 use flitsim_netlist::{AllocatorKind, ArbiterKind};
 
@@ -9,8 +12,13 @@ use flitsim_netlist::{AllocatorKind, ArbiterKind};
 ///
 /// Laid out as C lays out a tagged union, over kinds that hold their `Separable` state
 /// first: that state sits at one offset whatever the kind, so reaching it
-/// ([`Allocator::update_grant`], once per flit in switch allocation) needs no branch on
+/// ([`Allocator::arbiters_mut`], once per flit in switch allocation) needs no branch on
 /// the kind.
+///
+/// The separable kinds have one-word fast paths and shortcuts (a lone row, requests that
+/// form a matching); the others (iSLIP, wavefront, PIM) take the general path only: their
+/// callers keep them off the one-word paths ([`Allocator::is_separable`]), and
+/// [`Allocator::allocate`] sends them straight to their own allocation.
 #[derive(Clone, Debug)]
 #[repr(C, u8)]
 pub enum Allocator {
@@ -18,6 +26,12 @@ pub enum Allocator {
     InputFirst(SeparableInputFirst),
     /// Separable output-first.
     OutputFirst(SeparableOutputFirst),
+    /// iSLIP.
+    Islip(Islip),
+    /// Wavefront.
+    Wavefront(Wavefront),
+    /// Parallel iterative matching.
+    Pim(Pim),
 }
 
 impl Allocator {
@@ -29,11 +43,28 @@ impl Allocator {
         match kind {
             AllocatorKind::SeparableInputFirst => SeparableInputFirst::bytes(arbiter, rows, cols),
             AllocatorKind::SeparableOutputFirst => SeparableOutputFirst::bytes(arbiter, rows, cols),
+            AllocatorKind::Islip => Islip::bytes(arbiter, rows, cols),
+            AllocatorKind::Wavefront => Wavefront::bytes(arbiter, rows, cols),
+            AllocatorKind::Pim => Pim::bytes(arbiter, rows, cols),
         }
     }
 
-    /// An allocator of `kind` over `rows x cols`, built from arbiters of `arbiter`.
+    /// An allocator of `kind` over `rows x cols`, built from arbiters of `arbiter`, with
+    /// one round (iSLIP, PIM) and PIM's stream seeded with 0.
     pub fn new(kind: AllocatorKind, arbiter: ArbiterKind, rows: usize, cols: usize) -> Allocator {
+        Allocator::configured(kind, arbiter, 1, 0, rows, cols)
+    }
+
+    /// An allocator of `kind` over `rows x cols`, built from arbiters of `arbiter`, with
+    /// `iters` rounds (iSLIP, PIM) and PIM's random stream seeded with `seed`.
+    pub fn configured(
+        kind: AllocatorKind,
+        arbiter: ArbiterKind,
+        iters: u8,
+        seed: u64,
+        rows: usize,
+        cols: usize,
+    ) -> Allocator {
         match kind {
             AllocatorKind::SeparableInputFirst => {
                 Allocator::InputFirst(SeparableInputFirst::new(arbiter, rows, cols))
@@ -41,6 +72,42 @@ impl Allocator {
             AllocatorKind::SeparableOutputFirst => {
                 Allocator::OutputFirst(SeparableOutputFirst::new(arbiter, rows, cols))
             }
+            AllocatorKind::Islip => Allocator::Islip(Islip::new(arbiter, iters, rows, cols)),
+            AllocatorKind::Wavefront => Allocator::Wavefront(Wavefront::new(arbiter, rows, cols)),
+            AllocatorKind::Pim => Allocator::Pim(Pim::new(arbiter, iters, seed, rows, cols)),
+        }
+    }
+
+    /// Rows and columns.
+    pub fn shape(&self) -> (usize, usize) {
+        let s = match self {
+            Allocator::InputFirst(a) => &a.s,
+            Allocator::OutputFirst(a) => &a.s,
+            Allocator::Islip(a) => &a.s,
+            Allocator::Wavefront(a) => &a.s,
+            Allocator::Pim(a) => &a.s,
+        };
+        (s.rows, s.cols)
+    }
+
+    /// True for the separable kinds, the only ones with one-word paths: a caller takes
+    /// [`Allocator::allocate_word`], its one-sided variants, [`Allocator::lone_row`] or
+    /// [`Allocator::arbiters_mut`] only for these.
+    #[inline(always)]
+    pub fn is_separable(&self) -> bool {
+        matches!(self, Allocator::InputFirst(_) | Allocator::OutputFirst(_))
+    }
+
+    /// [`Allocator::allocate`] for the kinds without shortcuts or one-word paths (and,
+    /// on their general path, the separable ones).
+    #[inline(never)]
+    fn allocate_general(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
+        match self {
+            Allocator::InputFirst(a) => a.allocate(req, grant),
+            Allocator::OutputFirst(a) => a.allocate(req, grant),
+            Allocator::Islip(a) => a.allocate(req, grant),
+            Allocator::Wavefront(a) => a.allocate(req, grant),
+            Allocator::Pim(a) => a.allocate(req, grant),
         }
     }
 
@@ -53,8 +120,14 @@ impl Allocator {
     ///
     /// One requesting row (of one word) is granted by its row arbiter alone
     /// (`Allocator::allocate_lone_row`).
+    ///
+    /// The other kinds allocate every request on their own general path.
     #[inline]
     pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
+        if !self.is_separable() {
+            self.allocate_general(req, grant);
+            return;
+        }
         if req.is_one_word() {
             let rows = req.rows_word();
             if rows != 0 && rows & (rows - 1) == 0 {
@@ -77,15 +150,12 @@ impl Allocator {
             let rows = req.rows_word();
             let mut io = Apart { req, grant };
             match self {
-                Allocator::InputFirst(a) => a.allocate_word(rows, &mut io),
-                Allocator::OutputFirst(a) => a.allocate_word(rows, &mut io),
+                Allocator::InputFirst(a) => return a.allocate_word(rows, &mut io),
+                Allocator::OutputFirst(a) => return a.allocate_word(rows, &mut io),
+                _ => {}
             }
-            return;
         }
-        match self {
-            Allocator::InputFirst(a) => a.allocate(req, grant),
-            Allocator::OutputFirst(a) => a.allocate(req, grant),
-        }
+        self.allocate_general(req, grant);
     }
 
     /// Moves arbiter priorities for the grants in `used`.
@@ -94,17 +164,26 @@ impl Allocator {
         match self {
             Allocator::InputFirst(a) => a.update(used),
             Allocator::OutputFirst(a) => a.update(used),
+            Allocator::Islip(a) => a.update(used),
+            Allocator::Wavefront(a) => a.update(used),
+            Allocator::Pim(_) => {}
         }
     }
 
     /// The row arbiters (one per row, over the columns) and the column arbiters (one per
     /// column, over the rows), for a caller that moves their priorities itself, as
-    /// [`Allocator::update_grant`] does (one update each per used grant).
+    /// [`Allocator::update_grant`] does (one update each per used grant). For the
+    /// separable kinds only ([`Allocator::is_separable`]): the others move their
+    /// priorities by their own rules ([`Allocator::update_grant`]).
     #[inline(always)]
     pub fn arbiters_mut(&mut self) -> (&mut Arbiters, &mut Arbiters) {
+        debug_assert!(self.is_separable(), "arbiters of a non-separable allocator");
         let s = match self {
             Allocator::InputFirst(a) => &mut a.s,
             Allocator::OutputFirst(a) => &mut a.s,
+            Allocator::Islip(a) => &mut a.s,
+            Allocator::Wavefront(a) => &mut a.s,
+            Allocator::Pim(a) => &mut a.s,
         };
         (&mut s.row_arb, &mut s.col_arb)
     }
@@ -114,11 +193,13 @@ impl Allocator {
     /// so the order does not matter).
     #[inline]
     pub fn update_grant(&mut self, r: usize, c: usize) {
-        let s = match self {
-            Allocator::InputFirst(a) => &mut a.s,
-            Allocator::OutputFirst(a) => &mut a.s,
-        };
-        s.update_grant(r, c);
+        match self {
+            Allocator::InputFirst(a) => a.s.update_grant(r, c),
+            Allocator::OutputFirst(a) => a.s.update_grant(r, c),
+            Allocator::Islip(a) => a.update_grant(r, c),
+            Allocator::Wavefront(a) => a.update_grant(r, c),
+            Allocator::Pim(_) => {}
+        }
     }
 }
 
@@ -129,6 +210,9 @@ impl Allocator {
         match self {
             Allocator::InputFirst(a) => a.s.heap_bytes(),
             Allocator::OutputFirst(a) => a.heap_bytes(),
+            Allocator::Islip(a) => a.heap_bytes(),
+            Allocator::Wavefront(a) => a.heap_bytes(),
+            Allocator::Pim(a) => a.heap_bytes(),
         }
     }
 }

@@ -28,17 +28,43 @@ impl Allocator {
     /// The column [`Allocator::allocate`] grants row `r` when it is the only requesting
     /// row, with requests `w` (columns below 64): the pick of its row arbiter, or its one
     /// request.
-    /// Priorities stay.
+    /// Priorities stay. A non-separable kind allocates the row on its general path.
     #[inline]
-    pub fn lone_row(&self, r: usize, w: u64) -> Option<usize> {
+    pub fn lone_row(&mut self, r: usize, w: u64) -> Option<usize> {
+        if !self.is_separable() {
+            let mut m = WordMatrix::new();
+            if w != 0 {
+                m.words[r % 64] = w;
+                m.rows = 1 << (r % 64);
+            }
+            self.allocate_word_general(&mut m);
+            return (m.row(r) != 0).then(|| m.row(r).trailing_zeros() as usize);
+        }
         if w & w.wrapping_sub(1) == 0 {
             (w != 0).then(|| w.trailing_zeros() as usize)
         } else {
-            let s = match self {
-                Allocator::InputFirst(a) => &a.s,
-                Allocator::OutputFirst(a) => &a.s,
-            };
-            s.row_arb.arbitrate_word(r, w)
+            let (row_arb, _) = self.arbiters_mut();
+            row_arb.arbitrate_word(r, w)
+        }
+    }
+
+    /// [`Allocator::allocate_word`] for the kinds without one-word paths: the requests
+    /// copied into a [`BitMatrix`], allocated on the general path, the grants copied back.
+    /// Their callers do not take the one-word paths; this keeps the answer right if one
+    /// does.
+    #[cold]
+    fn allocate_word_general(&mut self, m: &mut WordMatrix) {
+        let (rows, cols) = self.shape();
+        let mut req = BitMatrix::new(rows, cols);
+        for (r, w) in m.drain() {
+            for c in crate::mask::ones(&[w]) {
+                req.set(r, c);
+            }
+        }
+        let mut grant = BitMatrix::new(rows, cols);
+        self.allocate(&req, &mut grant);
+        for (r, c) in grant.ones() {
+            m.set(r, c);
         }
     }
 
@@ -48,10 +74,10 @@ impl Allocator {
     /// keep the requests as the grants instead.
     #[inline]
     pub fn allocate_word(&mut self, m: &mut WordMatrix) {
-        let rows = std::mem::take(&mut m.rows);
         match self {
-            Allocator::InputFirst(a) => a.allocate_word(rows, m),
-            Allocator::OutputFirst(a) => a.allocate_word(rows, m),
+            Allocator::InputFirst(a) => a.allocate_word(std::mem::take(&mut m.rows), m),
+            Allocator::OutputFirst(a) => a.allocate_word(std::mem::take(&mut m.rows), m),
+            _ => self.allocate_word_general(m),
         }
     }
 
@@ -63,6 +89,9 @@ impl Allocator {
     /// a row of one request keeps it. Priorities stay, as in `allocate_word`.
     #[inline]
     pub fn allocate_word_one_per_col(&mut self, m: &mut WordMatrix) {
+        if !self.is_separable() {
+            return self.allocate_word_general(m);
+        }
         let (row_arb, _) = self.arbiters_mut();
         let mut rows = m.rows;
         while rows != 0 {
@@ -93,6 +122,9 @@ impl Allocator {
         mut cols: u64,
         by_col: impl Fn(usize) -> u64,
     ) {
+        if !self.is_separable() {
+            return self.allocate_word_general(m);
+        }
         let (_, col_arb) = self.arbiters_mut();
         while cols != 0 {
             let c = cols.trailing_zeros() as usize;

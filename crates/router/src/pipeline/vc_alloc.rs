@@ -70,12 +70,21 @@ impl VcAlloc {
         s: &RouterState,
         port_dim: Vec<Option<u8>>,
         rng: Pcg64Mcg,
+        alloc_seed: u64,
     ) -> VcAlloc {
         let (rows, cols) = (s.layout.total_in_vcs(), s.layout.total_out_vcs());
         let req = BitMatrix::new(rows, cols);
+        let allocator = Allocator::configured(
+            config.vc_allocator,
+            config.arbiter,
+            config.alloc_iters,
+            alloc_seed,
+            rows,
+            cols,
+        );
         VcAlloc {
-            one_word: req.is_one_word(),
-            allocator: Allocator::new(config.vc_allocator, config.arbiter, rows, cols),
+            one_word: req.is_one_word() && allocator.is_separable(),
+            allocator,
             selection: Selection::new(config.selection),
             rng,
             port_dim,

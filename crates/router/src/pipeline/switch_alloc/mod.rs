@@ -95,18 +95,29 @@ impl SwitchAlloc {
             .saturating_add(BitMatrix::bytes(pi, out_ports).saturating_mul(2))
     }
 
-    /// For a router with this layout and configuration.
-    pub fn new(config: &RouterConfig, s: &RouterState) -> SwitchAlloc {
+    /// For a router with this layout and configuration; `alloc_seed` seeds the
+    /// allocator's random stream (`pim`).
+    pub fn new(config: &RouterConfig, s: &RouterState, alloc_seed: u64) -> SwitchAlloc {
         let (pi, po) = (s.layout.in_ports(), s.layout.out_ports());
         let (eligible, vc_req) = mask_words((0..pi).map(|p| s.layout.in_vcs(p)));
         let req = BitMatrix::new(pi, po);
+        let allocator = Allocator::configured(
+            config.switch_allocator,
+            config.arbiter,
+            config.alloc_iters,
+            alloc_seed,
+            pi,
+            po,
+        );
         SwitchAlloc {
             word: Box::new(WordPath::new(s)),
+            // Only the separable allocators have one-word paths.
             one_word: req.is_one_word()
+                && allocator.is_separable()
                 && s.layout.total_in_vcs() <= 64
                 && s.layout.total_out_vcs() <= usize::from(u16::MAX) + 1,
             exit_delay: s.delays.sd + s.delays.xd,
-            allocator: Allocator::new(config.switch_allocator, config.arbiter, pi, po),
+            allocator,
             vc_arb: Arbiters::new(
                 config.arbiter,
                 (0..pi).map(|p| usize::from(s.layout.in_vcs(p))),
@@ -278,6 +289,9 @@ impl SwitchAlloc {
         credits: &mut CreditReturn,
     ) {
         let exit = now.plus(self.exit_delay);
+        if !self.allocator.is_separable() {
+            return self.move_winners_general(now, exit, s, crossbar, credits);
+        }
         for &i in &self.winners {
             let i = i as usize;
             let (p, v) = s.layout.in_split(i);
@@ -302,6 +316,31 @@ impl SwitchAlloc {
                 (i, p, v),
                 out,
             );
+        }
+    }
+
+    /// [`SwitchAlloc::move_winners`] for an allocator that is not separable: its
+    /// priorities move by its own rule ([`Allocator::update_grant`]).
+    #[inline(never)]
+    fn move_winners_general(
+        &mut self,
+        now: Cycle,
+        exit: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+    ) {
+        for &i in &self.winners {
+            let i = i as usize;
+            let (p, v) = s.layout.in_split(i);
+            let vc = &s.vcs[i];
+            let out = (vc.out_port, vc.out_vc, vc.out_ovc as usize);
+            let tail = Self::move_flit(now, exit, s, crossbar, credits, (i, p, v), out);
+            if tail {
+                self.word.seen &= !(1 << (i % 64));
+            }
+            self.vc_arb.update(p, usize::from(v));
+            self.allocator.update_grant(p, out.0.index());
         }
     }
 
