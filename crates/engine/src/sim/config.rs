@@ -59,12 +59,14 @@ pub struct SimConfig {
     /// uses no more than [`useful_workers`] allows. Results do not depend on it. Default 1.
     #[serde(skip)]
     pub threads: usize,
-    /// Routers stepped per cycle per worker below which a window of
-    /// [`WINDOW_CYCLES`](crate::WINDOW_CYCLES) cycles runs serially: one thread steps every
-    /// partition while the other workers sleep, because so little work per cycle costs less
-    /// than the barriers between cores. Decided at each window from the previous window's
-    /// count, so the decision is deterministic; results never depend on it. 0 = always
-    /// parallel, `u64::MAX` = always serial (tests). Default `MIN_PARALLEL_WORK` (64).
+    /// Routers stepped per cycle that keep one worker busy: a window of
+    /// [`WINDOW_CYCLES`](crate::WINDOW_CYCLES) cycles runs on as many workers as the
+    /// previous window's routers stepped per cycle keep busy at this rate (at least one,
+    /// at most the partitions); each active worker steps a contiguous group of partitions
+    /// while the others sleep, because so little work per cycle costs less than the
+    /// barriers between cores. One active worker is a serial window. Decided from integers,
+    /// so the decision is deterministic; results never depend on it. 0 = every worker
+    /// always, `u64::MAX` = always serial (tests). Default `MIN_PARALLEL_WORK` (64).
     #[serde(skip)]
     pub min_parallel_work: u64,
     /// Check flit and credit conservation over the whole network after every cycle
