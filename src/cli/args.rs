@@ -119,7 +119,7 @@ pub struct RunArgs {
 
     /// Worker threads at most (results do not depend on it): never more than one per 64
     /// routers, since smaller partitions cannot gain (`perf.threads` says how many ran).
-    /// Default: the available cores, at most one per 256 routers.
+    /// Default: the available cores, at most one per 128 routers.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
 

@@ -41,7 +41,7 @@ mod window;
 
 pub(crate) use loops::run;
 pub(crate) use stop::Stop;
-pub use window::WINDOW_CYCLES;
 #[cfg(test)]
 pub(crate) use window::active_workers;
 pub(crate) use window::WindowState;
+pub use window::WINDOW_CYCLES;
