@@ -40,7 +40,7 @@
 //! [`RoutingFunction::route`]: flitsim_router::routing::RoutingFunction::route
 //!
 //! A generated torus, mesh, ring or hypercube under a dimension-order function, with one
-//! timing throughout, skips the walk: [`closed_form`] gives the same integers in
+//! timing throughout, skips the walk: `closed_form` gives the same integers in
 //! O(routers).
 //!
 //! Both walks give the integers of [`zero_load_latency_pair`] summed over the pairs (unit tests

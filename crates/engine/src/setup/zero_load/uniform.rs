@@ -20,9 +20,8 @@ impl UniformSums {
     /// integers, so they are the same for any `threads`.
     ///
     /// A generated torus, mesh, ring or hypercube under a dimension-order function with one
-    /// timing throughout takes the closed form of [`closed_form`](super::closed_form),
-    /// O(routers). Otherwise, cost: per destination, the remaining latency of every router or state met is
-    /// remembered, so each source's walk stops at the first one seen before (see the
+    /// timing throughout takes a closed form, O(routers) (module docs). Otherwise, cost:
+    /// per destination, the remaining latency of every router or state met is remembered, so each source's walk stops at the first one seen before (see the
     /// module docs); a routing function is asked about every pair at least once, so this
     /// is O(pairs) with a small constant: about 11 ns a pair on one core for a
     /// dimension-order function (3 s for the 268 M pairs of a 128x128 torus), about three
