@@ -127,9 +127,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Worker threads at most (results do not depend on it): never more than one per 64
-    /// routers, since smaller partitions cannot gain (`perf.threads` says how many ran).
-    /// Default: the available cores, at most one per 256 routers.
+    /// Worker threads at most (results do not depend on it): never more than the available
+    /// cores, nor one per 64 routers, since smaller partitions cannot gain (`perf.threads`
+    /// says how many ran). Default: the available cores, at most one per 128 routers.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
 
@@ -320,11 +320,21 @@ impl RunArgs {
                 batch_cycles: 0,
             }),
             stop_on_saturation: !fixed || self.stop_when_saturated,
-            threads: self.threads.map_or(0, |n| n as usize),
+            threads: self.threads.map_or(0, |n| self.workers_at_most(n as usize)),
             min_parallel_work: self.min_parallel_work.unwrap_or(defaults.min_parallel_work),
             ..defaults
         };
         config.validate()?;
         Ok(config)
+    }
+
+    /// The workers for `--threads n`: at most the available cores, since more would spin
+    /// against each other at every barrier. An expert `--min-parallel-work` keeps `n`
+    /// (tests force worker counts with it).
+    fn workers_at_most(&self, n: usize) -> usize {
+        match self.min_parallel_work {
+            Some(_) => n,
+            None => n.min(std::thread::available_parallelism().map_or(1, |c| c.get())),
+        }
     }
 }

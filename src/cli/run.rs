@@ -18,12 +18,13 @@ pub const EXIT_DEADLOCK: u8 = 3;
 /// # Errors
 /// A netlist that does not load, a bad flag, or a routing function that does not fit.
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+    let bar = super::progress::spinner(args.quiet, "loading the netlist");
     let netlist = args.load_netlist()?;
     let config = args.sim_config()?;
     if let Some(w) = flitsim_router::routing::deadlock_warning(&netlist) {
-        eprintln!("warning: {w}");
+        bar.suspend(|| eprintln!("warning: {w}"));
     }
-    let bar = super::progress::spinner(args.quiet, "building the network");
+    bar.set_message("building the network");
     let mut sim = Simulation::new(&netlist, &config)?;
     bar.set_message(format!("simulating {}", netlist.name));
     let report = sim.run();

@@ -42,6 +42,10 @@ pub struct Perf {
     /// Fraction of the simulated cycles run in serial windows (one thread stepping every
     /// partition; see [`SimConfig::min_parallel_work`]); 1 with one worker.
     pub serial_cycles_fraction: f64,
+    /// Workers stepping partitions, averaged over the simulated cycles (each window runs
+    /// on as many as its work keeps busy; see [`SimConfig::min_parallel_work`]); 1 with
+    /// one worker.
+    pub mean_active_workers: f64,
 }
 
 /// A network being simulated.
@@ -346,6 +350,11 @@ impl Simulation {
                 1 => 1.0,
                 _ if self.timed_cycles == 0 => 0.0,
                 _ => self.windows.serial_cycles as f64 / self.timed_cycles as f64,
+            },
+            mean_active_workers: match self.net.parts.len() {
+                1 => 1.0,
+                _ if self.timed_cycles == 0 => 0.0,
+                _ => self.windows.worker_cycles as f64 / self.timed_cycles as f64,
             },
         }
     }
@@ -663,3 +672,5 @@ pub fn run(netlist: &Netlist, config: &SimConfig) -> Result<RunReport, ConfigErr
 mod cycle_limit_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod window_policy_tests;

@@ -1,11 +1,12 @@
 //! The cycle loops: [`run`] picks one. [`single_worker`] is the release path of every
-//! one-partition run; [`worker`] runs a partition's parallel cycles (and the one-partition
-//! cycles with checks); [`serial_windows`] steps every partition from one thread.
+//! one-partition run; [`worker`] is one thread of a run with several partitions (or one
+//! with checks): it steps its group of partitions in [`active_cycles`] while a window
+//! keeps it active, and sleeps at the gate otherwise.
 
 use super::progress::{Next, Plan, Progress};
 use super::stop::Stop;
-use super::sync::{Gate, PoisonOnPanic, Rendezvous, SpinBarrier};
-use super::window::WindowState;
+use super::sync::{PoisonOnPanic, Rendezvous, SpinBarrier};
+use super::window::{group, WindowState};
 use crate::checks::conservation;
 use crate::checks::watchdog::Watchdog;
 use crate::cycle::{self, View};
@@ -30,9 +31,9 @@ fn totals(lines: &[&Outbound]) -> Status {
 }
 
 /// Runs cycles from `start` until `stop` (or the watchdog fires) with one worker per
-/// partition of `net`, in windows whose mode follows `windows` and `min_work` (routers
-/// stepped per cycle per worker below which a window runs serially); `checks` runs the
-/// conservation check after every cycle.
+/// partition of `net`, in windows whose active workers follow `windows` and `min_work`
+/// (routers stepped per cycle per active worker); `checks` runs the conservation check
+/// after every cycle.
 pub(crate) fn run(
     net: &Network,
     start: Cycle,
@@ -60,23 +61,16 @@ pub(crate) fn run(
         let lines: SmallVec<[&Outbound; 8]> = guards.iter().map(|g| &**g).collect();
         progress.next(&plan, &totals(&lines))
     };
-    if next == Next::Serial {
+    let sync = Rendezvous::new(plan.workers);
+    if next == Next::Step(1) && plan.workers > 1 {
         // Nobody else runs yet: no worker to spawn, none to wake.
-        next = serial_windows(net, &plan, &mut progress);
+        next = active_cycles(0, 1, net, &plan, &mut progress, sync.barrier(1));
     }
     if next == Next::End {
         return progress;
     }
-    let sync = Rendezvous {
-        barrier: SpinBarrier::new(plan.workers),
-        gate: Gate::new(),
-    };
     if plan.workers == 1 {
         if !plan.checks {
-            debug_assert!(
-                next == Next::Parallel,
-                "a lone worker starts a parallel cycle"
-            );
             return single_worker(net, &plan, progress);
         }
         return worker(0, net, &plan, progress, next, &sync);
@@ -100,13 +94,12 @@ pub(crate) fn run(
     .expect("engine worker panicked")
 }
 
-/// The only worker, without checks between cycles, from `progress` (its cycle decided
-/// parallel). It exists because it is the fastest loop of the commonest run: nobody else
-/// takes the partition's nodes or sides during the run, so they are locked once, not
-/// once per cycle, and each cycle is both phases in one pass ([`cycle::fused_cycle`]).
-/// Running one partition through [`worker`] instead costs about 280 instructions per
-/// cycle (locks, the status sum): 2.8% of a torus 8x8 cycle at 0.05 flits/terminal/cycle.
-/// One worker never opens a serial window.
+/// The only worker, without checks between cycles, from `progress` (its cycle decided).
+/// It exists because it is the fastest loop of the commonest run: nobody else takes the
+/// partition's nodes or sides during the run, so they are locked once, not once per
+/// cycle, and each cycle is both phases in one pass ([`cycle::fused_cycle`]). Running one
+/// partition through [`worker`] instead costs about 280 instructions per cycle (locks,
+/// the status sum): 2.8% of a torus 8x8 cycle at 0.05 flits/terminal/cycle.
 fn single_worker(net: &Network, plan: &Plan, mut progress: Progress) -> Progress {
     let part = &net.parts[0];
     let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
@@ -114,117 +107,108 @@ fn single_worker(net: &Network, plan: &Plan, mut progress: Progress) -> Progress
     loop {
         cycle::fused_cycle(progress.now, &mut nodes, &mut out, net.resets);
         progress.now = progress.now.plus(1);
-        match progress.next(plan, &out.status) {
-            Next::Parallel => {}
-            Next::End => return progress,
-            Next::Serial => unreachable!("a serial window with one worker"),
+        if progress.next(plan, &out.status) == Next::End {
+            return progress;
         }
     }
 }
 
-/// Worker `p` from `progress`, whose cycle's decision `next` is already taken: phase 1
-/// of its partition, a barrier, phase 2, a barrier, and the conservation check if asked;
-/// in a serial window worker 0 steps every partition while the others sleep at the
-/// gate. A lone worker runs here only with checks ([`single_worker`] otherwise).
+/// Worker `p` from `progress`, whose cycle's decision `next` is already taken. While a
+/// window keeps it among the `k` active workers it runs [`active_cycles`]; when the
+/// active workers change (or the run ends), the active ones meet at their barrier, so
+/// that every one has let go of the channel sides, and worker 0 hands its progress to the
+/// sleepers through the gate. An idle worker sleeps at the gate until a handover makes it
+/// active or ends the run.
 fn worker(
     p: usize,
     net: &Network,
     plan: &Plan,
     mut progress: Progress,
-    next: Next,
+    mut next: Next,
     sync: &Rendezvous,
 ) -> Progress {
     let _poison = PoisonOnPanic(sync);
-    let part = &net.parts[p];
-    let alone = net.parts.len() == 1;
-    let mut decided = Some(next);
     let mut seen = 0;
     loop {
-        let next = {
-            let guards = read_lines(net);
-            let lines: SmallVec<[&Outbound; 8]> = guards.iter().map(|g| &**g).collect();
-            let next = match decided.take() {
-                Some(n) => n,
-                None => progress.next(plan, &totals(&lines)),
-            };
-            if next == Next::Parallel && !alone {
-                let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
-                cycle::compute(progress.now, &mut nodes, &lines, net.resets);
-            }
-            next
-        };
         match next {
-            Next::End => break,
-            Next::Parallel => {
-                if alone {
-                    // Nobody else reads the lines: both phases in one pass.
-                    let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
-                    let mut out = part.lines.try_write().expect(PHASE_BUG);
-                    cycle::fused_cycle(progress.now, &mut nodes, &mut out, net.resets);
-                } else {
-                    sync.barrier.wait();
-                    let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
-                    let mut out = part.lines.try_write().expect(PHASE_BUG);
-                    cycle::write(progress.now, &mut nodes, &mut out);
+            Next::End => return progress,
+            Next::Step(k) if p < k => {
+                let after = active_cycles(p, k, net, plan, &mut progress, sync.barrier(k));
+                sync.barrier(k).wait();
+                seen += 1;
+                if p == 0 {
+                    sync.gate.open(&progress, after);
                 }
-                sync.barrier.wait();
-                if plan.checks {
-                    if p == 0 {
-                        conservation::check(progress.now, &View::new(net));
-                    }
-                    sync.barrier.wait();
-                }
-                progress.now = progress.now.plus(1);
+                next = after;
             }
-            Next::Serial => {
-                // Every worker has let go of the lines before worker 0 takes them all.
-                sync.barrier.wait();
-                let next = if p == 0 {
-                    let next = serial_windows(net, plan, &mut progress);
-                    sync.gate.open(&progress, next);
-                    next
-                } else {
-                    let (handed, next) = sync.gate.wait(&mut seen);
-                    progress = handed;
-                    next
-                };
-                decided = Some(next);
+            Next::Step(_) => {
+                let (handed, after) = sync.gate.wait(&mut seen);
+                progress = handed;
+                next = after;
             }
         }
     }
-    progress
 }
 
-/// Serial windows from `progress.now` (decided serial): the calling thread steps every
-/// partition, phase 1 of all in partition order then phase 2 of all, until a window opens
-/// in parallel or the run ends; returns which. It exists because a lightly loaded
-/// network's cycle is shorter than two barrier round trips between cores.
-fn serial_windows(net: &Network, plan: &Plan, progress: &mut Progress) -> Next {
+/// Worker `p` of `k` active workers from `progress.now` (decided `Step(k)`), meeting the
+/// others at `barrier`: phase 1 of each partition of its [`group`] in id order, a
+/// barrier, phase 2 of each, a barrier, and the conservation check if asked; until the
+/// decision before a cycle is not `Step(k)`, which it returns. One partition alone runs
+/// both phases in one pass. With `k` = 1 this is a serial window: the calling thread steps
+/// every partition (a lightly loaded network's cycle is shorter than two barrier round
+/// trips between cores).
+fn active_cycles(
+    p: usize,
+    k: usize,
+    net: &Network,
+    plan: &Plan,
+    progress: &mut Progress,
+    barrier: &SpinBarrier,
+) -> Next {
+    let mine = &net.parts[group(p, k, net.parts.len())];
+    let alone = net.parts.len() == 1;
+    let mut decided = true;
     loop {
         let now = progress.now;
         {
             let guards = read_lines(net);
             let lines: SmallVec<[&Outbound; 8]> = guards.iter().map(|g| &**g).collect();
-            for part in &net.parts {
+            if !decided {
+                let next = progress.next(plan, &totals(&lines));
+                if next != Next::Step(k) {
+                    return next;
+                }
+            }
+            decided = false;
+            for part in mine.iter().filter(|_| !alone) {
                 let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
                 cycle::compute(now, &mut nodes, &lines, net.resets);
             }
         }
-        for part in &net.parts {
-            let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
-            let mut out = part.lines.try_write().expect(PHASE_BUG);
-            cycle::write(now, &mut nodes, &mut out);
+        if alone {
+            // Nobody else reads the lines: both phases in one pass.
+            let mut nodes = mine[0].nodes.try_lock().expect(PHASE_BUG);
+            let mut out = mine[0].lines.try_write().expect(PHASE_BUG);
+            cycle::fused_cycle(now, &mut nodes, &mut out, net.resets);
+        } else {
+            barrier.wait();
+            for part in mine {
+                let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
+                let mut out = part.lines.try_write().expect(PHASE_BUG);
+                cycle::write(now, &mut nodes, &mut out);
+            }
         }
+        barrier.wait();
         if plan.checks {
-            conservation::check(now, &View::new(net));
+            if p == 0 {
+                conservation::check(now, &View::new(net));
+            }
+            barrier.wait();
         }
         progress.now = now.plus(1);
-        progress.windows.serial_cycles += 1;
-        let guards = read_lines(net);
-        let lines: SmallVec<[&Outbound; 8]> = guards.iter().map(|g| &**g).collect();
-        let next = progress.next(plan, &totals(&lines));
-        if next != Next::Serial {
-            return next;
+        if !alone {
+            progress.windows.worker_cycles += k as u64;
+            progress.windows.serial_cycles += u64::from(k == 1);
         }
     }
 }

@@ -13,18 +13,19 @@
 //! debug builds worker 0 then checks conservation over the whole network while the others
 //! wait at a third barrier.
 //!
-//! **Serial windows.** Cycles are grouped into windows of [`WINDOW_CYCLES`] cycles
-//! (aligned to cycle 0). When a window opens, every worker takes the same decision from
-//! the same integers (`WindowState::open`): if the routers stepped per cycle per worker
-//! in the previous window fell below `SimConfig::min_parallel_work`, the window runs
-//! serially. Worker 0 then steps every partition itself, cycle by cycle, phase 1 of every
-//! partition then phase 2 of every partition (the same phase discipline, without
-//! barriers), while the other workers block on a gate (they sleep, they do not spin).
-//! When a window opens in parallel again, or the run ends (stop rule or watchdog, at any
-//! cycle of the window), worker 0 hands its progress (cycle, watchdog, window state,
-//! how the run ended) to the others through the gate, so they continue from exactly its
-//! state. The partitions are never changed, and which worker steps a partition carries no
-//! meaning, so results do not depend on the windows' modes either; only speed does (a
+//! **Windows.** Cycles are grouped into windows of [`WINDOW_CYCLES`] cycles (aligned to
+//! cycle 0). When a window opens, every worker takes the same decision from the same
+//! integers (`WindowState::open`): the window runs on `k` workers, as many as the routers
+//! stepped per cycle in the previous window keep busy at `SimConfig::min_parallel_work`
+//! each (at least 1, at most the partitions). Worker `j < k` steps a contiguous group of
+//! partitions, phase 1 of each then phase 2 of each, with the same barriers among the `k`;
+//! the others block on a gate (they sleep, they do not spin). `k` = 1 is a serial window.
+//! When `k` changes, or the run ends (stop rule or watchdog, at any cycle of the window),
+//! the active workers meet at their barrier and worker 0 hands its progress (cycle,
+//! watchdog, window state, how the run ended) to the sleepers through the gate, so they
+//! continue from exactly its state. A larger thread count never gives a window fewer
+//! workers. The partitions are never changed, and which worker steps a partition carries
+//! no meaning, so results do not depend on the windows either; only speed does (a
 //! lightly loaded small network's cycle is shorter than two barrier round trips between
 //! cores).
 //!
@@ -40,5 +41,7 @@ mod window;
 
 pub(crate) use loops::run;
 pub(crate) use stop::Stop;
+#[cfg(test)]
+pub(crate) use window::active_workers;
 pub(crate) use window::WindowState;
 pub use window::WINDOW_CYCLES;

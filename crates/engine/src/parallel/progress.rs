@@ -37,16 +37,15 @@ pub(super) struct Plan {
 pub(super) enum Next {
     /// The run is over (stop rule reached, or the watchdog fired).
     End,
-    /// Every worker steps its own partition.
-    Parallel,
-    /// Worker 0 steps every partition; the others sleep.
-    Serial,
+    /// The first `k` workers step the partitions of their [`group`](super::window::group);
+    /// the others sleep. `Step(1)` of several workers is a serial window.
+    Step(usize),
 }
 
 impl Progress {
     /// Before cycle `now`, from every partition's status summed in id order: the
     /// watchdog's verdict on the previous cycle, the stop rule, then at a window boundary
-    /// the window's mode.
+    /// the window's active workers.
     pub(super) fn next(&mut self, plan: &Plan, totals: &Status) -> Next {
         if self.now > plan.start {
             let last = Cycle(self.now.0 - 1);
@@ -65,10 +64,6 @@ impl Progress {
             self.windows
                 .open(self.now, totals.stepped, plan.workers, plan.min_work);
         }
-        if self.windows.serial {
-            Next::Serial
-        } else {
-            Next::Parallel
-        }
+        Next::Step(self.windows.active)
     }
 }

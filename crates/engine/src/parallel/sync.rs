@@ -1,5 +1,5 @@
-//! The workers' synchronisation primitives: a spinning barrier for parallel cycles and a
-//! gate the other workers sleep at during serial windows.
+//! The workers' synchronisation primitives: a spinning barrier for the active workers'
+//! cycles and a gate the other workers sleep at.
 
 use super::progress::{Next, Progress};
 use crossbeam::utils::Backoff;
@@ -54,12 +54,15 @@ impl SpinBarrier {
     }
 }
 
-/// Where the workers other than 0 sleep during serial windows: worker 0 opens the gate
-/// with its [`Progress`] and what to do next; each sleeper takes a copy.
+/// Where the workers a window leaves idle sleep: at each change of the active workers,
+/// worker 0 opens the gate with its [`Progress`] and what to do next; each sleeper takes
+/// a copy.
 ///
-/// A sleeper waits for a generation it has not seen. Worker 0 cannot open the gate twice
-/// before every sleeper has taken the first handover: a serial stretch only ends in a
-/// parallel cycle (which needs every worker at the barrier) or at the end of the run.
+/// Generation `g` is the handover of the `g`-th change. Every worker counts the changes
+/// it steps through, so it sleeps until a generation newer than the last it knows. A
+/// sleeper may miss a generation only when the window it opened leaves it idle (a window
+/// that needs it cannot end without it at the barrier); the newer handover then holds
+/// everything it needs.
 pub(super) struct Gate {
     state: Mutex<GateState>,
     opened: Condvar,
@@ -83,7 +86,7 @@ impl Gate {
         }
     }
 
-    /// Worker 0, at the end of a serial stretch: wakes the sleepers with `progress`.
+    /// Worker 0, at a change of the active workers: wakes the sleepers with `progress`.
     pub fn open(&self, progress: &Progress, next: Next) {
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         st.generation += 1;
@@ -99,7 +102,7 @@ impl Gate {
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
             assert!(!st.poisoned, "another engine worker panicked");
-            if st.generation != *seen {
+            if st.generation > *seen {
                 *seen = st.generation;
                 return st
                     .handover
@@ -117,11 +120,25 @@ impl Gate {
     }
 }
 
-/// The workers' synchronisation: the spin barrier of parallel cycles, the gate of serial
-/// windows.
+/// The workers' synchronisation: a spin barrier for each number of active workers (the
+/// `k`-th for `k` workers), the gate of the idle ones.
 pub(super) struct Rendezvous {
-    pub barrier: SpinBarrier,
+    pub barriers: Vec<SpinBarrier>,
     pub gate: Gate,
+}
+
+impl Rendezvous {
+    pub fn new(workers: usize) -> Rendezvous {
+        Rendezvous {
+            barriers: (1..=workers).map(SpinBarrier::new).collect(),
+            gate: Gate::new(),
+        }
+    }
+
+    /// The barrier of `k` active workers.
+    pub fn barrier(&self, k: usize) -> &SpinBarrier {
+        &self.barriers[k - 1]
+    }
 }
 
 pub(super) struct PoisonOnPanic<'a>(pub &'a Rendezvous);
@@ -129,7 +146,7 @@ pub(super) struct PoisonOnPanic<'a>(pub &'a Rendezvous);
 impl Drop for PoisonOnPanic<'_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            self.0.barrier.poison();
+            self.0.barriers.iter().for_each(SpinBarrier::poison);
             self.0.gate.poison();
         }
     }
@@ -141,14 +158,11 @@ mod tests {
 
     #[test]
     fn a_panicking_worker_wakes_the_sleepers_and_the_spinners() {
-        let sync = Rendezvous {
-            barrier: SpinBarrier::new(3),
-            gate: Gate::new(),
-        };
+        let sync = Rendezvous::new(3);
         let joined = crossbeam::thread::scope(|s| {
             let sync = &sync;
             let sleeper = s.spawn(move |_| sync.gate.wait(&mut 0));
-            let spinner = s.spawn(move |_| sync.barrier.wait());
+            let spinner = s.spawn(move |_| sync.barrier(3).wait());
             let failing = s.spawn(move |_| {
                 let _poison = PoisonOnPanic(sync);
                 std::thread::sleep(std::time::Duration::from_millis(20));

@@ -62,12 +62,14 @@ pub struct SimConfig {
     /// uses no more than [`useful_workers`] allows. Results do not depend on it. Default 1.
     #[serde(skip)]
     pub threads: usize,
-    /// Routers stepped per cycle per worker below which a window of
-    /// [`WINDOW_CYCLES`](crate::WINDOW_CYCLES) cycles runs serially: one thread steps every
-    /// partition while the other workers sleep, because so little work per cycle costs less
-    /// than the barriers between cores. Decided at each window from the previous window's
-    /// count, so the decision is deterministic; results never depend on it. 0 = always
-    /// parallel, `u64::MAX` = always serial (tests). Default `MIN_PARALLEL_WORK` (64).
+    /// Routers stepped per cycle that keep one worker busy: a window of
+    /// [`WINDOW_CYCLES`](crate::WINDOW_CYCLES) cycles runs on as many workers as the
+    /// previous window's routers stepped per cycle keep busy at this rate (at least one,
+    /// at most the partitions); each active worker steps a contiguous group of partitions
+    /// while the others sleep, because so little work per cycle costs less than the
+    /// barriers between cores. One active worker is a serial window. Decided from integers,
+    /// so the decision is deterministic; results never depend on it. 0 = every worker
+    /// always, `u64::MAX` = always serial (tests). Default `MIN_PARALLEL_WORK` (64).
     #[serde(skip)]
     pub min_parallel_work: u64,
     /// Check flit and credit conservation over the whole network after every cycle
@@ -86,9 +88,14 @@ pub struct SimConfig {
 /// two workers.
 pub const MIN_PARALLEL_WORK: u64 = 64;
 
-/// Routers per worker below which automatic thread counts stop adding workers: a smaller
-/// partition's cycle is shorter than a barrier round trip.
-pub const ROUTERS_PER_THREAD: usize = 256;
+/// Routers per worker below which automatic thread counts stop adding workers. From the
+/// router-cycles/s the issue tracker reports for a 16-core Xeon (uniform traffic at
+/// 2.08/k flits/terminal/cycle on a k x k torus, 12-flit packets): the best count was 2 on
+/// 16x16 (128 routers each), 10 on 32x32 (102 each; 8 gave 20.3 M against 12.8 M at 4) and
+/// 16 on 64x64 and 128x128 (still rising). On two cores (docs/performance.md, "Threads 1
+/// vs 2") two workers gain 1.6x on 16x16. Since a window runs on only the workers its work
+/// keeps busy, a partition too many costs little.
+pub const ROUTERS_PER_THREAD: usize = 128;
 
 /// The automatic thread count for `routers` routers: the available cores, at most one per
 /// [`ROUTERS_PER_THREAD`] routers, at least 1.

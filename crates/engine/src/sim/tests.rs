@@ -32,13 +32,15 @@ fn state(sim: &Simulation) -> (Cycle, TerminalStats, u64, u64, Option<SimError>)
 }
 
 /// Which windows of `steps` (routers stepped per window) run serially on `workers`
-/// workers at threshold `min`: the rule of `WindowState`, restated.
+/// workers at threshold `min`: the rule of `WindowState`, restated (serial when the work
+/// does not keep two workers busy).
 fn modes(steps: &[u64], routers: u64, workers: u64, min: u64) -> Vec<bool> {
-    let mut m = vec![routers < min * workers];
+    let two = min * workers.min(2);
+    let mut m = vec![routers < two];
     m.extend(
         steps[..steps.len() - 1]
             .iter()
-            .map(|&s| s < min * workers * WINDOW_CYCLES),
+            .map(|&s| s < two * WINDOW_CYCLES),
     );
     m
 }
@@ -109,7 +111,7 @@ fn a_watchdog_firing_in_a_serial_window_ends_every_worker_at_its_cycle() {
         // Serial from the second window on, in the same run: the other workers sleep
         // when the watchdog fires, and are handed the end of the run.
         let mut sim = Simulation::new(&n, &deadlocking(workers, u64::MAX)).unwrap();
-        sim.windows.serial = false;
+        sim.windows.active = workers;
         assert_eq!(sim.run_for(50_000), Err(err.clone()));
         assert_eq!(state(&sim), state(&reference), "{workers} workers");
         assert_eq!(sim.windows.serial_cycles, sim.now().0 - WINDOW_CYCLES);
@@ -127,7 +129,7 @@ fn runs_stopping_inside_windows_of_either_mode_resume_identically() {
     let n = torus(&[8, 8]);
     let mut reference = Simulation::new(&n, &config(0.1, 1, 0)).unwrap();
     let mut sim = Simulation::new(&n, &config(0.1, 2, u64::MAX)).unwrap();
-    sim.windows.serial = false;
+    sim.windows.active = 2;
     // (threshold for the run, cycles, serial cycles after it)
     let runs = [
         // parallel, then serial through the gate, ends inside a serial window: 700

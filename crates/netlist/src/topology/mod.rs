@@ -26,8 +26,9 @@ use crate::config::{RouterConfig, DEFAULT_CHANNEL_LATENCY};
 use crate::ids::{InPort, OutPort, RouterId};
 use crate::netlist::{Dir, Netlist, PortSpec, RouterSpec, Topology};
 
-/// The largest network a generator builds (routers).
-pub const MAX_ROUTERS: u64 = 1 << 16;
+/// The largest network a generator builds (routers): a 1024x1024 torus. The engine's
+/// memory check refuses any network the machine cannot hold before assembling it.
+pub const MAX_ROUTERS: u64 = 1 << 20;
 
 /// Checks that `topology` describes a network a generator can build; the message says why
 /// not (it becomes a `bad-topology` diagnostic).
