@@ -28,6 +28,8 @@ use super::source::path_hash;
 use super::{eject, Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
 use crate::Flit;
 use flitsim_netlist::{Netlist, OutPort, RouterId, TerminalId, TERMINAL_PORT};
+#[cfg(test)]
+use std::sync::Arc;
 
 /// Which dragonfly routing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -395,5 +397,171 @@ impl RoutingFunction for Dragonfly {
     fn route_packet(&self, ctx: &RouteCtx, head: &Flit, out: &mut RouteSet) {
         let p = head.packet;
         self.candidates(ctx, head.dest.0, Some((p.source.0, p.seq)), out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::head;
+    use super::super::{build, cdg, RoutingRegistry};
+    use super::*;
+    use flitsim_netlist::topology::generate;
+    use flitsim_netlist::{
+        InPort, RouterConfig, RoutingKind, RoutingRequirements, Topology, VcId, TERMINAL_PORT,
+    };
+
+    const KINDS: [RoutingKind; 3] = [
+        RoutingKind::Minimal,
+        RoutingKind::Valiant,
+        RoutingKind::UgalL,
+    ];
+
+    fn net(a: u32, h: u32, kind: RoutingKind) -> Netlist {
+        let config = RouterConfig {
+            vcs: 4,
+            routing: kind,
+            ..RouterConfig::default()
+        };
+        generate(&Topology::Dragonfly { a, h }, &config, 1, 1).unwrap()
+    }
+
+    /// Follows `head` from its source router, taking candidate `pick` at the source and
+    /// the first one after; the routers visited.
+    fn walk(f: &dyn RoutingFunction, n: &Netlist, head: &Flit, pick: usize) -> Vec<u32> {
+        let mut ctx = RouteCtx {
+            router: RouterId(head.packet.source.0),
+            in_port: InPort(TERMINAL_PORT),
+            in_vc: VcId(0),
+        };
+        let (mut set, mut path) = (RouteSet::new(), vec![ctx.router.0]);
+        loop {
+            f.route_packet(&ctx, head, &mut set);
+            let c = set[if path.len() == 1 { pick } else { 0 }];
+            if c.port.0 == TERMINAL_PORT {
+                return path;
+            }
+            assert!(path.len() <= 6, "no progress: {path:?}");
+            let ch = n.channel(n.out_channel(ctx.router, c.port).unwrap());
+            ctx = RouteCtx {
+                router: ch.to,
+                in_port: ch.to_port,
+                in_vc: VcId(c.vcs.lo),
+            };
+            path.push(ch.to.0);
+        }
+    }
+
+    #[test]
+    fn the_static_check_accepts_each_routing() {
+        for (a, h) in [(4, 2), (2, 1), (3, 1)] {
+            for kind in KINDS {
+                let n = net(a, h, kind);
+                let f = build(kind, &n).unwrap();
+                assert_eq!(
+                    cdg::dependency_cycle(f.as_ref(), &n),
+                    None,
+                    "{kind:?} a={a} h={h}"
+                );
+                assert!(RoutingRegistry.check(&n).is_empty(), "{kind:?} a={a} h={h}");
+            }
+        }
+    }
+
+    /// A routing that offers every VC wherever the wrapped one offers a class.
+    struct OneClass(Arc<dyn RoutingFunction>);
+
+    impl RoutingFunction for OneClass {
+        fn name(&self) -> &'static str {
+            "one-class"
+        }
+        fn vc_classes(&self) -> u8 {
+            1
+        }
+        fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet) {
+            self.0.route(ctx, dest, out);
+            for c in out.iter_mut() {
+                c.vcs = VcRange::new(0, 4);
+            }
+        }
+    }
+
+    #[test]
+    fn the_static_check_rejects_one_class_for_every_hop() {
+        // Valiant's hop classes collapsed into one (the class decoding still sees VC 0).
+        let n = net(4, 2, RoutingKind::Valiant);
+        let f = OneClass(build(RoutingKind::Valiant, &n).unwrap());
+        assert!(cdg::dependency_cycle(&f, &n).is_some());
+    }
+
+    #[test]
+    fn minimal_paths_take_one_global_channel_and_at_most_one_local_hop_per_group() {
+        let n = net(4, 2, RoutingKind::Minimal);
+        let f = build(RoutingKind::Minimal, &n).unwrap();
+        for s in 0..36u32 {
+            for t in (0..36u32).filter(|&t| t != s) {
+                let path = walk(f.as_ref(), &n, &head(s, 0, t), 0);
+                assert_eq!(path.last(), Some(&t));
+                let groups: Vec<u32> = path.iter().map(|r| r / 4).collect();
+                let globals = groups.windows(2).filter(|w| w[0] != w[1]).count();
+                assert_eq!(globals, usize::from(s / 4 != t / 4), "{path:?}");
+                // Not more than two routers of a group on the path.
+                for g in [s / 4, t / 4] {
+                    assert!(groups.iter().filter(|&&x| x == g).count() <= 2, "{path:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn valiant_passes_through_a_third_group() {
+        let n = net(4, 2, RoutingKind::Valiant);
+        let f = build(RoutingKind::Valiant, &n).unwrap();
+        let mut groups = std::collections::BTreeSet::new();
+        for seq in 0..64 {
+            let path = walk(f.as_ref(), &n, &head(1, seq, 30), 0);
+            assert_eq!(path.last(), Some(&30));
+            let via: Vec<u32> = path
+                .iter()
+                .map(|r| r / 4)
+                .filter(|&g| g != 0 && g != 7)
+                .collect();
+            assert!(
+                !via.is_empty() && via.iter().all(|&g| g == via[0]),
+                "{path:?}"
+            );
+            groups.insert(via[0]);
+        }
+        // 64 packets spread over the 7 other groups.
+        assert_eq!(groups.len(), 7);
+        // Within a group: one local hop.
+        assert_eq!(walk(f.as_ref(), &n, &head(1, 0, 3), 0), [1, 3]);
+    }
+
+    #[test]
+    fn ugal_offers_the_minimal_path_first_and_each_candidate_its_length() {
+        let n = net(4, 2, RoutingKind::UgalL);
+        let f = build(RoutingKind::UgalL, &n).unwrap();
+        let min = build(RoutingKind::Minimal, &net(4, 2, RoutingKind::Minimal)).unwrap();
+        let mut set = RouteSet::new();
+        for s in 0..36u32 {
+            for t in (0..36u32).filter(|t| t / 4 != s / 4) {
+                let h = head(s, t, t);
+                let ctx = RouteCtx {
+                    router: RouterId(s),
+                    in_port: InPort(TERMINAL_PORT),
+                    in_vc: VcId(0),
+                };
+                f.route_packet(&ctx, &h, &mut set);
+                assert_eq!(set.len(), 2, "{s} -> {t}");
+                let minimal = walk(min.as_ref(), &n, &h, 0);
+                assert_eq!(usize::from(set[0].hops), minimal.len() - 1);
+                assert!(set[1].hops > 0);
+                for (k, c) in set.clone().iter().enumerate() {
+                    let path = walk(f.as_ref(), &n, &h, k);
+                    assert_eq!(path.last(), Some(&t));
+                    assert_eq!(path.len() - 1, usize::from(c.hops), "{s} -> {t}: {path:?}");
+                }
+            }
+        }
     }
 }
