@@ -72,8 +72,9 @@ pub fn check_params(topology: &Topology) -> Result<(), String> {
                     "a dragonfly needs a >= 1 and h >= 1, not a = {a}, h = {h}"
                 ));
             }
-            if a + h > 200 {
-                return Err(format!("a + h = {} ports per router is above 200", a + h));
+            let ports = u64::from(*a) + u64::from(*h);
+            if ports > 200 {
+                return Err(format!("a + h = {ports} ports per router is above 200"));
             }
             u64::from(*a).checked_mul(u64::from(*a) * u64::from(*h) + 1)
         }
@@ -303,6 +304,10 @@ mod tests {
         })
         .is_err());
         assert!(check_params(&Topology::Explicit).is_err());
+        assert!(check_params(&Topology::Dragonfly { a: 0, h: 2 }).is_err());
+        assert!(check_params(&Topology::Dragonfly { a: u32::MAX, h: 2 }).is_err());
+        assert!(check_params(&Topology::Dragonfly { a: 100, h: 100 }).is_err());
+        assert!(check_params(&Topology::Dragonfly { a: 4, h: 2 }).is_ok());
     }
 
     #[test]
