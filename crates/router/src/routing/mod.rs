@@ -249,6 +249,9 @@ mod generator_tests {
             RoutingKind::NegativeFirst,
             RoutingKind::Source,
             RoutingKind::Table,
+            RoutingKind::Minimal,
+            RoutingKind::Valiant,
+            RoutingKind::UgalL,
         ];
         let mut set = RouteSet::new();
         let mut checked = 0;
@@ -260,6 +263,7 @@ mod generator_tests {
             topology::mesh(&[4, 3]),
             topology::mesh(&[3, 2, 3]),
             topology::hypercube(4),
+            topology::dragonfly(2, 2),
         ] {
             for r in 0..n.num_routers() {
                 for p in &mut n.router_mut(RouterId(r as u32)).ports {
