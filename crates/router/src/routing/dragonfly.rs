@@ -140,14 +140,18 @@ impl Dragonfly {
         }
     }
 
-    /// (class, classes) of a hop class on its kind of channel.
-    fn class(&self, hop: Hop) -> (u8, u8) {
-        let l = self.local_classes();
-        let globals = if self.variant == Variant::Minimal {
+    /// Global VC classes: the first and the second global hop (`minimal` has no second).
+    fn global_classes(&self) -> u8 {
+        if self.variant == Variant::Minimal {
             1
         } else {
             2
-        };
+        }
+    }
+
+    /// (class, classes) of a hop class on its kind of channel.
+    fn class(&self, hop: Hop) -> (u8, u8) {
+        let (l, globals) = (self.local_classes(), self.global_classes());
         match (self.variant, hop) {
             (_, Hop::FirstGlobal) => (0, globals),
             (_, Hop::SecondGlobal) => (1, globals),
@@ -179,11 +183,7 @@ impl Dragonfly {
         // The class of the VC, on the port it arrived on (input VCs as the upstream saw them).
         let vcs = u16::from(self.in_vcs[r][ctx.in_port.index()]);
         let classes = if global {
-            if self.variant == Variant::Minimal {
-                1
-            } else {
-                2
-            }
+            self.global_classes()
         } else {
             self.local_classes()
         };
@@ -282,79 +282,79 @@ impl Dragonfly {
             out.push(self.hop(ctx.router, port, Hop::Destination));
             return;
         }
-        let arrived = self.arrived(ctx);
-        // The intermediate groups this packet (or any packet, without an id) may use.
-        let vias = |from: u32| -> Vec<u32> {
-            match packet {
-                Some((s, q)) => self.intermediate(s, q, from, gd).into_iter().collect(),
-                None => (0..self.g).filter(|&x| x != gh && x != gd).collect(),
-            }
-        };
-        match (self.variant, arrived) {
+        let src = packet.map_or(gh, |(s, _)| self.group(s));
+        let before = out.len();
+        match (self.variant, self.arrived(ctx)) {
             // Toward the destination group, first leg.
-            (Variant::Minimal, _) => {
+            (Variant::Minimal, _) | (Variant::UgalL, Some(Hop::SourceMin)) => {
                 out.push(self.toward(here, gd, Hop::SourceMin, Hop::FirstGlobal));
             }
             (Variant::Valiant, None) => {
-                let vias = vias(gh);
-                if vias.is_empty() {
-                    out.push(self.toward(here, gd, Hop::SourceMin, Hop::FirstGlobal));
-                }
-                for via in vias {
-                    out.push(self.toward(here, via, Hop::SourceMin, Hop::FirstGlobal));
+                for via in self.vias(packet, gh, gd, None) {
+                    push_new(
+                        out,
+                        self.toward(here, via, Hop::SourceMin, Hop::FirstGlobal),
+                    );
                 }
             }
+            // Still in the source group, at the gateway toward the intermediate group.
             (Variant::Valiant, Some(Hop::SourceMin))
             | (Variant::UgalL, Some(Hop::SourceNonMin)) => {
-                // Still in the source group: toward the intermediate group (whichever
-                // group this router's gateways lead to, for the union).
-                let src = packet.map_or(gh, |(s, _)| self.group(s));
-                // Without an id: every group this router is the gateway to (a packet
-                // takes one local hop in its source group, to its gateway).
-                let mut vias = match packet {
-                    Some(_) => vias(src),
-                    None => (0..self.g)
-                        .filter(|&x| {
-                            x != gh
-                                && self.gateway[(gh * self.g + x) as usize].router == here % self.a
-                        })
-                        .collect(),
-                };
-                if vias.is_empty() {
-                    vias.push(gd);
-                }
                 let class = if self.variant == Variant::UgalL {
                     Hop::SourceNonMin
                 } else {
                     Hop::SourceMin
                 };
-                for via in vias {
-                    out.push(self.toward(here, via, class, Hop::FirstGlobal));
+                for via in self.vias(packet, src, gd, Some(here)) {
+                    push_new(out, self.toward(here, via, class, Hop::FirstGlobal));
                 }
             }
-            (Variant::UgalL, None) => self.ugal(here, dest, vias(gh), out),
-            (Variant::UgalL, Some(Hop::SourceMin)) => {
-                out.push(self.toward(here, gd, Hop::SourceMin, Hop::FirstGlobal));
-            }
+            (Variant::UgalL, None) => self.ugal(here, dest, packet, out),
             // In the intermediate group: toward the destination group, second leg.
             (_, Some(_)) => {
                 out.push(self.toward(here, gd, Hop::Intermediate, Hop::SecondGlobal));
             }
         }
-        dedup(out);
+        // No intermediate group (within reach): minimal.
+        if out.len() == before {
+            out.push(self.toward(here, gd, Hop::SourceMin, Hop::FirstGlobal));
+        }
     }
 
-    /// UGAL at the source router: the minimal first hop and the first hop toward each
-    /// intermediate group, each with the hops of its path.
-    fn ugal(&self, here: u32, dest: u32, vias: Vec<u32>, out: &mut RouteSet) {
-        let gd = self.group(dest);
+    /// The intermediate groups of a packet from group `from` to group `to`: the packet's
+    /// own (`packet` = its id), or without an id every group but `from` and `to` (the
+    /// union the static check explores); with `at`, only those whose gateway is router
+    /// `at` (a packet takes one local hop in its source group, to its gateway).
+    fn vias(
+        &self,
+        packet: Option<(u32, u32)>,
+        from: u32,
+        to: u32,
+        at: Option<u32>,
+    ) -> impl Iterator<Item = u32> + '_ {
+        let own = packet.and_then(|(s, q)| self.intermediate(s, q, from, to));
+        let every = packet.is_none();
+        own.into_iter().chain((0..self.g).filter(move |&x| {
+            every
+                && x != from
+                && match at {
+                    None => x != to,
+                    Some(r) => self.gateway[(from * self.g + x) as usize].router == r % self.a,
+                }
+        }))
+    }
+
+    /// UGAL at the source router: the minimal first hop and the first hop toward the
+    /// intermediate group (each, without a packet id), each with the hops of its path.
+    fn ugal(&self, here: u32, dest: u32, packet: Option<(u32, u32)>, out: &mut RouteSet) {
+        let (gh, gd) = (self.group(here), self.group(dest));
         let mut min = self.toward(here, gd, Hop::SourceMin, Hop::FirstGlobal);
         min.hops = self.path_hops(here, gd, dest) as u8;
         out.push(min);
-        for via in vias {
+        for via in self.vias(packet, gh, gd, None) {
             let mut c = self.toward(here, via, Hop::SourceNonMin, Hop::FirstGlobal);
             c.hops = self.path_hops(here, via, dest) as u8;
-            out.push(c);
+            push_new(out, c);
         }
     }
 }
@@ -365,15 +365,10 @@ fn share(k: u8, classes: u8, vcs: u16) -> u16 {
     u16::from(k) * vcs / u16::from(classes)
 }
 
-/// Removes repeated candidates (the union over intermediate groups repeats ports).
-fn dedup(out: &mut RouteSet) {
-    let mut k = 0;
-    while k < out.len() {
-        if out[..k].contains(&out[k]) {
-            out.remove(k);
-        } else {
-            k += 1;
-        }
+/// Appends `c` unless `out` holds it (the union over intermediate groups repeats ports).
+fn push_new(out: &mut RouteSet, c: Candidate) {
+    if !out.contains(&c) {
+        out.push(c);
     }
 }
 
