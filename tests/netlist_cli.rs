@@ -248,6 +248,7 @@ fn expand_round_trips() {
         "hetero-torus-4x4",
         "paper000-torus-4x4",
         "paper004-torus-8x8",
+        "dragonfly-a4h2",
     ]
     .iter()
     .map(|f| format!("netlists/{f}.toml"))

@@ -8,6 +8,7 @@ mod crosscheck;
 mod deadlock;
 mod determinism;
 mod docs_commands;
+mod dragonfly;
 mod experiment_files;
 mod experiments;
 mod fuzz;

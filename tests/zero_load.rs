@@ -5,16 +5,20 @@
 //!   T0 = 2 Lt + (H + 1)(rd + vd + sd + xd) + H L + (M - 1)
 //!
 //! The expected values come from that formula with H computed here from the coordinates
-//! (torus: shortest way around each ring; mesh: Manhattan; hypercube: Hamming distance),
+//! (torus: shortest way around each ring; mesh: Manhattan; hypercube: Hamming distance;
+//! dragonfly: the local-global-local route from the global wiring),
 //! never from the simulator or the routing code.
 
 use flitsim::engine::zero_load::UniformSums;
 use flitsim::engine::{zero_load_latency_pair, zero_load_latency_uniform, SimConfig, Simulation};
-use flitsim::netlist::topology::{hypercube, mesh, torus};
+use flitsim::netlist::topology::{dragonfly, hypercube, mesh, torus};
 use flitsim::netlist::{Netlist, TerminalId, Topology};
 
 /// Router-to-router hops of a minimal route between the routers of `s` and `d`.
 fn distance(n: &Netlist, s: usize, d: usize) -> u64 {
+    if let Topology::Dragonfly { a, h } = n.topology {
+        return dragonfly_distance(a, h, s as u32, d as u32);
+    }
     let a = n.routers().nth(s).unwrap().coord.clone().unwrap();
     let b = n.routers().nth(d).unwrap().coord.clone().unwrap();
     let per_dim = |i: usize| -> u64 {
@@ -26,6 +30,20 @@ fn distance(n: &Netlist, s: usize, d: usize) -> u64 {
         }
     };
     (0..a.len()).map(per_dim).sum()
+}
+
+/// Hops of the dragonfly's minimal route from router `s` to router `d`, from the wiring
+/// (docs/topologies.md): group `G`'s global channel `c` is router `c / h`'s, leads to group
+/// `(G + c + 1) mod g` and lands on that group's channel `g - 2 - c`.
+fn dragonfly_distance(a: u32, h: u32, s: u32, d: u32) -> u64 {
+    let g = a * h + 1;
+    let (gs, gd) = (s / a, d / a);
+    if gs == gd {
+        return 1;
+    }
+    let c = (gd + g - gs - 1) % g;
+    let lands = gd * a + (g - 2 - c) / h;
+    u64::from(s != gs * a + c / h) + 1 + u64::from(lands != d)
 }
 
 /// The delays of one test case (uniform over the network).
@@ -210,6 +228,16 @@ fn mesh_and_hypercube() {
         ..DEFAULT
     };
     check(mesh(&[5, 3]), d, &all_pairs(15), &lengths);
+}
+
+#[test]
+fn dragonfly_minimal_and_ugal_at_zero_load() {
+    for routing in ["minimal", "ugal-l"] {
+        let mut n = dragonfly(3, 1);
+        n.set("vcs", "4").unwrap();
+        n.set("routing", routing).unwrap();
+        check(n, DEFAULT, &all_pairs(12), &[1, 5]);
+    }
 }
 
 #[test]

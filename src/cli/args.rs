@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// The simulation flags.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Netlist file (TOML): a generator (`torus`, `mesh`, `hypercube`, `ring`) or explicit routers and channels.
+    /// Netlist file (TOML): a generator (`torus`, `mesh`, `hypercube`, `ring`, `dragonfly`) or explicit routers and channels.
     pub netlist: PathBuf,
 
     /// Routing function for every router (`dor`, `dor-nodateline`, ...); overrides the netlist.
@@ -22,8 +22,9 @@ pub struct RunArgs {
 
     /// Destination pattern: `uniform` (over the other terminals), `uniform-all`,
     /// `fixed-distance:L`, `hotspot:T[,T...]:FRACTION`, `transpose`, `bit-complement`,
-    /// `bit-reversal`, `shuffle`, `tornado`, `neighbor`, `permutation`, `trace:FILE`,
-    /// `netrace:FILE` (a bzip2-compressed netrace 1.0 trace, replayed with its dependencies).
+    /// `bit-reversal`, `shuffle`, `tornado`, `neighbor`, `permutation`, `group-shift`,
+    /// `trace:FILE`, `netrace:FILE` (a bzip2-compressed netrace 1.0 trace, replayed with its
+    /// dependencies).
     #[arg(long, value_name = "P", default_value = "uniform")]
     pub traffic: String,
 

@@ -41,6 +41,7 @@ pub fn setup(netlist: &Netlist, config: &SimConfig) -> Setup {
         Topology::Mesh { radix } => ("mesh", radix.clone()),
         Topology::Ring { n } => ("ring", vec![*n]),
         Topology::Hypercube { dim } => ("hypercube", vec![2; *dim as usize]),
+        Topology::Dragonfly { .. } => ("dragonfly", Vec::new()),
         Topology::Explicit => ("explicit", Vec::new()),
     };
     Setup {

@@ -157,6 +157,15 @@ pub enum RoutingKind {
     Source,
     /// Table routing from shortest paths restricted to up*/down* paths. Any netlist.
     Table,
+    /// Minimal routing on a dragonfly (local, global, local hop).
+    Minimal,
+    /// Valiant's routing on a dragonfly: minimal to a random intermediate group, then
+    /// minimal to the destination.
+    Valiant,
+    /// UGAL-L on a dragonfly: minimal or Valiant, chosen at the source router from its
+    /// output queues times the paths' hops.
+    #[serde(rename = "ugal-l")]
+    UgalL,
 }
 
 /// Where torus dimension-order routing goes when the destination is exactly `k/2` hops

@@ -123,6 +123,9 @@ pub fn expand(netlist: &Netlist) -> String {
                 Topology::Ring { n } => {
                     let _ = writeln!(w, "kind = \"ring\"\nn = {n}");
                 }
+                Topology::Dragonfly { a, h } => {
+                    let _ = writeln!(w, "kind = \"dragonfly\"\na = {a}\nh = {h}");
+                }
                 Topology::Explicit => {}
             }
         }

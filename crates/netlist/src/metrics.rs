@@ -38,7 +38,7 @@ fn closed_form(t: &Topology) -> Option<(u32, u64, u64)> {
         Topology::Ring { n } => (vec![u64::from(*n)], true),
         Topology::Mesh { radix } => (radix.iter().map(|&k| u64::from(k)).collect(), false),
         Topology::Hypercube { dim } => (vec![2; *dim as usize], false),
-        Topology::Explicit => return None,
+        Topology::Dragonfly { .. } | Topology::Explicit => return None,
     };
     let n: u64 = radix.iter().product();
     let (mut max, mut sum) = (0, 0);
@@ -145,6 +145,7 @@ impl fmt::Display for Topology {
             Topology::Mesh { radix } => write!(f, "mesh {}", dims(radix)),
             Topology::Hypercube { dim } => write!(f, "hypercube {dim}"),
             Topology::Ring { n } => write!(f, "ring {n}"),
+            Topology::Dragonfly { a, h } => write!(f, "dragonfly a={a} h={h}"),
             Topology::Explicit => f.write_str("explicit"),
         }
     }

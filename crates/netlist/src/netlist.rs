@@ -44,6 +44,14 @@ pub enum Topology {
         /// Number of routers.
         n: u32,
     },
+    /// Dragonfly: `a*h + 1` fully connected groups of `a` routers, `h` global channels per
+    /// router, one global channel between every pair of groups.
+    Dragonfly {
+        /// Routers per group.
+        a: u32,
+        /// Global channels per router.
+        h: u32,
+    },
     /// An explicitly listed netlist without generator geometry.
     Explicit,
 }

@@ -326,6 +326,7 @@ pub(crate) fn switch_alloc(now: Cycle, s: &RouterState, winners: &[u32], t: &mut
         wants.push(Candidate {
             port: vc.out_port,
             vcs: VcRange::new(vc.out_vc.0, vc.out_vc.0 + 1),
+            hops: 0,
         });
         t.push(RouterEvent::Stall {
             port: InPort(p as u8),

@@ -63,6 +63,7 @@ impl RoutingFunction for PortIsDest {
         out.push(Candidate {
             port: OutPort(dest.0 as u8),
             vcs: VcRange::new(0, self.vcs),
+            hops: 0,
         });
     }
 }

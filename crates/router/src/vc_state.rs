@@ -256,6 +256,7 @@ mod tests {
         let route: RouteSet = [Candidate {
             port: OutPort(1),
             vcs: VcRange::new(0, 1),
+            hops: 0,
         }]
         .into_iter()
         .collect();

@@ -8,12 +8,14 @@
 //!
 //! Bit patterns (`bit-complement`, `bit-reversal`, `shuffle`) act on the terminal id's
 //! `b = log2 N` bits and need `N` to be a power of two; `transpose` needs a square `N`;
-//! `tornado` and `neighbor` need a torus, mesh or ring (coordinates). Such a pattern on a
+//! `tornado` and `neighbor` need a torus, mesh or ring (coordinates); `group-shift` a
+//! dragonfly. Such a pattern on a
 //! network that lacks the property is a [`ConfigError::TrafficDoesNotFit`] saying so.
 
 mod bit_complement;
 mod bit_reversal;
 mod fixed_distance;
+mod group_shift;
 mod hotspot;
 mod neighbor;
 pub mod netrace;
@@ -28,6 +30,7 @@ mod uniform_all;
 pub use bit_complement::BitComplement;
 pub use bit_reversal::BitReversal;
 pub use fixed_distance::FixedDistance;
+pub use group_shift::GroupShift;
 pub use hotspot::Hotspot;
 pub use neighbor::Neighbor;
 pub use permutation::Permutation;
@@ -130,6 +133,8 @@ pub enum TrafficKind {
     Neighbor,
     /// `permutation`: a random permutation of the terminals drawn from the run seed.
     Permutation,
+    /// `group-shift`: on a dragonfly, group `i` to a uniform terminal of group `i + 1`.
+    GroupShift,
     /// `trace:FILE`: packets (cycle, source, destination, length) read from a file.
     Trace(PathBuf),
     /// `netrace:FILE`: a bzip2-compressed netrace 1.0 trace, replayed with its
@@ -151,6 +156,7 @@ impl TrafficKind {
         "tornado",
         "neighbor",
         "permutation",
+        "group-shift",
         "trace:FILE",
         "netrace:FILE",
     ];
@@ -195,6 +201,7 @@ impl fmt::Display for TrafficKind {
             TrafficKind::Tornado => f.write_str("tornado"),
             TrafficKind::Neighbor => f.write_str("neighbor"),
             TrafficKind::Permutation => f.write_str("permutation"),
+            TrafficKind::GroupShift => f.write_str("group-shift"),
             TrafficKind::Trace(p) => write!(f, "trace:{}", p.display()),
             TrafficKind::Netrace(p) => write!(f, "netrace:{}", p.display()),
         }
@@ -271,6 +278,7 @@ impl FromStr for TrafficKind {
             "tornado" => TrafficKind::Tornado,
             "neighbor" | "neighbour" => TrafficKind::Neighbor,
             "permutation" => TrafficKind::Permutation,
+            "group-shift" => TrafficKind::GroupShift,
             _ => return Err(unknown(s)),
         })
     }
@@ -326,6 +334,7 @@ pub fn build(
         TrafficKind::Tornado => Arc::new(Tornado::new(netlist)?),
         TrafficKind::Neighbor => Arc::new(Neighbor::new(netlist)?),
         TrafficKind::Permutation => Arc::new(Permutation::new(n, seed)?),
+        TrafficKind::GroupShift => Arc::new(GroupShift::new(netlist)?),
     })
 }
 
@@ -347,6 +356,7 @@ mod tests {
             "tornado",
             "neighbor",
             "permutation",
+            "group-shift",
             "trace:some/file.txt",
             "netrace:some/file.tra.bz2",
         ] {

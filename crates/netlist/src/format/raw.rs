@@ -77,6 +77,8 @@ pub(super) struct RawTopology {
     pub(super) radix: Option<Spanned<Vec<u32>>>,
     pub(super) dim: Option<Spanned<u32>>,
     pub(super) n: Option<Spanned<u32>>,
+    pub(super) a: Option<Spanned<u32>>,
+    pub(super) h: Option<Spanned<u32>>,
 }
 
 /// The router-level keys of a `[[router]]` entry other than parameters and `ports`.

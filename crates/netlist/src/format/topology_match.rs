@@ -16,7 +16,7 @@ impl Loader {
         let t = self.known(v, struct_fields::<RawTopology>(), "[topology]")?;
         let raw: RawTopology = self.de(&t, "topology", "[topology]")?;
         let kind = raw.kind.get_ref().as_str();
-        let (needs, topo) = match kind {
+        let (needs, topo): (&[&str], _) = match kind {
             "torus" | "mesh" => {
                 let radix = raw.radix.as_ref().map(|r| r.get_ref().clone());
                 let topo = radix.map(|radix| {
@@ -26,60 +26,77 @@ impl Loader {
                         Topology::Mesh { radix }
                     }
                 });
-                ("radix", topo)
+                (&["radix"], topo)
             }
             "hypercube" => (
-                "dim",
+                &["dim"],
                 raw.dim
                     .as_ref()
                     .map(|d| Topology::Hypercube { dim: *d.get_ref() }),
             ),
             "ring" => (
-                "n",
+                &["n"],
                 raw.n.as_ref().map(|n| Topology::Ring { n: *n.get_ref() }),
+            ),
+            "dragonfly" => (
+                &["a", "h"],
+                raw.a
+                    .as_ref()
+                    .zip(raw.h.as_ref())
+                    .map(|(a, h)| Topology::Dragonfly {
+                        a: *a.get_ref(),
+                        h: *h.get_ref(),
+                    }),
             ),
             _ => {
                 self.errors.push(NetlistError::UnknownName {
                     at: self.at(&raw.kind.span()),
                     what: "topology kind".into(),
                     value: kind.to_string(),
-                    choices: ["torus", "mesh", "hypercube", "ring"]
+                    choices: ["torus", "mesh", "hypercube", "ring", "dragonfly"]
                         .map(String::from)
                         .to_vec(),
                 });
                 return None;
             }
         };
-        let mut ok = true;
-        for (key, span) in [
+        let spans = [
             ("radix", raw.radix.as_ref().map(Spanned::span)),
             ("dim", raw.dim.as_ref().map(Spanned::span)),
             ("n", raw.n.as_ref().map(Spanned::span)),
-        ] {
-            if let (Some(span), true) = (span, key != needs) {
+            ("a", raw.a.as_ref().map(Spanned::span)),
+            ("h", raw.h.as_ref().map(Spanned::span)),
+        ];
+        let mut ok = true;
+        for (key, span) in spans.clone() {
+            if let (Some(span), true) = (span, !needs.contains(&key)) {
                 ok = false;
                 self.errors.push(NetlistError::BadValue {
                     at: self.at(&span),
                     key: key.into(),
-                    message: format!("a {kind} takes `{needs}`, not `{key}`"),
+                    message: format!("a {kind} takes `{}`, not `{key}`", needs.join("` and `")),
                 });
             }
         }
         let Some(topo) = topo else {
+            let missing = needs
+                .iter()
+                .find(|k| spans.iter().any(|(key, span)| key == *k && span.is_none()))
+                .copied()
+                .unwrap_or(needs[0]);
             self.errors.push(NetlistError::MissingKey {
                 at: self.at(&v.span()),
-                key: needs.into(),
+                key: missing.into(),
                 table: format!("[topology] of kind {kind}"),
             });
             return None;
         };
         if let Err(message) = topology::check_params(&topo) {
-            // Point at the parameter the check read (`radix`, `dim` or `n`).
-            let span = match needs {
-                "radix" => raw.radix.as_ref().map(Spanned::span),
-                "dim" => raw.dim.as_ref().map(Spanned::span),
-                _ => raw.n.as_ref().map(Spanned::span),
-            };
+            // Point at the first parameter the check read.
+            let span = spans
+                .iter()
+                .find(|(key, _)| *key == needs[0])
+                .and_then(|(_, span)| span.clone());
             self.errors.push(NetlistError::BadTopology {
                 at: self.at(&span.unwrap_or_else(|| v.span())),
                 message,

@@ -12,11 +12,13 @@
 //! - mesh boundary routers simply lack the ports that would leave the mesh;
 //! - channels are numbered router by router, port by port (output side).
 
+mod dragonfly;
 mod hypercube;
 mod mesh;
 mod ring;
 mod torus;
 
+pub use dragonfly::{dragonfly, global_peer, groups};
 pub use hypercube::hypercube;
 pub use mesh::mesh;
 pub use ring::ring;
@@ -65,6 +67,18 @@ pub fn check_params(topology: &Topology) -> Result<(), String> {
             }
             Some(u64::from(*n))
         }
+        Topology::Dragonfly { a, h } => {
+            if *a < 1 || *h < 1 {
+                return Err(format!(
+                    "a dragonfly needs a >= 1 and h >= 1, not a = {a}, h = {h}"
+                ));
+            }
+            let ports = u64::from(*a) + u64::from(*h);
+            if ports > 200 {
+                return Err(format!("a + h = {ports} ports per router is above 200"));
+            }
+            u64::from(*a).checked_mul(u64::from(*a) * u64::from(*h) + 1)
+        }
         Topology::Explicit => return Err("an explicit netlist has no generator".into()),
     };
     match count {
@@ -87,6 +101,7 @@ pub fn generate(
         Topology::Mesh { radix } => grid(topology.clone(), radix, false),
         Topology::Ring { n } => grid(topology.clone(), &[*n], true),
         Topology::Hypercube { dim } => cube(*dim),
+        Topology::Dragonfly { a, h } => dragonfly::build(*a, *h),
         Topology::Explicit => unreachable!("check_params rejects Explicit"),
     };
     n.name = describe_name(topology);
@@ -113,6 +128,7 @@ fn describe_name(t: &Topology) -> String {
         Topology::Mesh { radix } => format!("mesh-{}", dims(radix)),
         Topology::Hypercube { dim } => format!("hypercube-{dim}"),
         Topology::Ring { n } => format!("ring-{n}"),
+        Topology::Dragonfly { a, h } => format!("dragonfly-a{a}h{h}"),
         Topology::Explicit => "explicit".into(),
     }
 }
@@ -289,6 +305,10 @@ mod tests {
         })
         .is_err());
         assert!(check_params(&Topology::Explicit).is_err());
+        assert!(check_params(&Topology::Dragonfly { a: 0, h: 2 }).is_err());
+        assert!(check_params(&Topology::Dragonfly { a: u32::MAX, h: 2 }).is_err());
+        assert!(check_params(&Topology::Dragonfly { a: 100, h: 100 }).is_err());
+        assert!(check_params(&Topology::Dragonfly { a: 4, h: 2 }).is_ok());
     }
 
     #[test]

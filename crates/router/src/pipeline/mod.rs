@@ -58,6 +58,7 @@ pub mod crossbar;
 pub mod output;
 pub mod route_compute;
 pub mod switch_alloc;
+mod ugal;
 pub mod vc_alloc;
 
 use crate::buffer::InputBuffer;

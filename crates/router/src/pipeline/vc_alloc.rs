@@ -13,7 +13,7 @@
 //!
 //! [`OutputVcState::is_free_for`]: crate::credit::OutputVcState::is_free_for
 
-use super::RouterState;
+use super::{ugal, RouterState};
 use crate::alloc::{Allocator, BitMatrix};
 use crate::credit::OutputVcState;
 use crate::mask;
@@ -321,6 +321,9 @@ impl VcAlloc {
                 dim: self.port_dim.get(o).copied().flatten(),
                 escape: o != 0 && c.vcs.hi <= self.escape_vcs,
             });
+        }
+        if route.iter().any(|c| c.hops > 0) {
+            return ugal::select(s, route, &self.views).map(|k| route[k]);
         }
         let k = self.selection.select(&self.views, &mut self.rng)?;
         Some(route[k])

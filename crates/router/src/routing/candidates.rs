@@ -8,6 +8,7 @@ pub(crate) fn whole_port(geo: &Geometry, here: RouterId, port: u8) -> Candidate 
     Candidate {
         port: OutPort(port),
         vcs: VcRange::new(0, geo.out_vcs(here, port)),
+        hops: 0,
     }
 }
 
@@ -16,6 +17,7 @@ pub(crate) fn eject(vcs: u8) -> Candidate {
     Candidate {
         port: OutPort(TERMINAL_PORT),
         vcs: VcRange::new(0, vcs),
+        hops: 0,
     }
 }
 

@@ -162,6 +162,7 @@ impl DorTorusDateline {
         Candidate {
             port: hop.port,
             vcs: hop.classes[usize::from(class)],
+            hops: 0,
         }
     }
 
@@ -481,6 +482,7 @@ mod tests {
                     Candidate {
                         port: OutPort(port),
                         vcs: class_range(geo.out_vcs(here, port), u8::from(class)),
+                        hops: 0,
                     }
                 })
                 .collect();

@@ -109,6 +109,7 @@ impl DuatoMinimal {
                     out.push(Candidate {
                         port: OutPort(port),
                         vcs: VcRange::new(self.escape, vcs),
+                        hops: 0,
                     });
                 }
             }
@@ -163,6 +164,7 @@ impl DuatoMinimal {
         Candidate {
             port: OutPort(port),
             vcs,
+            hops: 0,
         }
     }
 

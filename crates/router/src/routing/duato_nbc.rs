@@ -200,6 +200,7 @@ impl RoutingFunction for DuatoNbc {
                 out.push(Candidate {
                     port: OutPort(port),
                     vcs: VcRange::new(self.escape, vcs),
+                    hops: 0,
                 });
             }
         });
@@ -217,6 +218,7 @@ impl RoutingFunction for DuatoNbc {
                 out.push(Candidate {
                     port: OutPort(port),
                     vcs: VcRange::new(lo, hi + 1),
+                    hops: 0,
                 });
             }
         });

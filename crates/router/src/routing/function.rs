@@ -48,6 +48,9 @@ pub struct Candidate {
     pub port: OutPort,
     /// Allowed downstream VCs on that port (a VC class).
     pub vcs: VcRange,
+    /// Router-to-router hops left on the path this candidate starts, for a routing that
+    /// weighs its candidates by path length (UGAL); 0 = not weighed.
+    pub hops: u8,
 }
 
 /// The candidates of one route computation, inline for up to eight (no allocation on the

@@ -188,7 +188,9 @@ impl Geometry {
             Topology::Torus { radix } | Topology::Mesh { radix } => (radix.clone(), topo.wraps()),
             Topology::Ring { n } => (vec![*n], true),
             Topology::Hypercube { dim } => (vec![2; *dim as usize], false),
-            Topology::Explicit => return Err(misfit(DOR_NEEDS_COORDINATES.into())),
+            Topology::Dragonfly { .. } | Topology::Explicit => {
+                return Err(misfit(DOR_NEEDS_COORDINATES.into()))
+            }
         };
         let hypercube = matches!(topo, Topology::Hypercube { .. });
         let dims = radix.len();

@@ -27,6 +27,9 @@
 //! | `negative-first`| mesh           | `negative_first.rs`      | 1          |
 //! | `source`        | any netlist    | `source.rs`              | 1 (up*/down* paths) |
 //! | `table`         | any netlist    | `table.rs`               | 1 (up*/down* paths) |
+//! | `minimal`       | dragonfly      | `dragonfly.rs`           | 2 (local), 1 (global) |
+//! | `valiant`       | dragonfly      | `dragonfly.rs`           | 3 (local), 2 (global) |
+//! | `ugal-l`        | dragonfly      | `dragonfly.rs`           | 4 (local), 2 (global) |
 //!
 //! Adaptive functions return every allowed candidate; the selection function picks among
 //! the free ones in VA, from the output VC state as of the start of that stage (the
@@ -39,6 +42,7 @@ mod candidates;
 pub mod cdg;
 pub mod dimension_order;
 pub mod dor_torus_dateline;
+pub mod dragonfly;
 pub mod duato_minimal;
 pub mod duato_nbc;
 mod function;
@@ -245,6 +249,9 @@ mod generator_tests {
             RoutingKind::NegativeFirst,
             RoutingKind::Source,
             RoutingKind::Table,
+            RoutingKind::Minimal,
+            RoutingKind::Valiant,
+            RoutingKind::UgalL,
         ];
         let mut set = RouteSet::new();
         let mut checked = 0;
@@ -256,6 +263,7 @@ mod generator_tests {
             topology::mesh(&[4, 3]),
             topology::mesh(&[3, 2, 3]),
             topology::hypercube(4),
+            topology::dragonfly(2, 2),
         ] {
             for r in 0..n.num_routers() {
                 for p in &mut n.router_mut(RouterId(r as u32)).ports {

@@ -2,9 +2,9 @@
 //! [`RoutingMismatch`] that says what to do.
 
 use super::{
-    cdg, dimension_order, dor_torus_dateline, duato_minimal, duato_nbc, minimal_adaptive,
-    negative_first, north_last, pcube, quaglia_adaptive, source, table, west_first, Geometry,
-    RoutingFunction, RoutingMismatch,
+    cdg, dimension_order, dor_torus_dateline, dragonfly, duato_minimal, duato_nbc,
+    minimal_adaptive, negative_first, north_last, pcube, quaglia_adaptive, source, table,
+    west_first, Geometry, RoutingFunction, RoutingMismatch,
 };
 use flitsim_netlist::{DatelineRule, DorTie, InPort, Netlist, RoutingKind, Topology};
 use std::sync::Arc;
@@ -24,6 +24,9 @@ pub fn kind_name(kind: RoutingKind) -> &'static str {
         RoutingKind::NegativeFirst => "negative-first",
         RoutingKind::Source => "source",
         RoutingKind::Table => "table",
+        RoutingKind::Minimal => "minimal",
+        RoutingKind::Valiant => "valiant",
+        RoutingKind::UgalL => "ugal-l",
     }
 }
 
@@ -40,6 +43,7 @@ pub fn describe_topology(t: &Topology) -> String {
         Topology::Mesh { radix } => format!("mesh {}", join(radix)),
         Topology::Hypercube { dim } => format!("hypercube of dimension {dim}"),
         Topology::Ring { n } => format!("ring of {n}"),
+        Topology::Dragonfly { a, h } => format!("dragonfly a={a} h={h}"),
         Topology::Explicit => "an explicit netlist without generator geometry".to_string(),
     }
 }
@@ -183,6 +187,17 @@ pub(super) fn construct(
         ),
         (RoutingKind::Source, _) => Arc::new(source::SourceRouting::new(netlist)),
         (RoutingKind::Table, _) => Arc::new(table::TableRouting::new(netlist)),
+        (
+            RoutingKind::Minimal | RoutingKind::Valiant | RoutingKind::UgalL,
+            Topology::Dragonfly { a, h },
+        ) => {
+            let variant = match kind {
+                RoutingKind::Minimal => dragonfly::Variant::Minimal,
+                RoutingKind::Valiant => dragonfly::Variant::Valiant,
+                _ => dragonfly::Variant::UgalL,
+            };
+            Arc::new(dragonfly::Dragonfly::new(netlist, *a, *h, variant))
+        }
         (_, t) => return Err(does_not_fit(kind, t)),
     })
 }
@@ -211,6 +226,9 @@ fn does_not_fit(kind: RoutingKind, t: &Topology) -> RoutingMismatch {
         }
         RoutingKind::NegativeFirst => "negative-first runs on meshes; use `table` elsewhere",
         RoutingKind::Source | RoutingKind::Table => "source and table routing fit any netlist",
+        RoutingKind::Minimal | RoutingKind::Valiant | RoutingKind::UgalL => {
+            "minimal, valiant and ugal-l route on dragonflies; use a dragonfly generator, or `table`"
+        }
     };
     RoutingMismatch::DoesNotFit {
         routing: kind_name(kind).to_string(),

@@ -153,6 +153,7 @@ impl UpDown {
                 out.push(Candidate {
                     port: OutPort(o.port),
                     vcs: VcRange::new(0, o.vcs),
+                    hops: 0,
                 });
             }
         }

@@ -33,6 +33,7 @@ impl RoutingFunction for ByVc {
             out.push(Candidate {
                 port: OutPort(TERMINAL_PORT),
                 vcs: VcRange::new(0, 1),
+                hops: 0,
             });
             return;
         }
@@ -47,6 +48,7 @@ impl RoutingFunction for ByVc {
         out.push(Candidate {
             port: OutPort(port),
             vcs: VcRange::new(vc, vc + 1),
+            hops: 0,
         });
     }
 }
