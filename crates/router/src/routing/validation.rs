@@ -41,7 +41,9 @@ impl RoutingRequirements for RoutingRegistry {
                     }
                     continue;
                 }
-                Err(RoutingMismatch::TooFewVcs { .. }) => unreachable!("unchecked build"),
+                Err(RoutingMismatch::TooFewVcs { .. } | RoutingMismatch::ClassVcs { .. }) => {
+                    unreachable!("unchecked build")
+                }
             };
             let classes = f.vc_classes();
             let before = problems.len();
