@@ -15,6 +15,7 @@ mod fuzz;
 mod latency_definition;
 mod little;
 mod measurement;
+mod message_classes;
 mod model_cli;
 mod model_quaglia;
 mod netlist_cli;

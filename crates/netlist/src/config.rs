@@ -286,6 +286,25 @@ pub struct RouterConfig {
     /// `warn`: the split runs as given, with a warning (see [`DeadlockCheck`]).
     #[serde(default)]
     pub deadlock_check: DeadlockCheck,
+    /// Message classes (1..=[`MAX_MESSAGE_CLASSES`]). Default 1. With `C > 1` every
+    /// port's VCs are split into `C` equal ranges, class `c` taking VCs
+    /// `c*w .. (c+1)*w` (`w = vcs / C`, so every port's `vcs` must be a multiple of `C`);
+    /// the routing function runs inside each range as if the port had `w` VCs, so `w`
+    /// must hold its VC classes. A packet's class is its sequence number modulo `C` (the
+    /// source's packets take the classes in turn). Set it on every router.
+    #[serde(default = "one_class", skip_serializing_if = "is_one_class")]
+    pub message_classes: u8,
+}
+
+/// Largest `message_classes`.
+pub const MAX_MESSAGE_CLASSES: u8 = 16;
+
+fn one_class() -> u8 {
+    1
+}
+
+fn is_one_class(c: &u8) -> bool {
+    *c == 1
 }
 
 impl Default for RouterConfig {
@@ -311,6 +330,7 @@ impl Default for RouterConfig {
             dor_tie: DorTie::Balanced,
             dateline: DatelineRule::Entry,
             deadlock_check: DeadlockCheck::Refuse,
+            message_classes: 1,
         }
     }
 }

@@ -415,6 +415,18 @@ pub enum NetlistError {
         /// The routing function's advice.
         help: String,
     },
+    /// The routing function cannot be split into the netlist's message classes.
+    #[error("routing function `{routing}` does not fit the message classes: {detail}")]
+    MessageClassesDoNotFit {
+        /// The `routing` key in force.
+        at: Location,
+        /// The routing function.
+        routing: String,
+        /// What does not fit.
+        detail: String,
+        /// What to change.
+        help: String,
+    },
     /// The routing function's channel dependency graph has a cycle.
     #[error("routing function `{routing}` can deadlock: its channel dependency graph has a cycle through {}", channels.join(", "))]
     RoutingDependencyCycle {
@@ -492,6 +504,7 @@ impl NetlistError {
             TopologyMismatch { .. } => "topology-mismatch",
             RoutingDoesNotFit { .. } => "routing-does-not-fit",
             TooFewVcs { .. } => "too-few-vcs",
+            MessageClassesDoNotFit { .. } => "message-classes-do-not-fit",
             RoutingDependencyCycle { .. } => "routing-dependency-cycle",
             UnknownSetting { .. } => "unknown-setting",
             BadSetting { .. } => "bad-setting",
@@ -534,6 +547,7 @@ impl NetlistError {
             | TopologyMismatch { at, .. }
             | RoutingDoesNotFit { at, .. }
             | TooFewVcs { at, .. }
+            | MessageClassesDoNotFit { at, .. }
             | RoutingDependencyCycle { at, .. } => Some(at),
             UnknownSetting { .. } | BadSetting { .. } => None,
         }
@@ -603,6 +617,7 @@ impl NetlistError {
             }
             RoutingDoesNotFit { help, .. }
             | TooFewVcs { help, .. }
+            | MessageClassesDoNotFit { help, .. }
             | RoutingDependencyCycle { help, .. } => help.clone(),
             UnknownSetting { choices, .. } => format!("expected one of {}", one_of(choices)),
             BadSetting { .. } => "see `flitsim netlist expand` for the current values".into(),

@@ -52,6 +52,7 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("dor_tie", value(&c.dor_tie)),
         ("dateline", value(&c.dateline)),
         ("deadlock_check", value(&c.deadlock_check)),
+        ("message_classes", c.message_classes.to_string()),
     ]
 }
 
@@ -136,7 +137,10 @@ pub fn expand(netlist: &Netlist) -> String {
     );
     let _ = writeln!(w, "[defaults]");
     for (k, v) in fields(&defaults) {
-        let _ = writeln!(w, "{k} = {v}");
+        // One class is the plain network: not written, as the JSON config echo omits it.
+        if k != "message_classes" || v != "1" {
+            let _ = writeln!(w, "{k} = {v}");
+        }
     }
     let dflt = fields(&defaults);
     for r in netlist.routers() {

@@ -41,6 +41,14 @@ pub enum RoutingProblemKind {
         /// VCs the router has.
         have: u8,
     },
+    /// The routing function cannot be split into the netlist's message classes (VCs not a
+    /// multiple of the classes, ranges too narrow for its VC classes, escape VCs).
+    MessageClasses {
+        /// Routing function name.
+        routing: String,
+        /// What does not fit.
+        detail: String,
+    },
     /// The routing function's channel dependency graph has a cycle (deadlock possible).
     DependencyCycle {
         /// Routing function name.

@@ -30,6 +30,7 @@ pub const SET_KEYS: &[&str] = &[
     "dor_tie",
     "dateline",
     "deadlock_check",
+    "message_classes",
     "channel_latency",
     "terminal_latency",
     "max_packet_length",
@@ -273,6 +274,11 @@ fn config_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
         "deadlock_check" => {
             let v = name(key, value)?;
             Box::new(move |c| c.deadlock_check = v)
+        }
+        "message_classes" => {
+            let max = u32::from(crate::config::MAX_MESSAGE_CLASSES);
+            let v = bounded(key, value, 1, max, "classes")? as u8;
+            Box::new(move |c| c.message_classes = v)
         }
         _ => {
             return Err(NetlistError::UnknownSetting {

@@ -72,6 +72,14 @@ pub fn check_routing(netlist: &Netlist, req: &dyn RoutingRequirements) -> Result
                 others,
                 help,
             },
+            RoutingProblemKind::MessageClasses { routing, detail } => {
+                NetlistError::MessageClassesDoNotFit {
+                    at,
+                    routing,
+                    detail,
+                    help,
+                }
+            }
             RoutingProblemKind::DependencyCycle { routing, channels } => {
                 NetlistError::RoutingDependencyCycle {
                     at,

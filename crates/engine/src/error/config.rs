@@ -188,6 +188,7 @@ impl ConfigError {
                 RoutingMismatch::TooFewVcs { needed, .. } => {
                     format!("set vcs >= {needed} (for example --set vcs={needed})")
                 }
+                RoutingMismatch::ClassVcs { help, .. } => help.clone(),
             },
             TraceFile(e) => return e.help.map(str::to_string),
             BufferTooShallow(d) => return d.errors.first().map(|e| e.help()),

@@ -376,7 +376,8 @@ impl Builder<'_> {
                 rng::stream(seed, ComponentKind::Terminal, t.0),
                 local.vcs,
                 local.buffer_depth,
-            ),
+            )
+            .with_classes(spec.config.message_classes),
             read_flits: ejection.forward,
             read_credits: injection.reverse,
             write_flits: WriteSide {

@@ -80,6 +80,17 @@ impl Terminal {
         self.stats.flits_injected += 1;
     }
 
+    /// The first free injection VC (no packet on it, all its credits home) in the range
+    /// of the class of packet `seq`.
+    #[inline]
+    fn free_vc(&self, seq: u32) -> Option<usize> {
+        let w = self.vcs.len() / usize::from(self.classes);
+        let lo = (seq % u32::from(self.classes)) as usize * w;
+        let range = &self.vcs[lo..lo + w];
+        let free = range.iter().position(|v| !v.owned && v.outstanding == 0)?;
+        Some(lo + free)
+    }
+
     /// Starts sending the packet at the head of the source queue if it may go at `now`
     /// and an injection VC is free (a VC is taken only when all its credits are home);
     /// true when it started. Once per packet: kept out of [`Terminal::inject`], which
@@ -89,7 +100,7 @@ impl Terminal {
         let Some(&packet) = self.queue.front().filter(|p| p.not_before <= now) else {
             return false;
         };
-        let Some(vc) = self.vcs.iter().position(|v| !v.owned && v.outstanding == 0) else {
+        let Some(vc) = self.free_vc(packet.seq) else {
             return false;
         };
         self.queue.pop_front();

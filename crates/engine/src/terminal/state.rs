@@ -64,6 +64,9 @@ pub struct Terminal {
     /// Trace-driven generation (`trace:FILE`): this terminal's packets, by cycle.
     pub(super) schedule: VecDeque<TracePacket>,
     pub(super) vcs: Vec<InjectionVc>,
+    /// Message classes: a packet of class `c` (its sequence number modulo this) is
+    /// injected on VCs `c*w .. (c+1)*w`, `w = vcs / classes`.
+    pub(super) classes: u8,
     pub(super) window: Window,
     pub(super) stats: TerminalStats,
     pub(super) id: TerminalId,
@@ -117,6 +120,7 @@ impl Terminal {
                 };
                 usize::from(vcs)
             ],
+            classes: 1,
             current: None,
             stats: TerminalStats::default(),
             deliveries: config.record_deliveries.then(Vec::new),
@@ -131,6 +135,14 @@ impl Terminal {
             draw_until: ALL_DRAWN,
             area_from: Cycle(0),
         }
+    }
+
+    /// The terminal with `classes` message classes (`message_classes`; 1 without
+    /// [`Terminal::with_classes`]). The injection port's VCs are a multiple of it.
+    pub fn with_classes(mut self, classes: u8) -> Terminal {
+        debug_assert!(classes >= 1 && self.vcs.len() % usize::from(classes) == 0);
+        self.classes = classes;
+        self
     }
 
     /// This terminal's id.

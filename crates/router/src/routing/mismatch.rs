@@ -31,4 +31,12 @@ pub enum RoutingMismatch {
         /// VCs present.
         have: u8,
     },
+    /// Message classes that do not fit the ports' VCs or the routing function.
+    #[error("message classes: {detail}")]
+    ClassVcs {
+        /// What does not fit (naming the routing function).
+        detail: String,
+        /// What to do.
+        help: String,
+    },
 }

@@ -40,6 +40,7 @@
 
 mod candidates;
 pub mod cdg;
+mod classes;
 pub mod dimension_order;
 pub mod dor_torus_dateline;
 pub mod dragonfly;

@@ -1,12 +1,15 @@
 //! The closed registry: each [`RoutingKind`] built for a netlist, or refused with a
 //! [`RoutingMismatch`] that says what to do.
 
+use super::classes::ClassRanges;
 use super::{
     cdg, dimension_order, dor_torus_dateline, dragonfly, duato_minimal, duato_nbc,
     minimal_adaptive, negative_first, north_last, pcube, quaglia_adaptive, source, table,
     west_first, Geometry, RoutingFunction, RoutingMismatch,
 };
-use flitsim_netlist::{DatelineRule, DorTie, InPort, Netlist, RoutingKind, Topology};
+use flitsim_netlist::{
+    DatelineRule, DorTie, InPort, Netlist, RoutingKind, Topology, MAX_MESSAGE_CLASSES,
+};
 use std::sync::Arc;
 
 /// The registry name of a routing kind (the kebab-case name of netlists and the CLI).
@@ -54,9 +57,32 @@ pub fn build(
     kind: RoutingKind,
     netlist: &Netlist,
 ) -> Result<Arc<dyn RoutingFunction>, RoutingMismatch> {
+    let classes = message_classes(kind, netlist)?;
+    if classes > 1 {
+        return Ok(Arc::new(ClassRanges::build(kind, netlist, classes)?));
+    }
     let f = construct(kind, netlist)?;
     check_vcs(kind, f.vc_classes(), netlist)?;
     Ok(f)
+}
+
+/// The netlist's `message_classes` (its first router's), checked to be in
+/// `1..=MAX_MESSAGE_CLASSES`.
+fn message_classes(kind: RoutingKind, netlist: &Netlist) -> Result<u8, RoutingMismatch> {
+    let classes = netlist
+        .routers()
+        .next()
+        .map_or(1, |r| r.config.message_classes);
+    if (1..=MAX_MESSAGE_CLASSES).contains(&classes) {
+        return Ok(classes);
+    }
+    Err(RoutingMismatch::ClassVcs {
+        detail: format!(
+            "message_classes = {classes} is out of range (routing `{}`)",
+            kind_name(kind)
+        ),
+        help: format!("set message_classes from 1 to {MAX_MESSAGE_CLASSES}"),
+    })
 }
 
 /// The `adaptive_vcs` setting of the netlist's routers (the largest, if they differ).

@@ -1,6 +1,6 @@
 //! The registry as netlist validation sees it ([`RoutingRequirements`]).
 
-use super::registry::{construct, warn_only};
+use super::registry::{build, construct, warn_only};
 use super::{cdg, kind_name, RoutingMismatch};
 use flitsim_netlist::{
     Netlist, RoutingKind, RoutingProblem, RoutingProblemKind, RoutingRequirements,
@@ -41,7 +41,9 @@ impl RoutingRequirements for RoutingRegistry {
                     }
                     continue;
                 }
-                Err(RoutingMismatch::TooFewVcs { .. }) => unreachable!("unchecked build"),
+                Err(RoutingMismatch::TooFewVcs { .. } | RoutingMismatch::ClassVcs { .. }) => {
+                    unreachable!("unchecked build")
+                }
             };
             let classes = f.vc_classes();
             let before = problems.len();
@@ -60,6 +62,21 @@ impl RoutingRequirements for RoutingRegistry {
                             kind_name(kind)
                         ),
                     });
+                }
+            }
+            // Message classes split every port's VCs: the split must fit the function.
+            if problems.len() == before && netlist.routers().any(|r| r.config.message_classes > 1) {
+                if let Err(RoutingMismatch::ClassVcs { detail, help }) = build(kind, netlist) {
+                    for r in netlist.routers().filter(|r| users(r)) {
+                        problems.push(RoutingProblem {
+                            router: r.id,
+                            kind: RoutingProblemKind::MessageClasses {
+                                routing: kind_name(kind).to_string(),
+                                detail: detail.clone(),
+                            },
+                            help: help.clone(),
+                        });
+                    }
                 }
             }
             // The static deadlock check, once the function fits and has its VCs (and only
