@@ -455,3 +455,56 @@ fn engine_errors_say_error_once_with_help_on_its_own_line() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Exit 1 with a typed refusal or exit 0 with a result: never an allocation abort, a
+/// panic or a signal.
+fn assert_refused_or_ran(out: &Output) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("memory allocation of"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    match out.status.code() {
+        Some(0) => assert!(!out.stdout.is_empty(), "no result printed"),
+        Some(1) => assert!(
+            stderr.contains("error: the network needs about"),
+            "{stderr}"
+        ),
+        other => panic!("exit {other:?} (a signal?): {stderr}"),
+    }
+}
+
+/// Channels of 65535 cycles under an address-space limit. Torus 16x16 needs about 4 GB
+/// of delay lines: under 3 GB it is refused before anything is allocated. Torus 4x4 needs
+/// about 304 MB, under a limit of 360 MB: the estimate passes and the delay lines are
+/// reserved exactly, so the run completes (growing them by doubling would ask for about
+/// 470 MB and abort).
+#[test]
+fn long_channels_under_an_address_space_limit_are_refused_or_run() {
+    let run = |net: &str, kb: u64| {
+        flitsim_under_ulimit(
+            kb,
+            &[
+                "run",
+                net,
+                "--set",
+                "channel_latency=65535",
+                "--warmup",
+                "10",
+                "--cycles",
+                "100",
+                "--threads",
+                "1",
+            ],
+        )
+    };
+    let big = run("netlists/torus-16x16.toml", 3_000_000);
+    assert_refused_or_ran(&big);
+    assert_eq!(big.status.code(), Some(1));
+    let small = run("netlists/torus-4x4.toml", 360_000);
+    assert_refused_or_ran(&small);
+    assert_eq!(
+        small.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&small.stderr)
+    );
+}

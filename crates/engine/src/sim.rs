@@ -636,6 +636,8 @@ pub fn run(netlist: &Netlist, config: &SimConfig) -> Result<RunReport, ConfigErr
 #[cfg(test)]
 mod cycle_limit_tests;
 #[cfg(test)]
+mod stall_tests;
+#[cfg(test)]
 mod tests;
 
 /// What sizes the zero-load latency walk `Simulation::new` runs after assembly: router
