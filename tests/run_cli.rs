@@ -476,3 +476,44 @@ fn engine_errors_say_error_once_with_help_on_its_own_line() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Exit 1 with a typed refusal or exit 0 with a result: never an allocation abort, a
+/// panic or a signal.
+fn assert_refused_or_ran(out: &Output) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("memory allocation of"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    match out.status.code() {
+        Some(0) => assert!(!out.stdout.is_empty(), "no result printed"),
+        Some(1) => assert!(
+            stderr.contains("error: the network needs about"),
+            "{stderr}"
+        ),
+        other => panic!("exit {other:?} (a signal?): {stderr}"),
+    }
+}
+
+/// Channels of 65535 cycles under an address-space limit: torus 16x16 needs about 4 GB
+/// of delay lines, so under 3 GB it is refused before anything is allocated. (A run that
+/// passes the estimate but would outgrow the limit by doubling its delay lines is too
+/// slow for a debug build; docs/netlist.md gives the release-build measurement.)
+#[test]
+fn long_channels_under_an_address_space_limit_are_refused_or_run() {
+    let out = flitsim_under_ulimit(
+        3_000_000,
+        &[
+            "run",
+            "netlists/torus-16x16.toml",
+            "--set",
+            "channel_latency=65535",
+            "--warmup",
+            "10",
+            "--cycles",
+            "100",
+            "--threads",
+            "1",
+        ],
+    );
+    assert_refused_or_ran(&out);
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -103,12 +103,7 @@ impl Simulation {
         };
         let threads = useful_workers(asked, netlist.num_routers(), config.min_parallel_work);
         let routings = RoutingFunctions::build(netlist)?;
-        // The zero-load latency walk below runs on router 0's function over the threads
-        // asked, after assembly: its memos add to the network's.
-        let walk = memory::Walk {
-            dimension_order: routings.first().is_some_and(|f| f.is_dimension_order()),
-            threads: asked,
-        };
+        let walk = walk_of(&routings, asked);
         memory::check(netlist, threads, walk, MemoryLimit::of_machine())?;
         let mut net = network::assemble(netlist, &routings, &tc, &pattern, config.seed, threads);
         let zero_load_latency = routings.first().map_or(0.0, |f| {
@@ -145,6 +140,22 @@ impl Simulation {
         };
         sim.check_run_length()?;
         Ok(sim)
+    }
+
+    /// The bytes [`Simulation::new`] would allocate for `netlist` under `config`: the
+    /// memory estimate it checks against the machine's limit (see `setup::memory`).
+    ///
+    /// # Errors
+    /// A routing function that does not fit the netlist.
+    pub fn memory_estimate(netlist: &Netlist, config: &SimConfig) -> Result<u64, ConfigError> {
+        let asked = match config.threads {
+            0 => auto_threads(netlist.num_routers()),
+            n => n,
+        };
+        let threads = useful_workers(asked, netlist.num_routers(), config.min_parallel_work);
+        let routings = RoutingFunctions::build(netlist)?;
+        let walk = walk_of(&routings, asked);
+        Ok(memory::check(netlist, threads, walk, None)?.total())
     }
 
     /// Refuses a run that may pass [`Stamp::LAST`]. The automatic measurement stops at
@@ -671,6 +682,17 @@ pub fn run(netlist: &Netlist, config: &SimConfig) -> Result<RunReport, ConfigErr
 #[cfg(test)]
 mod cycle_limit_tests;
 #[cfg(test)]
+mod stall_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod window_policy_tests;
+
+/// What sizes the zero-load latency walk `Simulation::new` runs after assembly: router
+/// 0's function over the threads `asked` (its memos add to the network's).
+fn walk_of(routings: &RoutingFunctions, asked: usize) -> memory::Walk {
+    memory::Walk {
+        dimension_order: routings.first().is_some_and(|f| f.is_dimension_order()),
+        threads: asked,
+    }
+}

@@ -227,6 +227,30 @@ impl Netlist {
         self.graph.edge_count()
     }
 
+    /// Bytes the netlist holds on the heap, summed over the capacities of its arrays and
+    /// strings: routers and channels (as the graph stores them), each router's name,
+    /// coordinates and ports, each port's name, and the source text and spans of a
+    /// netlist read from a file.
+    pub fn heap_bytes(&self) -> u64 {
+        use std::mem::size_of;
+        let (nodes, edges) = self.graph.capacity();
+        let routers: usize = self
+            .routers()
+            .map(|r| {
+                r.name.capacity()
+                    + r.coord
+                        .as_ref()
+                        .map_or(0, |c| c.capacity() * size_of::<u32>())
+                    + r.ports.capacity() * size_of::<PortSpec>()
+                    + r.ports.iter().map(|p| p.name.capacity()).sum::<usize>()
+            })
+            .sum();
+        let graph = nodes * (size_of::<RouterSpec>() + 2 * size_of::<u32>())
+            + edges * (size_of::<ChannelSpec>() + 4 * size_of::<u32>());
+        let source = self.source.as_ref().map_or(0, |s| s.heap_bytes());
+        (self.name.capacity() + graph + routers + source) as u64
+    }
+
     /// A router by id.
     pub fn router(&self, id: RouterId) -> &RouterSpec {
         &self.graph[NodeIndex::new(id.index())]

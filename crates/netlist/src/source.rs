@@ -57,6 +57,16 @@ impl SourceMap {
         }
     }
 
+    /// Bytes it holds on the heap: the text, its line starts, and per router and channel
+    /// the spans of the explicit form (the key maps' few entries left out).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.src.len()
+            + self.line_starts.len() * size_of::<usize>()
+            + self.routers.capacity() * size_of::<RouterSource>()
+            + self.channels.capacity() * size_of::<Span>()
+    }
+
     /// The file.
     pub fn path(&self) -> &Path {
         &self.path

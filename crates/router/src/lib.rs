@@ -165,6 +165,23 @@ impl Router {
             + out_vcs * (size_of::<credit::OutputVcState>() + 3 * size_of::<u64>())) as u64
     }
 
+    /// Bytes [`Router::new`] allocates for its bookkeeping beside the per-VC state of
+    /// [`Router::vc_state_bytes`], for input ports with `in_vcs` VCs each and output ports
+    /// whose downstream sides have `out_vcs` VCs each: the port/VC layout, the per-port
+    /// occupancy counters, the reset markers and queues, and the input VC phase masks.
+    pub fn bookkeeping_bytes(in_vcs: &[u8], out_vcs: &[u8]) -> u64 {
+        use std::mem::size_of;
+        let total = |vcs: &[u8]| vcs.iter().map(|&v| usize::from(v)).sum::<usize>();
+        let (vin, vout) = (total(in_vcs), total(out_vcs));
+        let (pin, pout) = (in_vcs.len(), out_vcs.len());
+        let layout = vin + vout + (pin + pout + 2) * size_of::<u32>();
+        let occupancy = pout * (occupancy::ChannelOccupancy::PORT_BYTES + size_of::<u64>());
+        let resets = vin * size_of::<Option<PacketId>>()
+            + pin * size_of::<std::collections::VecDeque<Reset>>();
+        let masks = 3 * mask::words(vin) * size_of::<u64>();
+        (layout + occupancy + resets + masks) as u64
+    }
+
     /// Bytes [`Router::new`] allocates for VC and switch allocation under `config`, for a
     /// router whose input ports have `in_vcs` VCs each and whose output ports' downstream
     /// sides have `out_vcs` VCs each (the counts [`Router::new`] reads from its spec and
@@ -210,15 +227,13 @@ impl Router {
                 .iter()
                 .flat_map(|p| std::iter::repeat_n(p.buffer_depth, usize::from(p.vcs))),
         );
-        let out_state = outputs
-            .iter()
-            .flat_map(|o| {
-                std::iter::repeat_n(
-                    OutputVcState::new(o.downstream_depth),
-                    usize::from(o.downstream_vcs),
-                )
-            })
-            .collect();
+        let mut out_state = Vec::with_capacity(out_vcs.iter().map(|&v| usize::from(v)).sum());
+        out_state.extend(outputs.iter().flat_map(|o| {
+            std::iter::repeat_n(
+                OutputVcState::new(o.downstream_depth),
+                usize::from(o.downstream_vcs),
+            )
+        }));
         let n_out = outputs.len();
         let state = RouterState {
             id: spec.id,

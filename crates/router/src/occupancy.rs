@@ -52,6 +52,9 @@ pub struct VcHolding {
 }
 
 impl ChannelOccupancy {
+    /// Bytes of one output port's counters.
+    pub const PORT_BYTES: usize = std::mem::size_of::<PortBusy>();
+
     /// Counters for output ports with `out_vcs[o]` VCs each, none busy.
     pub fn new(out_vcs: &[u8]) -> ChannelOccupancy {
         let mut hist_base = 0u32;
@@ -70,11 +73,16 @@ impl ChannelOccupancy {
             ports,
             hist: vec![0; hist_base as usize],
             held_from: vec![0; out_vcs.iter().map(|&v| usize::from(v)).sum()],
-            port_of: out_vcs
-                .iter()
-                .enumerate()
-                .flat_map(|(o, &v)| std::iter::repeat_n(o, usize::from(v)))
-                .collect(),
+            port_of: {
+                let mut p = Vec::with_capacity(out_vcs.iter().map(|&v| usize::from(v)).sum());
+                p.extend(
+                    out_vcs
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(o, &v)| std::iter::repeat_n(o, usize::from(v))),
+                );
+                p
+            },
         }
     }
 

@@ -96,6 +96,14 @@ impl Router {
         self.state.buffers.total() + self.crossbar.len() as u64
     }
 
+    /// The input VCs whose FIFO holds a flit, by port then VC.
+    pub fn holding_vcs(&self) -> impl Iterator<Item = (InPort, VcId)> + '_ {
+        let l = &self.state.layout;
+        (0..l.in_ports())
+            .flat_map(move |p| (0..l.in_vcs(p)).map(move |v| (InPort(p as u8), VcId(v))))
+            .filter(|&(p, v)| self.buffer_len(p, v) > 0)
+    }
+
     /// Largest occupancy input FIFO `(port, vc)` reached since construction or the last
     /// [`Router::reset_stats`] (which restarts it from the FIFO's length).
     pub fn max_buffer_occupancy(&self, port: InPort, vc: VcId) -> u32 {

@@ -100,12 +100,28 @@ pub(crate) fn diagnose(now: Cycle, idle: u64, view: &View<'_>) -> SimError {
             cycle: now,
             waiting: cycle.into_iter().map(name).collect(),
         },
-        None => SimError::Stalled {
-            cycle: now,
-            idle,
-            waiting: waiting.into_iter().map(name).collect(),
-        },
+        None => {
+            if waiting.is_empty() {
+                waiting = holding(view);
+            }
+            SimError::Stalled {
+                cycle: now,
+                idle,
+                waiting: waiting.into_iter().map(name).collect(),
+            }
+        }
     }
+}
+
+/// Every input VC holding a flit: what a stall report names when no VC is waiting for a
+/// VC or a credit (a flit still in a pipeline stage, or a state the wait-for graph does
+/// not know), so that a report always says where the undelivered flits are.
+fn holding(view: &View<'_>) -> BTreeSet<VcNode> {
+    let mut held = BTreeSet::new();
+    for (r, node) in view.routers().enumerate() {
+        held.extend(node.router.holding_vcs().map(|(p, v)| (r as u32, p.0, v.0)));
+    }
+    held
 }
 
 /// The deterministic cycle described in the module docs, if the graph has one.

@@ -166,6 +166,9 @@ fn dependencies(f: &dyn RoutingFunction, netlist: &Netlist) -> (Vec<u64>, Sets, 
     let mut set = RouteSet::new();
     let mut memo: Vec<Option<u32>> = vec![None; states];
     let mut seen = vec![false; states];
+    // The edge list is deduplicated whenever it has doubled since the last time, so the
+    // sorting costs O(E log E) in all, not a sort of the whole list per destination.
+    let mut distinct = 1usize << 20;
     for t in 0..netlist.num_routers() {
         let dest = TerminalId(t as u32);
         memo.iter_mut().for_each(|m| *m = None);
@@ -191,9 +194,10 @@ fn dependencies(f: &dyn RoutingFunction, netlist: &Netlist) -> (Vec<u64>, Sets, 
                 stack.push((nr, np, w));
             }
         }
-        if edges.len() > 1 << 22 {
+        if edges.len() > 2 * distinct {
             edges.sort_unstable();
             edges.dedup();
+            distinct = distinct.max(edges.len());
         }
     }
     edges.sort_unstable();

@@ -28,11 +28,13 @@ pub(crate) struct Estimate {
     pub nodes: u64,
     /// The zero-load latency walk's memos, one per worker.
     pub walk: u64,
+    /// The netlist itself, already loaded (it shares the process's memory).
+    pub netlist: u64,
 }
 
 impl Estimate {
     /// The parts and their bytes, in the order of [`Part`].
-    fn parts(&self) -> [(Part, u64); 7] {
+    fn parts(&self) -> [(Part, u64); 8] {
         [
             (Part::Fifos, self.fifos),
             (Part::Lines, self.lines),
@@ -41,6 +43,7 @@ impl Estimate {
             (Part::Wakes, self.wakes),
             (Part::Nodes, self.nodes),
             (Part::ZeroLoadWalk, self.walk),
+            (Part::Netlist, self.netlist),
         ]
     }
 
@@ -68,6 +71,7 @@ impl Estimate {
 pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate {
     let mut e = Estimate {
         walk: walk.memos(netlist).bytes(),
+        netlist: netlist.heap_bytes(),
         ..Estimate::default()
     };
     let resets = netlist.routers().any(|r| r.config.timeout > 0);
@@ -103,6 +107,9 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
         e.allocators =
             e.allocators
                 .saturating_add(Router::allocator_bytes(c, &router_in, &router_out));
+        e.nodes = e
+            .nodes
+            .saturating_add(Router::bookkeeping_bytes(&router_in, &router_out));
         // Its injection and ejection channels.
         e.lines = e
             .lines

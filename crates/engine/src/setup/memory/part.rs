@@ -17,6 +17,7 @@ pub(crate) enum Part {
     Wakes,
     Nodes,
     ZeroLoadWalk,
+    Netlist,
 }
 
 impl Part {
@@ -30,6 +31,7 @@ impl Part {
             Part::Wakes => "wake-ups",
             Part::Nodes => "router and terminal state",
             Part::ZeroLoadWalk => "zero-load latency walk",
+            Part::Netlist => "the netlist",
         }
     }
 
@@ -48,7 +50,7 @@ impl Part {
             Part::Wakes => {
                 "lower channel_latency or terminal_latency (--set), or run with fewer --threads"
             }
-            Part::Nodes => "use a smaller netlist",
+            Part::Nodes | Part::Netlist => "use a smaller netlist",
             Part::ZeroLoadWalk if walk.dimension_order => "run with fewer --threads",
             Part::ZeroLoadWalk => {
                 "run with fewer --threads, or use dimension-order routing (--routing dor) or lower vcs (--set)"
@@ -86,6 +88,7 @@ impl Part {
             Part::Allocators => allocator_detail(netlist),
             Part::Nodes => format!("{n} routers and terminals"),
             Part::ZeroLoadWalk => walk_detail(walk.memos(netlist)),
+            Part::Netlist => format!("{n} routers and {} channels", netlist.num_channels()),
         }
     }
 }

@@ -69,7 +69,14 @@ fn the_estimate_of_a_small_ring_matches_a_hand_count() {
     assert_eq!(estimate(&n, 2, DOR).wakes, 2 * 2 * 4 * (2 + 128 + 1) * 8);
     // 24 input VCs; 24 output VCs (2 ejection VCs per router, 2 per channel).
     let nodes = std::mem::size_of::<RouterNode>() + std::mem::size_of::<TerminalNode>();
-    assert_eq!(e.nodes, 4 * nodes as u64 + Router::vc_state_bytes(24, 24));
+    // Each router's bookkeeping: 3 input ports of 2 VCs, 3 output ports of 2 VCs.
+    let bookkeeping = Router::bookkeeping_bytes(&[2, 2, 2], &[2, 2, 2]);
+    assert_eq!(
+        e.nodes,
+        4 * (nodes as u64 + bookkeeping) + Router::vc_state_bytes(24, 24)
+    );
+    // The netlist: its arrays and strings as loaded.
+    assert_eq!(e.netlist, n.heap_bytes());
     // Allocators, per router 6 input VCs x 6 output VCs (2 ejection VCs, 2 per
     // channel) and 3 x 3 ports, round-robin arbiters on fixed arrays (no heap):
     // VA's request, grant and scratch matrices, 6 rows of one word and a row mask
@@ -89,7 +96,7 @@ fn the_estimate_of_a_small_ring_matches_a_hand_count() {
     assert_eq!(e.walk, 4 * 16);
     assert_eq!(
         e.total(),
-        e.fifos + e.lines + e.pipelines + e.allocators + e.wakes + e.nodes + e.walk
+        e.fifos + e.lines + e.pipelines + e.allocators + e.wakes + e.nodes + e.walk + e.netlist
     );
     // An unbounded FIFO counts its start: 16 slots, 17 levels.
     let u = estimate(&ring("\"unbounded\""), 1, DOR);
@@ -126,7 +133,7 @@ fn a_network_over_the_limit_is_refused_with_its_largest_part() {
     assert_eq!(detail, "4 routers x 3 ports x 2 VCs x 65536 flits");
     let text = err.to_string();
     assert!(
-        text.starts_with("the network needs about 69.2 MB for buffers, channels, router state and set-up (input FIFOs 69.2 MB: 4 routers x 3 ports x 2 VCs x 65536 flits), more than the "),
+        text.starts_with("the network needs about 69.3 MB for buffers, channels, router state and set-up (input FIFOs 69.2 MB: 4 routers x 3 ports x 2 VCs x 65536 flits), more than the "),
         "{text}"
     );
     assert!(
