@@ -202,22 +202,10 @@ fn opt(x: Option<f64>, digits: usize) -> String {
     x.map_or_else(|| "n/a".to_string(), |v| format!("{v:.digits$}"))
 }
 
-/// The readable summary printed without `--json`.
-pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
+/// The summary's offered-load line, and the injection process's when it is not Bernoulli.
+fn offered_lines(config: &SimConfig, r: &RunReport) -> String {
     use std::fmt::Write;
     let mut s = String::new();
-    let routing = netlist.routers().next().map_or("-", |r| {
-        flitsim_router::routing::kind_name(r.config.routing)
-    });
-    let _ = writeln!(
-        s,
-        "netlist {} ({}, {} routers), routing {}, traffic {}",
-        netlist.name,
-        describe_topology(&netlist.topology),
-        netlist.num_routers(),
-        routing,
-        config.traffic
-    );
     let lengths = if config.traffic.replays() {
         "the trace's packets in the window".to_string()
     } else {
@@ -236,6 +224,26 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
             config.injection.r1(config.rate)
         );
     }
+    s
+}
+
+/// The readable summary printed without `--json`.
+pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let routing = netlist.routers().next().map_or("-", |r| {
+        flitsim_router::routing::kind_name(r.config.routing)
+    });
+    let _ = writeln!(
+        s,
+        "netlist {} ({}, {} routers), routing {}, traffic {}",
+        netlist.name,
+        describe_topology(&netlist.topology),
+        netlist.num_routers(),
+        routing,
+        config.traffic
+    );
+    s.push_str(&offered_lines(config, r));
     let _ = writeln!(
         s,
         "cycles    warm-up {}, measured {}, drain {} (total {})",
