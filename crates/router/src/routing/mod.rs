@@ -37,6 +37,7 @@
 
 mod candidates;
 pub mod cdg;
+pub mod committed;
 pub mod dimension_order;
 pub mod dor_torus_dateline;
 pub mod duato_minimal;
