@@ -17,7 +17,6 @@
 //! rule first looks only at the free adaptive candidates and considers the free escape
 //! candidates only when none is free.
 
-use super::committed;
 use flitsim_netlist::SelectionKind;
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
@@ -85,10 +84,11 @@ impl Selection {
             SelectionKind::XFirst => free()
                 .min_by_key(|v| (v.dim.unwrap_or(0), v.port))
                 .map(|v| v.index),
-            SelectionKind::FirstFreeElseHighest => match committed::decide(views, None) {
-                committed::Decision::Take { index, .. } => Some(index),
-                _ => None,
-            },
+            // The lowest idle candidate; the VA stage keeps commitments (`committed`).
+            SelectionKind::FirstFreeElseHighest => free()
+                .filter(|v| v.free_vcs == v.vcs)
+                .min_by_key(by_port)
+                .map(|v| v.index),
         }
     }
 }
