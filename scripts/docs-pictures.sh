@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: scripts/docs-pictures.sh BIN -- regenerates the pictures in docs/ from real runs of BIN (a release
 # build of flitsim), with the commands the docs show. The reproduce pictures of paper 004 come from a full
-# `reproduce 004` (about 3 minutes of CPU), the others from runs of seconds to a minute.
+# `reproduce 004` (about 7 minutes of CPU), the others from runs of seconds to a minute.
 set -euo pipefail
 B=$1; R="$(cd "$(dirname "$0")/.." && pwd)"; D="$R/docs"; N="$R/netlists"
 T="$(mktemp -d)"; trap 'rm -rf "$T"' EXIT

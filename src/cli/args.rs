@@ -161,7 +161,7 @@ pub struct RunArgs {
     pub latency_to: LatencyTo,
 
     /// Selection function for every router (`first-free`, `random`, `most-credits`,
-    /// `x-first`); overrides the netlist (same as `--set selection=...`).
+    /// `x-first`, `first-free-else-highest`); overrides the netlist (same as `--set selection=...`).
     #[arg(long, value_name = "S")]
     pub selection: Option<String>,
 }

@@ -2,7 +2,7 @@
 //! with unbounded per-port storage, every destination exactly `l` hops away, packets of
 //! `m` = 5, 10, 20 flits, on `s x s` tori built from `netlists/paper004-torus-8x8.toml`
 //! (head 2 cycles per router, other flits 1, channels 1: zero-load `3(l+1)+m`; the
-//! paper's routing, `minimal-adaptive` with `first-free`; 4 VCs per channel).
+//! paper's routing, `minimal-adaptive` with `first-free-else-highest`; 8 VCs per channel).
 //!
 //! Tables:
 //! 1. base latency `3(l+1)+m` against the simulation at a very low rate, every size and `l`;
@@ -11,7 +11,8 @@
 //!    the model's `4/l`;
 //! 4. Little's law (Figs 10, 11): packets in the network measured against `lambda n tau`;
 //! 5. buffer size needed (eq 11) against the peak occupancy of any input buffer;
-//! 6. head-of-line blocking: the 8x8 saturation again with one VC per channel.
+//! 6. router variants: the 8x8 saturation again with one VC per channel, and with 4 VCs
+//!    and `first-free`.
 
 use super::{
     f2, parallel_map, pct, preset, rel, sim_cell, simulate, Budget, Output, SimPoint, Table,
@@ -32,8 +33,8 @@ const FRACTIONS: [f64; 8] = [0.2, 0.4, 0.6, 0.8, 0.9, 1.0, 1.1, 1.25];
 /// Bisection steps refining each curve's saturation rate between its grid points.
 const BISECTIONS: u32 = 3;
 
-/// The `s x s` torus of the paper 004 preset with `vcs` VCs per port.
-fn netlist(s: u32, vcs: u32) -> Result<Netlist, String> {
+/// The `s x s` torus of the paper 004 preset in router variant `v`.
+fn netlist(s: u32, v: Variant) -> Result<Netlist, String> {
     let src = include_str!("../../netlists/paper004-torus-8x8.toml")
         .replace("radix = [8, 8]", &format!("radix = [{s}, {s}]"))
         .replace(
@@ -43,12 +44,33 @@ fn netlist(s: u32, vcs: u32) -> Result<Netlist, String> {
     preset(
         &format!("paper004-torus-{s}x{s} (built in)"),
         &src,
-        &[("vcs", &vcs.to_string())],
+        &[("vcs", &v.vcs.to_string()), ("selection", v.selection)],
     )
 }
 
-/// VCs per port of the reproduction (the preset's).
-const VCS: u32 = 4;
+/// A router variant: VCs per port and selection function.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Variant {
+    vcs: u32,
+    selection: &'static str,
+}
+
+/// The paper's router (the preset's): its committed selection, and enough VCs that a
+/// packet never waits behind another in an input FIFO.
+const PAPER: Variant = Variant {
+    vcs: 8,
+    selection: "first-free-else-highest",
+};
+/// One VC: a blocked head holds up every packet behind it in its input FIFO.
+const ONE_VC: Variant = Variant {
+    vcs: 1,
+    selection: "first-free-else-highest",
+};
+/// A head re-selected every cycle among ports whose VCs interleave packets.
+const RESELECT: Variant = Variant {
+    vcs: 4,
+    selection: "first-free",
+};
 
 fn traffic(l: u32) -> Result<TrafficKind, String> {
     format!("fixed-distance:{l}")
@@ -70,7 +92,7 @@ fn sim(b: &Budget, c: Case, rate: f64) -> Result<SimPoint, String> {
     let (warmup, cycles) = window(b, c.l, rate);
     let (l, m) = (c.l, c.m);
     simulate(
-        &netlist(c.s, c.vcs)?,
+        &netlist(c.s, c.v)?,
         &SimConfig {
             rate,
             length: m,
@@ -90,7 +112,7 @@ struct Case {
     s: u32,
     l: u32,
     m: u32,
-    vcs: u32,
+    v: Variant,
 }
 
 fn cases(b: &Budget) -> Vec<Case> {
@@ -100,7 +122,7 @@ fn cases(b: &Budget) -> Vec<Case> {
     for &s in sizes {
         for l in PATHS {
             for &m in lengths {
-                v.push(Case { s, l, m, vcs: VCS });
+                v.push(Case { s, l, m, v: PAPER });
             }
         }
     }
@@ -168,7 +190,7 @@ fn base_table(b: &Budget, out: &mut Output) -> Vec<serde_json::Value> {
         .flat_map(|&s| PATHS.iter().flat_map(move |&l| LENGTHS.map(|m| (s, l, m))))
         .collect();
     let sims = parallel_map(&cases, b.threads, |&(s, l, m)| {
-        sim(b, Case { s, l, m, vcs: VCS }, 0.0005)
+        sim(b, Case { s, l, m, v: PAPER }, 0.0005)
     });
     let mut t = Table::new(
         "Base latency 3(l+1)+m (cycles) vs simulation at rate 0.0005 (mean and max)",
@@ -402,44 +424,61 @@ fn buffer_table(all: &[(Case, CurveRun)], out: &mut Output) {
     out.tables.push(t);
 }
 
-/// Table 6: the 8x8 saturation with one VC per channel, where a blocked head holds up
-/// every packet queued behind it in its input FIFO (the paper's output storage does not).
-fn head_of_line_table(
+/// Table 6: the 8x8 saturation in two other router variants: one VC (a blocked head
+/// holds up every packet behind it in its input FIFO, which the paper's output storage
+/// does not) and 4 VCs with `first-free` (a blocked head re-selected every cycle, and
+/// packets interleaving on a link).
+fn variants_table(
     b: &Budget,
     all: &[(Case, CurveRun)],
     out: &mut Output,
 ) -> Vec<serde_json::Value> {
     let s = if b.quick { SIZES[0] } else { 8 };
-    let cases: Vec<Case> = PATHS
-        .iter()
-        .flat_map(|&l| {
-            let lengths: &[u32] = if b.quick { &[5] } else { &LENGTHS };
-            lengths.iter().map(move |&m| Case { s, l, m, vcs: 1 })
-        })
-        .collect();
+    let lengths: &[u32] = if b.quick { &[5] } else { &LENGTHS };
+    let mut cases = Vec::new();
+    for v in [ONE_VC, RESELECT] {
+        for l in PATHS {
+            cases.extend(lengths.iter().map(|&m| Case { s, l, m, v }));
+        }
+    }
     let runs = parallel_map(&cases, b.threads, |&c| run_curve(b, c));
     let mut t = Table::new(
         format!(
-            "Head-of-line blocking: lambda_cr * m on {s}x{s} with 1 VC vs {VCS} VCs \
-             (input-queued bound 2 - sqrt 2 = 0.586)"
+            "Router variants: lambda_cr * m on {s}x{s}; the paper's router (8 VCs, \
+             first-free-else-highest) vs 1 VC (head-of-line blocking; input-queued bound \
+             2 - sqrt 2 = 0.586) vs 4 VCs with first-free (re-selected, interleaved)"
         ),
-        &["l", "m", "1 VC", "4 VCs"],
+        &["l", "m", "paper's router", "1 VC", "4 VCs, first-free"],
     );
-    let mut json = Vec::new();
-    for (c, r) in cases.iter().zip(&runs) {
-        let four = all
+    let every: Vec<(&Case, &CurveRun)> = all
+        .iter()
+        .map(|(c, r)| (c, r))
+        .chain(cases.iter().zip(&runs))
+        .collect();
+    let sat = |v: Variant, l: u32, m: u32| {
+        every
             .iter()
-            .find(|(a, _)| (a.s, a.l, a.m) == (c.s, c.l, c.m))
-            .and_then(|(_, r)| saturation(r));
-        let m = f64::from(c.m);
-        let one = saturation(r);
-        t.rows.push(vec![
-            c.l.to_string(),
-            c.m.to_string(),
-            one.map_or("-".into(), |v| format!("{:.3}", v * m)),
-            four.map_or("-".into(), |v| format!("{:.3}", v * m)),
-        ]);
-        json.push(json!({"s": s, "l": c.l, "m": c.m, "one_vc": one, "four_vcs": four}));
+            .find(|(c, _)| (c.s, c.l, c.m, c.v) == (s, l, m, v))
+            .and_then(|(_, r)| saturation(r))
+    };
+    let mut json = Vec::new();
+    for l in PATHS {
+        for &m in lengths {
+            let cell =
+                |x: Option<f64>| x.map_or("-".into(), |v| format!("{:.3}", v * f64::from(m)));
+            let (paper, one, re) = (sat(PAPER, l, m), sat(ONE_VC, l, m), sat(RESELECT, l, m));
+            t.rows.push(vec![
+                l.to_string(),
+                m.to_string(),
+                cell(paper),
+                cell(one),
+                cell(re),
+            ]);
+            json.push(
+                json!({"s": s, "l": l, "m": m, "paper": paper, "one_vc": one,
+                "four_vcs_first_free": re}),
+            );
+        }
     }
     out.tables.push(t);
     json
@@ -448,7 +487,7 @@ fn head_of_line_table(
 /// Runs the reproduction.
 pub fn run(b: &Budget) -> Output {
     let mut out = Output::default();
-    let missing = netlist(8, VCS).err().or_else(|| traffic(3).err());
+    let missing = netlist(8, PAPER).err().or_else(|| traffic(3).err());
     if let Some(e) = &missing {
         out.notes.push(format!(
             "flitsim simulation not run: the paper 004 preset or fixed-distance traffic \
@@ -488,16 +527,17 @@ pub fn run(b: &Budget) -> Output {
     let sat = saturation_table(&all, &mut out);
     little_table(&all, &mut out);
     buffer_table(&all, &mut out);
-    let hol = head_of_line_table(b, &all, &mut out);
+    let variants = variants_table(b, &all, &mut out);
     out.notes.push(
-        "routing: minimal-adaptive with first-free selection (the paper's section 2.2), \
-         4 VCs per channel, unbounded VCT storage; latency from generation to the tail \
+        "routing: minimal-adaptive with first-free-else-highest selection (the paper's \
+         section 2.2: the first idle minimal port, else wait at the highest; a port carries \
+         one packet at a time), 8 VCs per channel, unbounded VCT storage; latency from generation to the tail \
          leaving the network (the paper's definition, section 1)"
             .into(),
     );
     out.json = json!({
         "paper": "004", "base": base, "rows": rows, "saturation": sat,
-        "saturation_one_vc": hol, "missing": missing,
+        "saturation_variants": variants, "missing": missing,
     });
     out
 }

@@ -209,6 +209,10 @@ pub enum SelectionKind {
     MostCredits,
     /// Prefer the lowest dimension (X first, as paper 000).
     XFirst,
+    /// Paper 004's rule: the lowest port carrying no packet; when every candidate port
+    /// carries one, commit to the highest and wait for it. A port carries one packet at a
+    /// time.
+    FirstFreeElseHighest,
 }
 
 /// Parameters of one router. Defaults: the canonical 4-stage input-queued VC router

@@ -16,7 +16,9 @@
 use super::{ugal, RouterState};
 use crate::alloc::{Allocator, BitMatrix};
 use crate::credit::OutputVcState;
+use crate::flit::PacketId;
 use crate::mask;
+use crate::routing::committed::{self, Decision};
 use crate::routing::selection::{CandidateView, Selection};
 use crate::routing::Candidate;
 use flitsim_netlist::{Cycle, RouterConfig, Switching, VcId};
@@ -45,6 +47,9 @@ pub struct VcAlloc {
     /// `grant` holds a grant (a flag, cheaper to test every cycle than the matrix).
     granted: bool,
     views: SmallVec<[CandidateView; 4]>,
+    /// Per input VC, the packet whose head committed to a candidate (its index in the
+    /// route) under `first-free-else-highest`; empty under the other rules.
+    committed: Vec<Option<(PacketId, u8)>>,
 }
 
 impl VcAlloc {
@@ -54,8 +59,14 @@ impl VcAlloc {
     /// ([`Allocator::bytes`]). They grow with the square of the router's VCs, with matrix
     /// arbiters with the cube.
     pub fn bytes(config: &RouterConfig, in_vcs: usize, out_vcs: usize) -> u64 {
+        let committed = if Selection::new(config.selection).commits() {
+            (in_vcs as u64).saturating_mul(std::mem::size_of::<Option<(PacketId, u8)>>() as u64)
+        } else {
+            0
+        };
         BitMatrix::bytes(in_vcs, out_vcs)
             .saturating_mul(2)
+            .saturating_add(committed)
             .saturating_add(Allocator::bytes(
                 config.vc_allocator,
                 config.arbiter,
@@ -74,6 +85,12 @@ impl VcAlloc {
     ) -> VcAlloc {
         let (rows, cols) = (s.layout.total_in_vcs(), s.layout.total_out_vcs());
         let req = BitMatrix::new(rows, cols);
+        let selection = Selection::new(config.selection);
+        let committed = if selection.commits() {
+            vec![None; rows]
+        } else {
+            Vec::new()
+        };
         let allocator = Allocator::configured(
             config.vc_allocator,
             config.arbiter,
@@ -85,7 +102,7 @@ impl VcAlloc {
         VcAlloc {
             one_word: req.is_one_word() && allocator.is_separable(),
             allocator,
-            selection: Selection::new(config.selection),
+            selection,
             rng,
             port_dim,
             escape_vcs: 0,
@@ -93,6 +110,7 @@ impl VcAlloc {
             grant: BitMatrix::new(rows, cols),
             granted: false,
             views: SmallVec::new(),
+            committed,
         }
     }
 
@@ -213,8 +231,8 @@ impl VcAlloc {
             // when it has a free VC (`random` draws nothing for a single free candidate),
             // so the views are not needed.
             let c = match s.vcs.route(i).as_slice() {
-                [c] => *c,
-                route => match self.select(s, route, len) {
+                [c] if self.committed.is_empty() => *c,
+                route => match self.select(s, i, route, len) {
                     Some(c) => c,
                     None => continue,
                 },
@@ -287,6 +305,7 @@ impl VcAlloc {
                 if let Some(ovc) = self.allocator.lone_row(i, row) {
                     Self::grant_vc(now, now.plus(s.delays.vd), s, i, ovc);
                     self.allocator.update_grant(i, ovc);
+                    self.granted_to(i);
                 }
             }
             _ => {
@@ -296,10 +315,17 @@ impl VcAlloc {
         }
     }
 
-    /// The candidate the selection function picks among `route` (two or more) for a
-    /// packet of `len` flits, from the output VCs' state; `None` when none has a free VC.
+    /// The candidate the selection function picks among `route` (two or more, or any
+    /// number under a committing rule) for the packet of `len` flits at the front of
+    /// input VC `i`, from the output VCs' state; `None` when none has a free VC.
     #[inline(never)]
-    fn select(&mut self, s: &RouterState, route: &[Candidate], len: u32) -> Option<Candidate> {
+    fn select(
+        &mut self,
+        s: &RouterState,
+        i: usize,
+        route: &[Candidate],
+        len: u32,
+    ) -> Option<Candidate> {
         self.views.clear();
         for (k, c) in route.iter().enumerate() {
             let o = c.port.index();
@@ -317,6 +343,7 @@ impl VcAlloc {
                 index: k,
                 port: c.port.0,
                 free_vcs,
+                vcs: u32::from(hi.saturating_sub(c.vcs.lo)),
                 credits,
                 dim: self.port_dim.get(o).copied().flatten(),
                 escape: o != 0 && c.vcs.hi <= self.escape_vcs,
@@ -325,8 +352,56 @@ impl VcAlloc {
         if route.iter().any(|c| c.hops > 0) {
             return ugal::select(s, route, &self.views).map(|k| route[k]);
         }
+        if !self.committed.is_empty() {
+            return self.select_committed(s, i, route);
+        }
         let k = self.selection.select(&self.views, &mut self.rng)?;
         Some(route[k])
+    }
+
+    /// [`VcAlloc::select`] under `first-free-else-highest`, from the views: records a
+    /// commitment, or narrows an idle candidate to its lowest VC.
+    fn select_committed(
+        &mut self,
+        s: &RouterState,
+        i: usize,
+        route: &[Candidate],
+    ) -> Option<Candidate> {
+        let packet = s.buffers.front(i).map(|b| b.flit.packet)?;
+        let earlier = self.committed[i]
+            .filter(|&(p, _)| p == packet)
+            .map(|(_, k)| usize::from(k));
+        match committed::decide(&self.views, earlier) {
+            Decision::Take { index, one_vc } => {
+                let mut c = route[index];
+                if one_vc {
+                    c.vcs.lo = Self::empty_vc(s, &c);
+                    c.vcs.hi = c.vcs.lo + 1;
+                }
+                Some(c)
+            }
+            Decision::Commit(k) => {
+                self.committed[i] = Some((packet, k as u8));
+                None
+            }
+            Decision::Wait => None,
+        }
+    }
+
+    /// The lowest VC of the idle candidate `c` whose downstream FIFO is empty (all its
+    /// credits home), so the packet queues behind no other; else its lowest VC.
+    fn empty_vc(s: &RouterState, c: &Candidate) -> u8 {
+        let (_, lo, _, outs) = Self::candidate_vcs(s, c);
+        let empty = outs.iter().position(|out| out.credits.all_home());
+        lo + empty.map_or(0, |k| k as u8)
+    }
+
+    /// Forgets input VC `i`'s commitment once it holds an output VC.
+    #[inline(always)]
+    fn granted_to(&mut self, i: usize) {
+        if let Some(c) = self.committed.get_mut(i) {
+            *c = None;
+        }
     }
 
     /// The grants of the last `evaluate` (input VC x output VC, for traces), until
@@ -358,10 +433,14 @@ impl VcAlloc {
                 let ovc = self.grant.row_word(i).trailing_zeros() as usize;
                 Self::grant_vc(now, ready, s, i, ovc);
                 self.allocator.update_grant(i, ovc);
+                self.granted_to(i);
             }
         } else {
             for (i, ovc) in self.grant.ones() {
                 Self::grant_vc(now, ready, s, i, ovc);
+                if let Some(c) = self.committed.get_mut(i) {
+                    *c = None;
+                }
             }
             self.allocator.update(&self.grant);
         }
@@ -418,7 +497,10 @@ impl VcAlloc {
     /// Bytes its vectors hold (their capacities; `port_dim`, the caller's, left out), for
     /// the tests of the `bytes` functions.
     pub(crate) fn heap_bytes(&self) -> u64 {
-        self.req.heap_bytes() + self.grant.heap_bytes() + self.allocator.heap_bytes()
+        self.req.heap_bytes()
+            + self.grant.heap_bytes()
+            + self.allocator.heap_bytes()
+            + (self.committed.capacity() * std::mem::size_of::<Option<(PacketId, u8)>>()) as u64
     }
 
     /// Takes the general path on word slices even where the one-word path fits (for the

@@ -5,10 +5,9 @@
 //! - Route: at the destination, eject. Otherwise one candidate per minimal direction of
 //!   every dimension with hops left (both directions when the distance is exactly `k/2`),
 //!   each with every VC of its port. The paper's rule "the first free minimal port, where
-//!   first is the smallest port number" is the `first-free` selection.
-//! - Blocked heads: the paper parks a blocked message in the storage buffer of the
-//!   largest-numbered minimal port and keeps it there. flitsim's head stays in its input
-//!   VC and is re-selected every cycle, so it leaves on whichever minimal port frees first.
+//!   first is the smallest port number; if none is free, the storage buffer of the
+//!   largest" is the `first-free-else-highest` selection ([`super::committed`]); with
+//!   `first-free` a blocked head is re-selected every cycle instead.
 //! - VC classes: 1. Nothing in the VCs breaks the ring cycles of a torus.
 //! - Deadlock freedom: by storage, not by the channel dependency graph (which is cyclic).
 //!   Under virtual cut-through or store-and-forward with unbounded network input buffers

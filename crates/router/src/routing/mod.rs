@@ -41,6 +41,7 @@
 mod candidates;
 pub mod cdg;
 mod classes;
+pub mod committed;
 pub mod dimension_order;
 pub mod dor_torus_dateline;
 pub mod dragonfly;

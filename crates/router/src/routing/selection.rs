@@ -9,7 +9,9 @@
 //! - `most-credits`: the free candidate whose VC range has the most credits in total (a
 //!   congestion measure), ties to the lowest port;
 //! - `x-first`: the free candidate in the lowest dimension (paper 000's "continue in X"),
-//!   ties to the lowest port; ports without a dimension (ejection) count as dimension 0.
+//!   ties to the lowest port; ports without a dimension (ejection) count as dimension 0;
+//! - `first-free-else-highest`: paper 004's committed choice over ports that carry one
+//!   packet at a time ([`super::committed`]); the VA stage keeps the commitments.
 //!
 //! Escape candidates (Duato's methodology, [`CandidateView::escape`]) are a fallback: each
 //! rule first looks only at the free adaptive candidates and considers the free escape
@@ -28,6 +30,8 @@ pub struct CandidateView {
     pub port: u8,
     /// Free downstream VCs in the candidate's range (0 = not selectable).
     pub free_vcs: u32,
+    /// VCs in the candidate's range (all free: its port carries no packet).
+    pub vcs: u32,
     /// Credits available over the candidate's range (`u32::MAX` per unbounded VC, saturating).
     pub credits: u32,
     /// Dimension of the output port, if it has one.
@@ -48,9 +52,14 @@ impl Selection {
         Selection { kind }
     }
 
+    /// The rule keeps a commitment per head ([`super::committed`]).
+    pub fn commits(&self) -> bool {
+        self.kind == SelectionKind::FirstFreeElseHighest
+    }
+
     /// The `index` of the chosen candidate among `views` with `free_vcs > 0`, or `None`
     /// when none is free. Draws from `rng` only for `random` and only when two or more
-    /// candidates are free.
+    /// candidates are free. For `first-free-else-highest`, a head with no commitment.
     pub fn select(&self, views: &[CandidateView], rng: &mut Pcg64Mcg) -> Option<usize> {
         let adaptive_free = views.iter().any(|v| v.free_vcs > 0 && !v.escape);
         let free = || {
@@ -75,6 +84,11 @@ impl Selection {
             SelectionKind::XFirst => free()
                 .min_by_key(|v| (v.dim.unwrap_or(0), v.port))
                 .map(|v| v.index),
+            // The lowest idle candidate; the VA stage keeps commitments (`committed`).
+            SelectionKind::FirstFreeElseHighest => free()
+                .filter(|v| v.free_vcs == v.vcs)
+                .min_by_key(by_port)
+                .map(|v| v.index),
         }
     }
 }
@@ -89,6 +103,7 @@ mod tests {
             index,
             port,
             free_vcs,
+            vcs: 2,
             credits,
             dim: Some(dim),
             escape: false,
