@@ -4,7 +4,8 @@
 use super::loader::Loader;
 use super::raw::{parse_name, RawDepth, RawParams};
 use crate::config::{
-    BufferDepth, RouterConfig, MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY,
+    BufferDepth, RouterConfig, MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_MESSAGE_CLASSES,
+    MAX_PIPELINE_DELAY,
 };
 use crate::error::NetlistError;
 use crate::source::Span;
@@ -74,6 +75,20 @@ impl Loader {
                     at: self.at(&v.span()),
                     scope: scope.to_string(),
                     iters: cfg.alloc_iters,
+                });
+            }
+        }
+        if let Some(v) = &p.message_classes {
+            keys.insert("message_classes".to_string(), v.span());
+            cfg.message_classes = *v.get_ref();
+            if !(1..=MAX_MESSAGE_CLASSES).contains(&cfg.message_classes) {
+                self.errors.push(NetlistError::BadValue {
+                    at: self.at(&v.span()),
+                    key: "message_classes".to_string(),
+                    message: format!(
+                        "{} message classes in {scope}; give 1 to {MAX_MESSAGE_CLASSES}",
+                        cfg.message_classes
+                    ),
                 });
             }
         }

@@ -67,6 +67,7 @@ pub(super) struct RawParams {
     pub(super) dor_tie: Option<Spanned<String>>,
     pub(super) dateline: Option<Spanned<String>>,
     pub(super) deadlock_check: Option<Spanned<String>>,
+    pub(super) message_classes: Option<Spanned<u8>>,
 }
 
 /// `[topology]`.

@@ -229,6 +229,13 @@ fn values_above_the_limits_are_refused_where_written() {
     // Zero rounds are refused too.
     let d = parse(&format!("[defaults]\nalloc_iters = 0\n{ring}")).unwrap_err();
     assert_eq!(d.errors[0].code(), "alloc-iters-out-of-range", "{d}");
+    // Message classes: 1 to MAX_MESSAGE_CLASSES, as `--set` takes them.
+    let n = parse(&format!("[defaults]\nmessage_classes = 2\n{ring}")).unwrap();
+    assert!(n.routers().all(|r| r.config.message_classes == 2));
+    for bad in [0, crate::MAX_MESSAGE_CLASSES + 1] {
+        let d = parse(&format!("[defaults]\nmessage_classes = {bad}\n{ring}")).unwrap_err();
+        assert_eq!(d.errors[0].code(), "bad-value", "{d}");
+    }
     bounded(
         &format!("[defaults]\nbuffer_depth = VALUE\n{ring}"),
         "buffer_depth",

@@ -307,7 +307,9 @@ mod tests {
         assert!(check_params(&Topology::Explicit).is_err());
         assert!(check_params(&Topology::Dragonfly { a: 0, h: 2 }).is_err());
         assert!(check_params(&Topology::Dragonfly { a: u32::MAX, h: 2 }).is_err());
-        assert!(check_params(&Topology::Dragonfly { a: 100, h: 100 }).is_err());
+        // More than 200 ports per router, and more than MAX_ROUTERS routers.
+        assert!(check_params(&Topology::Dragonfly { a: 101, h: 100 }).is_err());
+        assert!(check_params(&Topology::Dragonfly { a: 150, h: 50 }).is_err());
         assert!(check_params(&Topology::Dragonfly { a: 4, h: 2 }).is_ok());
     }
 
