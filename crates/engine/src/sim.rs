@@ -97,11 +97,7 @@ impl Simulation {
         let mut tc = terminal_config(netlist, config);
         // A replay releases packets as their dependencies are delivered.
         tc.record_deliveries |= replay.is_some();
-        let asked = match config.threads {
-            0 => auto_threads(netlist.num_routers()),
-            n => n,
-        };
-        let threads = useful_workers(asked, netlist.num_routers(), config.min_parallel_work);
+        let (asked, threads) = worker_counts(netlist, config);
         let routings = RoutingFunctions::build(netlist)?;
         let walk = walk_of(&routings, asked);
         memory::check(netlist, threads, walk, MemoryLimit::of_machine())?;
@@ -148,11 +144,7 @@ impl Simulation {
     /// # Errors
     /// A routing function that does not fit the netlist.
     pub fn memory_estimate(netlist: &Netlist, config: &SimConfig) -> Result<u64, ConfigError> {
-        let asked = match config.threads {
-            0 => auto_threads(netlist.num_routers()),
-            n => n,
-        };
-        let threads = useful_workers(asked, netlist.num_routers(), config.min_parallel_work);
+        let (asked, threads) = worker_counts(netlist, config);
         let routings = RoutingFunctions::build(netlist)?;
         let walk = walk_of(&routings, asked);
         Ok(memory::check(netlist, threads, walk, None)?.total())
@@ -687,6 +679,17 @@ mod stall_tests;
 mod tests;
 #[cfg(test)]
 mod window_policy_tests;
+
+/// The threads asked for (`--threads`, or the default for the network's size) and the
+/// workers that will run.
+fn worker_counts(netlist: &Netlist, config: &SimConfig) -> (usize, usize) {
+    let asked = match config.threads {
+        0 => auto_threads(netlist.num_routers()),
+        n => n,
+    };
+    let threads = useful_workers(asked, netlist.num_routers(), config.min_parallel_work);
+    (asked, threads)
+}
 
 /// What sizes the zero-load latency walk `Simulation::new` runs after assembly: router
 /// 0's function over the threads `asked` (its memos add to the network's).
