@@ -185,6 +185,31 @@ fn bytes_are_what_new_allocates() {
     );
 }
 
+/// A request matrix drawn from `seed` (each bit set with probability `density`/16), as a
+/// `BitMatrix` and as plain booleans for the reference models.
+fn random_requests(
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    density: u64,
+) -> (BitMatrix, Vec<Vec<bool>>) {
+    let mut x = seed;
+    let mut req = BitMatrix::new(rows, cols);
+    let mut plain = vec![vec![false; cols]; rows];
+    for (r, row) in plain.iter_mut().enumerate() {
+        for (c, bit) in row.iter_mut().enumerate() {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            if (x >> 60) < density {
+                req.set(r, c);
+                *bit = true;
+            }
+        }
+    }
+    (req, plain)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     /// Over sizes past one word, a sequence of allocations grants exactly what the
@@ -201,19 +226,7 @@ proptest! {
             let mut ra: Vec<_> = (0..rows).map(|_| PlainArbiter::new(arb, cols)).collect();
             let mut ca: Vec<_> = (0..cols).map(|_| PlainArbiter::new(arb, rows)).collect();
             for &seed in &seeds {
-                let mut x = seed;
-                let mut req = BitMatrix::new(rows, cols);
-                let mut plain = vec![vec![false; cols]; rows];
-                for (r, row) in plain.iter_mut().enumerate() {
-                    for (c, bit) in row.iter_mut().enumerate() {
-                        x = x.wrapping_mul(6_364_136_223_846_793_005)
-                            .wrapping_add(1_442_695_040_888_963_407);
-                        if (x >> 60) < density {
-                            req.set(r, c);
-                            *bit = true;
-                        }
-                    }
-                }
+                let (req, plain) = random_requests(rows, cols, seed, density);
                 a.allocate(&req, &mut g);
                 let want = plain_allocate(kind, &ra, &ca, &plain);
                 prop_assert_eq!(g.ones().collect::<Vec<_>>(), want.clone());
@@ -528,19 +541,7 @@ proptest! {
             let mut plain = PlainOther::new(kind, arb, iters, seed, rows, cols);
             let mut g = BitMatrix::new(rows, cols);
             for &s in &seeds {
-                let mut x = s;
-                let mut req = BitMatrix::new(rows, cols);
-                let mut bits = vec![vec![false; cols]; rows];
-                for (r, row) in bits.iter_mut().enumerate() {
-                    for (c, bit) in row.iter_mut().enumerate() {
-                        x = x.wrapping_mul(6_364_136_223_846_793_005)
-                            .wrapping_add(1_442_695_040_888_963_407);
-                        if (x >> 60) < density {
-                            req.set(r, c);
-                            *bit = true;
-                        }
-                    }
-                }
+                let (req, bits) = random_requests(rows, cols, s, density);
                 a.allocate(&req, &mut g);
                 let (want, first) = plain.allocate(&bits);
                 let got: Vec<_> = g.ones().collect();
