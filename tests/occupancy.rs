@@ -132,6 +132,10 @@ fn buffers_finds_the_smallest_depth_that_keeps_99_percent() {
     let mut args = vec!["buffers", "netlists/torus-8x8.toml", "--json"];
     args.extend_from_slice(&common);
     let v = flitsim(&args);
+    // The echo is the configuration the search ran, as `run --json` prints it.
+    assert_eq!(v["config"]["rate"], 0.0144);
+    assert_eq!(v["config"]["warmup"], 1000);
+    assert_eq!(v["config"]["router"]["buffer_depth"], 8);
     let d = v["search"]["required_depth"].as_u64().expect("a depth") as u32;
     let tried = v["search"]["tried"].as_array().unwrap();
     assert!(tried

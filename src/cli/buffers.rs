@@ -75,6 +75,7 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
     }
     if args.run.json {
         let v = serde_json::json!({
+            "config": super::run::effective_config(&netlist, &config, &args.run),
             "rate": config.rate,
             "unbounded": {
                 "accepted_flits_per_terminal_cycle": reference,
