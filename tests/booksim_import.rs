@@ -373,7 +373,12 @@ fn unknown_and_unsupported_keys_are_refused_by_name() {
             path("syntax.cfg")
         )],
     );
-    refused("big.cfg", LINE, &["k=300", "n=2"], &["`k = 300`", "65536"]);
+    refused(
+        "big.cfg",
+        LINE,
+        &["k=1100", "n=2"],
+        &["`k = 1100`", "1048576"],
+    );
     refused(
         "none.cfg",
         &LINE.replace("routing_function = dim_order;", ""),

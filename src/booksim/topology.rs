@@ -11,7 +11,7 @@ use super::line::Line;
 use std::fmt::Write as _;
 
 /// flitsim's limits on generated networks.
-const MAX_ROUTERS: i64 = 65_536;
+const MAX_ROUTERS: i64 = flitsim_netlist::topology::MAX_ROUTERS as i64;
 const MAX_DIMS: i64 = 16;
 
 /// The network's shape.
