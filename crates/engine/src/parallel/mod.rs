@@ -33,13 +33,16 @@
 //! contended, a failure panics as a phase bug. A panicking worker poisons the barrier and
 //! the gate so the others panic instead of waiting forever.
 
+mod ahead;
+mod lookahead;
 mod loops;
 mod progress;
 mod stop;
 mod sync;
 mod window;
 
-pub(crate) use loops::run;
+pub(crate) use lookahead::Cuts;
+pub(crate) use loops::{run, Options};
 pub(crate) use stop::Stop;
 #[cfg(test)]
 pub(crate) use window::active_workers;
