@@ -46,6 +46,13 @@ pub struct Perf {
     /// on as many as its work keeps busy; see [`SimConfig::min_parallel_work`]); 1 with
     /// one worker.
     pub mean_active_workers: f64,
+    /// Times the workers met (barriers among several workers): two per cycle in two
+    /// phases, one per lookahead window (see [`Perf::lookahead`]); 0 with one worker.
+    pub barriers: u64,
+    /// Cycles the workers may run between two meetings: the smallest latency of a
+    /// channel crossing a partition boundary (1 with one worker, with tracing or with
+    /// checks after every cycle).
+    pub lookahead: u64,
 }
 
 /// A network being simulated.
@@ -57,6 +64,10 @@ pub struct Simulation {
     watchdog: Watchdog,
     /// The serial/parallel windows (see [`crate::parallel`]).
     windows: WindowState,
+    /// The channel sides crossing partition boundaries.
+    cuts: parallel::Cuts,
+    /// Lookahead windows allowed (off in tests comparing them with cycles in two phases).
+    lookahead: bool,
     zero_load_latency: f64,
     error: Option<SimError>,
     drain_limit_hit: bool,
@@ -116,6 +127,7 @@ impl Simulation {
             (None, None) => {}
         }
         let windows = WindowState::new(net.len(), net.parts.len(), config.min_parallel_work);
+        let cuts = parallel::Cuts::of(&mut net);
         let sim = Simulation {
             net,
             config: config.clone(),
@@ -123,6 +135,8 @@ impl Simulation {
             now: Cycle(0),
             watchdog: Watchdog::new(config.watchdog),
             windows,
+            cuts,
+            lookahead: true,
             zero_load_latency,
             error: None,
             drain_limit_hit: false,
@@ -294,8 +308,12 @@ impl Simulation {
             stop,
             &self.watchdog,
             self.windows,
-            self.config.min_parallel_work,
-            self.config.cycle_checks,
+            parallel::Options {
+                min_work: self.config.min_parallel_work,
+                checks: self.config.cycle_checks,
+                cuts: &self.cuts,
+                lookahead: self.trace.is_none() && self.lookahead,
+            },
         );
         self.wall += t0.elapsed();
         self.timed_cycles += out.now.0 - start.0;
@@ -358,6 +376,11 @@ impl Simulation {
                 1 => 1.0,
                 _ if self.timed_cycles == 0 => 0.0,
                 _ => self.windows.worker_cycles as f64 / self.timed_cycles as f64,
+            },
+            barriers: self.windows.barriers,
+            lookahead: match self.trace.is_none() && self.lookahead && !self.config.cycle_checks {
+                true => self.cuts.lookahead,
+                false => 1,
             },
         }
     }
@@ -673,6 +696,8 @@ pub fn run(netlist: &Netlist, config: &SimConfig) -> Result<RunReport, ConfigErr
 
 #[cfg(test)]
 mod cycle_limit_tests;
+#[cfg(test)]
+mod lookahead_tests;
 #[cfg(test)]
 mod stall_tests;
 #[cfg(test)]

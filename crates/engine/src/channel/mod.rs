@@ -20,6 +20,7 @@
 
 mod arrival_mask;
 mod delay_line;
+mod inbox;
 mod landing;
 mod ring;
 mod side;
@@ -27,6 +28,7 @@ mod wakes;
 
 pub(crate) use arrival_mask::{arrival_bit, MASK_PORTS, TERMINAL_CREDIT, TERMINAL_FLIT};
 pub use delay_line::{Blank, DelayLines};
+pub use inbox::{CutSide, Inbox, Lines};
 pub use landing::{Arrival, Due, Land, Landing};
 pub use ring::DelayLine;
 pub use side::{Channel, ChannelSide, WakeRef, WriteSide};

@@ -21,6 +21,22 @@ impl WakeSpot {
         bit: 0,
         what: 0,
     };
+
+    /// Adds this wake-up to a reader's router bit set and arrival masks (`routers`) or
+    /// its terminals' (`terminals`), as [`Wakes::deliver`] adds a bucket's; the router
+    /// bit set has as many words as the reader's wake-ups.
+    #[inline]
+    pub fn add_to(&self, routers: (&mut [u64], &mut [u64]), terminals: (&mut [u64], &mut [u64])) {
+        let rw = routers.0.len();
+        let (word, index) = (self.word as usize, self.index as usize - 2 * rw);
+        if word < rw {
+            routers.0[word] |= self.bit;
+            routers.1[index] |= self.what;
+        } else {
+            terminals.0[word - rw] |= self.bit;
+            terminals.1[index - 64 * rw] |= self.what;
+        }
+    }
 }
 
 /// Wake-ups: what one writer partition sent to one reader partition, as arrival masks of

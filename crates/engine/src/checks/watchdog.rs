@@ -47,6 +47,11 @@ impl Watchdog {
         self.limit > 0 && self.idle(now) >= self.limit
     }
 
+    /// Could the watchdog fire when it observes cycle `at` (no movement seen from now on)?
+    pub fn could_fire(&self, at: Cycle) -> bool {
+        self.limit > 0 && self.idle(at) >= self.limit
+    }
+
     /// Counts the network as progressing until `until` (a scheduled arrival, a pipeline
     /// delay): the limit counts from there.
     pub fn progress_until(&mut self, until: Cycle) {

@@ -37,6 +37,7 @@
 //!
 //! [`View`] reads the whole network between cycles.
 
+mod ahead;
 mod fused;
 mod pass;
 mod phase1;
@@ -48,6 +49,7 @@ mod send;
 mod terminals;
 mod view;
 
+pub(crate) use ahead::ahead_cycle;
 pub(crate) use fused::fused_cycle;
 pub(crate) use phase1::{compute, start};
 pub(crate) use phase2::write;

@@ -3,6 +3,8 @@
 //! with checks): it steps its group of partitions in [`active_cycles`] while a window
 //! keeps it active, and sleeps at the gate otherwise.
 
+use super::ahead::{ahead_windows, Exchange};
+use super::lookahead::{exports, window_length, Cuts};
 use super::progress::{Next, Plan, Progress};
 use super::stop::Stop;
 use super::sync::{PoisonOnPanic, Rendezvous, SpinBarrier};
@@ -30,31 +32,52 @@ fn totals(lines: &[&Outbound]) -> Status {
     Status::sum(lines.iter().map(|l| &l.status))
 }
 
+/// How a run of cycles steps the partitions, besides where it starts and stops.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Options<'a> {
+    /// Routers stepped per cycle per active worker (the window policy's).
+    pub min_work: u64,
+    /// Run the conservation check after every cycle.
+    pub checks: bool,
+    /// The sides crossing partition boundaries.
+    pub cuts: &'a Cuts,
+    /// Lookahead windows allowed (off: the workers meet every cycle).
+    pub lookahead: bool,
+}
+
 /// Runs cycles from `start` until `stop` (or the watchdog fires) with one worker per
-/// partition of `net`, in windows whose active workers follow `windows` and `min_work`
-/// (routers stepped per cycle per active worker); `checks` runs the conservation check
-/// after every cycle.
+/// partition of `net`, in windows whose active workers follow `windows` and the
+/// options' `min_work`.
 pub(crate) fn run(
     net: &Network,
     start: Cycle,
     stop: Stop,
     watchdog: &Watchdog,
     windows: WindowState,
-    min_work: u64,
-    checks: bool,
+    options: Options<'_>,
 ) -> Progress {
     let plan = Plan {
         start,
         stop,
         workers: net.parts.len(),
-        min_work,
-        checks,
+        min_work: options.min_work,
+        checks: options.checks,
+        lookahead: if options.lookahead {
+            options.cuts.lookahead
+        } else {
+            1
+        },
+    };
+    let exchange = Exchange {
+        cuts: options.cuts,
+        exports: exports(if plan.lookahead > 1 { plan.workers } else { 0 }),
     };
     let mut progress = Progress {
         now: start,
         watchdog: watchdog.clone(),
         fired: None,
         windows,
+        slot: 0,
     };
     let mut next = {
         let guards = read_lines(net);
@@ -64,7 +87,7 @@ pub(crate) fn run(
     let sync = Rendezvous::new(plan.workers);
     if next == Next::Step(1) && plan.workers > 1 {
         // Nobody else runs yet: no worker to spawn, none to wake.
-        next = active_cycles(0, 1, net, &plan, &mut progress, sync.barrier(1));
+        next = active_cycles(0, 1, net, &plan, &mut progress, sync.barrier(1), &exchange);
     }
     if next == Next::End {
         return progress;
@@ -73,17 +96,17 @@ pub(crate) fn run(
         if !plan.checks {
             return single_worker(net, &plan, progress);
         }
-        return worker(0, net, &plan, progress, next, &sync);
+        return worker(0, net, &plan, progress, next, (&sync, &exchange));
     }
     crossbeam::thread::scope(|s| {
-        let (sync, plan) = (&sync, &plan);
+        let (sync, plan, exchange) = (&sync, &plan, &exchange);
         let others: Vec<_> = (1..plan.workers)
             .map(|p| {
                 let progress = progress.clone();
-                s.spawn(move |_| worker(p, net, plan, progress, next, sync))
+                s.spawn(move |_| worker(p, net, plan, progress, next, (sync, exchange)))
             })
             .collect();
-        let out = worker(0, net, plan, progress, next, sync);
+        let out = worker(0, net, plan, progress, next, (sync, exchange));
         for h in others {
             let o = h.join().expect("engine worker panicked");
             assert_eq!(o.now, out.now, "workers stopped at different cycles");
@@ -125,7 +148,7 @@ fn worker(
     plan: &Plan,
     mut progress: Progress,
     mut next: Next,
-    sync: &Rendezvous,
+    (sync, exchange): (&Rendezvous, &Exchange<'_>),
 ) -> Progress {
     let _poison = PoisonOnPanic(sync);
     let mut seen = 0;
@@ -133,8 +156,10 @@ fn worker(
         match next {
             Next::End => return progress,
             Next::Step(k) if p < k => {
-                let after = active_cycles(p, k, net, plan, &mut progress, sync.barrier(k));
-                sync.barrier(k).wait();
+                let barrier = sync.barrier(k);
+                let after = active_cycles(p, k, net, plan, &mut progress, barrier, exchange);
+                barrier.wait();
+                progress.windows.barriers += u64::from(k > 1);
                 seen += 1;
                 if p == 0 {
                     sync.gate.open(&progress, after);
@@ -151,12 +176,13 @@ fn worker(
 }
 
 /// Worker `p` of `k` active workers from `progress.now` (decided `Step(k)`), meeting the
-/// others at `barrier`: phase 1 of each partition of its [`group`] in id order, a
-/// barrier, phase 2 of each, a barrier, and the conservation check if asked; until the
-/// decision before a cycle is not `Step(k)`, which it returns. One partition alone runs
-/// both phases in one pass. With `k` = 1 this is a serial window: the calling thread steps
-/// every partition (a lightly loaded network's cycle is shorter than two barrier round
-/// trips between cores).
+/// others at `barrier`: lookahead windows ([`ahead_windows`]) while they are longer than a
+/// cycle, else phase 1 of each partition of its [`group`] in id order, a barrier, phase 2
+/// of each, a barrier, and the conservation check if asked; until the decision before a
+/// cycle is not `Step(k)`, which it returns. One partition alone runs both phases in one
+/// pass. With `k` = 1 this is a serial window: the calling thread steps every partition
+/// (a lightly loaded network's cycle is shorter than two barrier round trips between
+/// cores).
 fn active_cycles(
     p: usize,
     k: usize,
@@ -164,22 +190,33 @@ fn active_cycles(
     plan: &Plan,
     progress: &mut Progress,
     barrier: &SpinBarrier,
+    exchange: &Exchange<'_>,
 ) -> Next {
     let mine = &net.parts[group(p, k, net.parts.len())];
     let alone = net.parts.len() == 1;
     let mut decided = true;
     loop {
+        if !decided {
+            let guards = read_lines(net);
+            let lines: SmallVec<[&Outbound; 8]> = guards.iter().map(|g| &**g).collect();
+            let next = progress.next(plan, &totals(&lines));
+            if next != Next::Step(k) {
+                return next;
+            }
+        }
+        if window_length(plan, progress) > 1 {
+            let next = ahead_windows(p, k, net, plan, progress, barrier, exchange);
+            if next != Next::Step(k) {
+                return next;
+            }
+            decided = true;
+            continue;
+        }
+        decided = false;
         let now = progress.now;
         {
             let guards = read_lines(net);
             let lines: SmallVec<[&Outbound; 8]> = guards.iter().map(|g| &**g).collect();
-            if !decided {
-                let next = progress.next(plan, &totals(&lines));
-                if next != Next::Step(k) {
-                    return next;
-                }
-            }
-            decided = false;
             for part in mine.iter().filter(|_| !alone) {
                 let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
                 cycle::compute(now, &mut nodes, &lines, net.resets);
@@ -192,6 +229,7 @@ fn active_cycles(
             cycle::fused_cycle(now, &mut nodes, &mut out, net.resets);
         } else {
             barrier.wait();
+            progress.windows.barriers += u64::from(k > 1);
             for part in mine {
                 let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
                 let mut out = part.lines.try_write().expect(PHASE_BUG);
@@ -199,11 +237,13 @@ fn active_cycles(
             }
         }
         barrier.wait();
+        progress.windows.barriers += u64::from(k > 1 && !alone);
         if plan.checks {
             if p == 0 {
                 conservation::check(now, &View::new(net));
             }
             barrier.wait();
+            progress.windows.barriers += u64::from(k > 1);
         }
         progress.now = now.plus(1);
         if !alone {

@@ -29,17 +29,32 @@
 //! lightly loaded small network's cycle is shorter than two barrier round trips between
 //! cores).
 //!
+//! **Lookahead windows.** What a partition reads from another at cycle `t` was written at
+//! `t - L`, `L` the latency of the channel crossing the boundary ([`Cuts`] holds the
+//! smallest, the lookahead). So the active workers may step up to `L` cycles between two
+//! meetings: before such a window each partition copies what its cut sides deliver during
+//! it into one inbox per reader (its export of the window's parity); in the window each
+//! partition steps cycle after cycle in one pass (`cycle::ahead_cycle`), reading its own
+//! sides in place and the others' from their inboxes, then fills its other export (the
+//! next window's inboxes and its status after each cycle) and meets the others once. Every
+//! worker then replays the decisions of each cycle from those statuses. A window is as
+//! long as no decision inside it could end the run (`lookahead::window_length`); else the
+//! cycle runs in two phases.
+//!
 //! The locks only hand out phase-specific access; they are taken with `try_*` and are never
 //! contended, a failure panics as a phase bug. A panicking worker poisons the barrier and
 //! the gate so the others panic instead of waiting forever.
 
+mod ahead;
+mod lookahead;
 mod loops;
 mod progress;
 mod stop;
 mod sync;
 mod window;
 
-pub(crate) use loops::run;
+pub(crate) use lookahead::Cuts;
+pub(crate) use loops::{run, Options};
 pub(crate) use stop::Stop;
 #[cfg(test)]
 pub(crate) use window::active_workers;

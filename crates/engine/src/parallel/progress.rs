@@ -19,6 +19,8 @@ pub(crate) struct Progress {
     pub fired: Option<Cycle>,
     /// The windows' modes.
     pub windows: WindowState,
+    /// Which of each partition's two exports the next lookahead window reads.
+    pub slot: usize,
 }
 
 /// What does not change during a run.
@@ -30,6 +32,8 @@ pub(super) struct Plan {
     pub min_work: u64,
     /// Run the conservation check after every cycle.
     pub checks: bool,
+    /// Cycles the partitions may run without meeting (1: they meet every cycle).
+    pub lookahead: u64,
 }
 
 /// What to do at the current cycle.

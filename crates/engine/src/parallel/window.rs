@@ -27,6 +27,9 @@ pub(crate) struct WindowState {
     /// Active workers summed over the cycles simulated so far (for `Perf`; one worker
     /// counts none).
     pub worker_cycles: u64,
+    /// Meetings of several workers so far (for `Perf`): two per cycle in two phases,
+    /// one per lookahead window.
+    pub barriers: u64,
 }
 
 /// The workers that `work` routers stepped in `cycles` cycles keep busy at `min_work`
@@ -59,6 +62,7 @@ impl WindowState {
             stepped: 0,
             serial_cycles: 0,
             worker_cycles: 0,
+            barriers: 0,
         }
     }
 
