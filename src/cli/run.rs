@@ -261,9 +261,11 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
     );
     let _ = writeln!(
         s,
-        "latency   mean {} cycles (zero-load {:.2}), max {}, {}",
+        "latency   mean {} cycles (zero-load {:.2}{}), max {}, {}",
         opt(r.latency.mean, 2),
         r.zero_load_latency,
+        r.zero_load_latency_ci
+            .map_or_else(String::new, |h| format!(" +- {h:.2}, sampled")),
         r.latency
             .max
             .map_or_else(|| "n/a".to_string(), |m| m.to_string()),

@@ -58,6 +58,8 @@ pub struct Simulation {
     /// The serial/parallel windows (see [`crate::parallel`]).
     windows: WindowState,
     zero_load_latency: f64,
+    /// Half-width of the 95% interval of a sampled zero-load latency.
+    zero_load_latency_ci: Option<f64>,
     error: Option<SimError>,
     drain_limit_hit: bool,
     /// Trace collector and names (`None`: tracing off).
@@ -102,14 +104,15 @@ impl Simulation {
         let walk = walk_of(&routings, asked);
         memory::check(netlist, threads, walk, MemoryLimit::of_machine())?;
         let mut net = network::assemble(netlist, &routings, &tc, &pattern, config.seed, threads);
-        let zero_load_latency = routings.first().map_or(0.0, |f| {
+        let zero_load = routings.first().map(|f| {
             let walk = ZeroLoadWalk {
                 netlist,
                 routing: f.as_ref(),
                 threads: asked,
             };
             walk.mean(config, &pattern, trace.as_deref())
-        }) - terminal_offset(config, &tc);
+        });
+        let zero_load_latency = zero_load.map_or(0.0, |z| z.mean) - terminal_offset(config, &tc);
         match (&replay, trace) {
             (Some(r), _) => schedule_trace(&mut net, r.roots(), true),
             (None, Some(events)) => schedule_trace(&mut net, events, false),
@@ -124,6 +127,7 @@ impl Simulation {
             watchdog: Watchdog::new(config.watchdog),
             windows,
             zero_load_latency,
+            zero_load_latency_ci: zero_load.and_then(|z| z.ci95),
             error: None,
             drain_limit_hit: false,
             trace: None,
@@ -506,6 +510,12 @@ impl Simulation {
         self.zero_load_latency
     }
 
+    /// Half-width (cycles) of the 95% confidence interval of a sampled
+    /// [`Simulation::zero_load_latency`]; `None` when it is exact.
+    pub fn zero_load_latency_ci(&self) -> Option<f64> {
+        self.zero_load_latency_ci
+    }
+
     /// The measurement procedure's outcome so far (warm-up, intervals, saturation).
     pub fn outcome(&self) -> &MeasureOutcome {
         &self.outcome
@@ -540,6 +550,7 @@ impl Simulation {
                 drain,
                 total: self.now.0,
                 zero_load_latency: self.zero_load_latency,
+                zero_load_latency_ci: self.zero_load_latency_ci,
                 error: self.error.as_ref(),
                 outcome: &self.outcome,
                 adaptive_hops: self.adaptive_hops(),
@@ -623,9 +634,12 @@ impl ZeroLoadWalk<'_> {
         config: &SimConfig,
         pattern: &Arc<dyn TrafficPattern>,
         trace: Option<&[traffic::TracePacket]>,
-    ) -> f64 {
+    ) -> zero_load_mean::ZeroLoadMean {
         match trace {
-            Some(events) => zero_load_mean::mean_over_events(self.netlist, self.routing, events),
+            Some(events) => zero_load_mean::ZeroLoadMean {
+                mean: zero_load_mean::mean_over_events(self.netlist, self.routing, events),
+                ci95: None,
+            },
             None => zero_load_mean::mean_over_mix(
                 self.netlist,
                 self.routing,
