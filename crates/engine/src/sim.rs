@@ -7,6 +7,7 @@ use crate::length::LengthDist;
 use crate::network::{self, Network, RoutingFunctions, Status, PHASE_BUG};
 use crate::parallel::{self, Stop, WindowState};
 use crate::setup::memory::{self, MemoryLimit};
+use crate::setup::progress::SetupProgress;
 use crate::setup::zero_load::mean as zero_load_mean;
 use crate::stats::report::ReportInputs;
 use crate::stats::{MeasureOutcome, RunReport, TerminalStats, Window};
@@ -87,6 +88,18 @@ impl Simulation {
     /// the automatic measurement, counting the batch by which it may overrun
     /// `max_cycles`).
     pub fn new(netlist: &Netlist, config: &SimConfig) -> Result<Simulation, ConfigError> {
+        Simulation::with_progress(netlist, config, &())
+    }
+
+    /// [`Simulation::new`], telling `progress` each set-up step and the routers assembled.
+    ///
+    /// # Errors
+    /// As [`Simulation::new`].
+    pub fn with_progress(
+        netlist: &Netlist,
+        config: &SimConfig,
+        progress: &dyn SetupProgress,
+    ) -> Result<Simulation, ConfigError> {
         config.validate()?;
         let lengths = config.lengths();
         crate::switching::check_depth(netlist, &lengths)?;
@@ -100,15 +113,24 @@ impl Simulation {
         // A replay releases packets as their dependencies are delivered.
         tc.record_deliveries |= replay.is_some();
         let (asked, threads) = worker_counts(netlist, config);
+        progress.start("checking the routing functions", 0);
         let routings = RoutingFunctions::build(netlist)?;
         let walk = walk_of(&routings, asked);
         memory::check(netlist, threads, walk, MemoryLimit::of_machine())?;
-        let mut net = network::assemble(netlist, &routings, &tc, &pattern, config.seed, threads);
+        progress.start("building the network", netlist.num_routers() as u64);
+        let assembly = network::Assembly {
+            seed: config.seed,
+            parts: threads,
+            progress,
+        };
+        let mut net = network::assemble(netlist, &routings, &tc, &pattern, &assembly);
+        progress.start("computing the zero-load latency", 0);
         let zero_load = routings.first().map(|f| {
             let walk = ZeroLoadWalk {
                 netlist,
                 routing: f.as_ref(),
                 threads: asked,
+                progress,
             };
             walk.mean(config, &pattern, trace.as_deref())
         });
@@ -622,6 +644,7 @@ struct ZeroLoadWalk<'a> {
     netlist: &'a Netlist,
     routing: &'a dyn RoutingFunction,
     threads: usize,
+    progress: &'a dyn SetupProgress,
 }
 
 impl ZeroLoadWalk<'_> {
@@ -646,6 +669,7 @@ impl ZeroLoadWalk<'_> {
                 &pattern.mix(),
                 self.threads,
                 config.lengths().mean(),
+                self.progress,
             ),
         }
     }

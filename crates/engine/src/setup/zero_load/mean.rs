@@ -12,6 +12,7 @@
 
 use super::route::zero_load_latency_pair;
 use super::sample::UniformMean;
+use crate::setup::progress::SetupProgress;
 use crate::traffic::{DestinationMix, TracePacket};
 use flitsim_netlist::{Netlist, TerminalId};
 use flitsim_router::routing::RoutingFunction;
@@ -28,7 +29,8 @@ pub struct ZeroLoadMean {
 }
 
 /// Mean zero-load latency (cycles) of packets of mean length `mean_len` flits whose
-/// destinations follow `mix`; the uniform walk splits over `threads` workers. The uniform
+/// destinations follow `mix`; the uniform walk splits over `threads` workers, a sample
+/// tells `progress` the pairs it has drawn. The uniform
 /// part is sampled above [`EXACT_MAX_TERMINALS`](super::sample::EXACT_MAX_TERMINALS)
 /// terminals without a closed form.
 pub fn mean_over_mix(
@@ -37,9 +39,10 @@ pub fn mean_over_mix(
     mix: &DestinationMix,
     threads: usize,
     mean_len: f64,
+    progress: &dyn SetupProgress,
 ) -> ZeroLoadMean {
     let uniform = (mix.others > 0.0 || mix.all > 0.0)
-        .then(|| UniformMean::of_threads(netlist, routing, threads));
+        .then(|| UniformMean::of_threads(netlist, routing, threads, progress));
     let at = |len: u32| mean_at(netlist, routing, mix, uniform.as_ref(), len);
     let (t1, t2) = (at(1), at(2));
     let n = netlist.num_terminals() as f64;

@@ -9,6 +9,7 @@
 
 use super::route::zero_load_route;
 use super::sums::UniformSums;
+use crate::setup::progress::SetupProgress;
 use flitsim_netlist::{Netlist, RouterId, Switching, TerminalId};
 use flitsim_router::routing::RoutingFunction;
 
@@ -41,7 +42,8 @@ pub struct SampledSums {
 
 impl SampledSums {
     /// The sums over `pairs` ordered pairs of distinct terminals of `netlist` drawn from
-    /// `seed` (0 pairs with fewer than 2 terminals).
+    /// `seed` (0 pairs with fewer than 2 terminals), telling `progress` of every 1,024
+    /// pairs drawn.
     ///
     /// # Panics
     /// As [`zero_load_route`], for a broken routing function.
@@ -50,6 +52,7 @@ impl SampledSums {
         routing: &dyn RoutingFunction,
         pairs: u64,
         seed: u64,
+        progress: &dyn SetupProgress,
     ) -> SampledSums {
         let n = netlist.num_terminals() as u64;
         let mut sums = SampledSums::default();
@@ -65,6 +68,9 @@ impl SampledSums {
             }
             let (b, k) = pair_terms(netlist, routing, TerminalId(s as u32), TerminalId(d as u32));
             sums.add(b, k);
+            if i % 1024 == 1023 {
+                progress.advance(1024);
+            }
         }
         sums
     }
@@ -118,8 +124,9 @@ impl UniformMean {
         netlist: &Netlist,
         routing: &dyn RoutingFunction,
         threads: usize,
+        progress: &dyn SetupProgress,
     ) -> UniformMean {
-        UniformMean::below(netlist, routing, threads, EXACT_MAX_TERMINALS)
+        UniformMean::below(netlist, routing, threads, EXACT_MAX_TERMINALS, progress)
     }
 
     /// [`UniformMean::of_threads`] with `exact_max` in place of [`EXACT_MAX_TERMINALS`].
@@ -128,6 +135,7 @@ impl UniformMean {
         routing: &dyn RoutingFunction,
         threads: usize,
         exact_max: usize,
+        progress: &dyn SetupProgress,
     ) -> UniformMean {
         if let Some(sums) = super::closed_form::uniform_sums(netlist, routing) {
             return UniformMean::Exact(sums);
@@ -135,11 +143,16 @@ impl UniformMean {
         if netlist.num_terminals() <= exact_max {
             return UniformMean::Exact(UniformSums::of_threads(netlist, routing, threads));
         }
+        progress.start(
+            "computing the zero-load latency from a sample of pairs",
+            SAMPLE_PAIRS,
+        );
         UniformMean::Sampled(SampledSums::draw(
             netlist,
             routing,
             SAMPLE_PAIRS,
             SAMPLE_SEED,
+            progress,
         ))
     }
 

@@ -208,7 +208,13 @@ fn a_sampled_mean_covers_the_exact_one() {
         let f = flitsim_router::routing::build(kind, &n).unwrap();
         let what = format!("{} on {}", f.name(), n.name);
         let exact = UniformSums::of(&n, f.as_ref());
-        let sample = SampledSums::draw(&n, f.as_ref(), sample::SAMPLE_PAIRS, sample::SAMPLE_SEED);
+        let sample = SampledSums::draw(
+            &n,
+            f.as_ref(),
+            sample::SAMPLE_PAIRS,
+            sample::SAMPLE_SEED,
+            &(),
+        );
         assert_eq!(sample.pairs, sample::SAMPLE_PAIRS, "{what}");
         for len in [1, 12] {
             let (mean, half) = (sample.mean(f64::from(len)), sample.ci95(f64::from(len)));
@@ -231,7 +237,7 @@ fn a_sampled_mean_covers_the_exact_one() {
 fn the_uniform_mean_is_sampled_only_above_the_threshold() {
     let dor = torus(&[8, 8]);
     let f = flitsim_router::routing::build(RoutingKind::Dor, &dor).unwrap();
-    let closed = UniformMean::below(&dor, f.as_ref(), 1, 4);
+    let closed = UniformMean::below(&dor, f.as_ref(), 1, 4, &());
     assert_eq!(
         closed,
         UniformMean::Exact(UniformSums::of(&dor, f.as_ref()))
@@ -239,19 +245,20 @@ fn the_uniform_mean_is_sampled_only_above_the_threshold() {
     assert_eq!(closed.ci95(12.0), None);
     let duato = torus(&[8, 8]);
     let g = flitsim_router::routing::build(RoutingKind::Duato, &duato).unwrap();
-    let walked = UniformMean::below(&duato, g.as_ref(), 1, 64);
+    let walked = UniformMean::below(&duato, g.as_ref(), 1, 64, &());
     assert_eq!(
         walked,
         UniformMean::Exact(UniformSums::of(&duato, g.as_ref()))
     );
-    let sampled = UniformMean::below(&duato, g.as_ref(), 1, 63);
+    let sampled = UniformMean::below(&duato, g.as_ref(), 1, 63, &());
     let expected = SampledSums::draw(
         &duato,
         g.as_ref(),
         sample::SAMPLE_PAIRS,
         sample::SAMPLE_SEED,
+        &(),
     );
     assert_eq!(sampled, UniformMean::Sampled(expected));
-    assert_eq!(UniformMean::below(&duato, g.as_ref(), 4, 63), sampled);
+    assert_eq!(UniformMean::below(&duato, g.as_ref(), 4, 63, &()), sampled);
     assert!(sampled.ci95(12.0).is_some_and(|h| h > 0.0));
 }
