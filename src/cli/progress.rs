@@ -38,12 +38,12 @@ impl flitsim_engine::SetupProgress for SetupBar<'_> {
         } else {
             "{spinner} {msg} {elapsed}"
         };
+        self.0.set_message(what.to_string());
+        self.0.set_length(total);
+        self.0.set_position(0);
         if let Ok(style) = ProgressStyle::with_template(template) {
             self.0.set_style(style);
         }
-        self.0.set_length(total);
-        self.0.set_position(0);
-        self.0.set_message(what.to_string());
     }
 
     fn advance(&self, units: u64) {

@@ -66,12 +66,13 @@ pub(crate) fn assemble(
             .push(builder.router_node(spec, routings, seed, resets));
         part.terminals
             .push(builder.terminal_node(spec, tc, pattern, seed));
-        names.routers.push(spec.name.clone());
-        names
-            .ports
-            .push(spec.ports.iter().map(|p| p.name.clone()).collect());
+        names.push(
+            &spec.name,
+            spec.ports.iter().map(|p| p.name.clone()).collect(),
+        );
         how.progress.advance(1);
     }
+    names.finish();
     let parts = nodes
         .into_iter()
         .zip(outbound)
