@@ -1,5 +1,6 @@
 //! Progress on stderr for commands that can run longer than a couple of seconds: a spinner
-//! with the current step and the elapsed time. Hidden when stderr is not a terminal (a
+//! with the current step and the elapsed time, and a bar for a set-up step that counts
+//! its work (the routers assembled, the zero-load pairs sampled). Hidden when stderr is not a terminal (a
 //! script, a pipe, a test) and with `--quiet`, so it never mixes into captured output.
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -24,6 +25,30 @@ pub fn spinner(quiet: bool, step: &str) -> ProgressBar {
     bar.set_message(step.to_string());
     bar.enable_steady_tick(Duration::from_millis(250));
     bar
+}
+
+/// A progress display for set-up steps: a bar over a step's units of work when it counts
+/// them, else the spinner.
+pub struct SetupBar<'a>(pub &'a ProgressBar);
+
+impl flitsim_engine::SetupProgress for SetupBar<'_> {
+    fn start(&self, what: &str, total: u64) {
+        let template = if total > 0 {
+            "{spinner} {msg} [{bar:30}] {percent}% {elapsed}"
+        } else {
+            "{spinner} {msg} {elapsed}"
+        };
+        self.0.set_message(what.to_string());
+        self.0.set_length(total);
+        self.0.set_position(0);
+        if let Ok(style) = ProgressStyle::with_template(template) {
+            self.0.set_style(style);
+        }
+    }
+
+    fn advance(&self, units: u64) {
+        self.0.inc(units);
+    }
 }
 
 impl crate::experiments::Progress for ProgressBar {

@@ -4,7 +4,7 @@
 //! deadlock watchdog stopped the run (the report is on stderr and in the JSON).
 
 use super::args::RunArgs;
-use flitsim_engine::{InjectionProcess, RunReport, SimConfig, Simulation};
+use flitsim_engine::{InjectionProcess, RunReport, SetupProgress, SimConfig, Simulation};
 use flitsim_netlist::{BufferDepth, Netlist, RouterConfig};
 use flitsim_router::routing::describe_topology;
 use serde_json::{json, Value};
@@ -24,9 +24,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(w) = flitsim_router::routing::deadlock_warning(&netlist) {
         bar.suspend(|| eprintln!("warning: {w}"));
     }
-    bar.set_message("building the network");
-    let mut sim = Simulation::new(&netlist, &config)?;
-    bar.set_message(format!("simulating {}", netlist.name));
+    let setup = super::progress::SetupBar(&bar);
+    let mut sim = Simulation::with_progress(&netlist, &config, &setup)?;
+    setup.start(&format!("simulating {}", netlist.name), 0);
     let report = sim.run();
     bar.finish_and_clear();
     let config_json = effective_config(&netlist, &config, args);
@@ -261,9 +261,11 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
     );
     let _ = writeln!(
         s,
-        "latency   mean {} cycles (zero-load {:.2}), max {}, {}",
+        "latency   mean {} cycles (zero-load {:.2}{}), max {}, {}",
         opt(r.latency.mean, 2),
         r.zero_load_latency,
+        r.zero_load_latency_ci
+            .map_or_else(String::new, |h| format!(" +- {h:.2}, sampled")),
         r.latency
             .max
             .map_or_else(|| "n/a".to_string(), |m| m.to_string()),

@@ -57,6 +57,7 @@ pub use injection::InjectionProcess;
 pub use latency::{LatencyDef, LatencyFrom, LatencyTo};
 pub use length::LengthDist;
 pub use parallel::WINDOW_CYCLES;
+pub use setup::progress::SetupProgress;
 pub use setup::zero_load;
 pub use setup::zero_load::mean as zero_load_mean;
 pub use sim::{

@@ -7,6 +7,7 @@ use crate::length::LengthDist;
 use crate::network::{self, Network, RoutingFunctions, Status, PHASE_BUG};
 use crate::parallel::{self, Stop, WindowState};
 use crate::setup::memory::{self, MemoryLimit};
+use crate::setup::progress::SetupProgress;
 use crate::setup::zero_load::mean as zero_load_mean;
 use crate::stats::report::ReportInputs;
 use crate::stats::{MeasureOutcome, RunReport, TerminalStats, Window};
@@ -69,6 +70,8 @@ pub struct Simulation {
     /// Lookahead windows allowed (off in tests comparing them with cycles in two phases).
     lookahead: bool,
     zero_load_latency: f64,
+    /// Half-width of the 95% interval of a sampled zero-load latency.
+    zero_load_latency_ci: Option<f64>,
     error: Option<SimError>,
     drain_limit_hit: bool,
     /// Trace collector and names (`None`: tracing off).
@@ -96,6 +99,18 @@ impl Simulation {
     /// the automatic measurement, counting the batch by which it may overrun
     /// `max_cycles`).
     pub fn new(netlist: &Netlist, config: &SimConfig) -> Result<Simulation, ConfigError> {
+        Simulation::with_progress(netlist, config, &())
+    }
+
+    /// [`Simulation::new`], telling `progress` each set-up step and the routers assembled.
+    ///
+    /// # Errors
+    /// As [`Simulation::new`].
+    pub fn with_progress(
+        netlist: &Netlist,
+        config: &SimConfig,
+        progress: &dyn SetupProgress,
+    ) -> Result<Simulation, ConfigError> {
         config.validate()?;
         let lengths = config.lengths();
         crate::switching::check_depth(netlist, &lengths)?;
@@ -109,18 +124,28 @@ impl Simulation {
         // A replay releases packets as their dependencies are delivered.
         tc.record_deliveries |= replay.is_some();
         let (asked, threads) = worker_counts(netlist, config);
+        progress.start("checking the routing functions", 0);
         let routings = RoutingFunctions::build(netlist)?;
         let walk = walk_of(&routings, asked);
         memory::check(netlist, threads, walk, MemoryLimit::of_machine())?;
-        let mut net = network::assemble(netlist, &routings, &tc, &pattern, config.seed, threads);
-        let zero_load_latency = routings.first().map_or(0.0, |f| {
+        progress.start("building the network", netlist.num_routers() as u64);
+        let assembly = network::Assembly {
+            seed: config.seed,
+            parts: threads,
+            progress,
+        };
+        let mut net = network::assemble(netlist, &routings, &tc, &pattern, &assembly);
+        progress.start("computing the zero-load latency", 0);
+        let zero_load = routings.first().map(|f| {
             let walk = ZeroLoadWalk {
                 netlist,
                 routing: f.as_ref(),
                 threads: asked,
+                progress,
             };
             walk.mean(config, &pattern, trace.as_deref())
-        }) - terminal_offset(config, &tc);
+        });
+        let zero_load_latency = zero_load.map_or(0.0, |z| z.mean) - terminal_offset(config, &tc);
         match (&replay, trace) {
             (Some(r), _) => schedule_trace(&mut net, r.roots(), true),
             (None, Some(events)) => schedule_trace(&mut net, events, false),
@@ -138,6 +163,7 @@ impl Simulation {
             cuts,
             lookahead: true,
             zero_load_latency,
+            zero_load_latency_ci: zero_load.and_then(|z| z.ci95),
             error: None,
             drain_limit_hit: false,
             trace: None,
@@ -529,6 +555,12 @@ impl Simulation {
         self.zero_load_latency
     }
 
+    /// Half-width (cycles) of the 95% confidence interval of a sampled
+    /// [`Simulation::zero_load_latency`]; `None` when it is exact.
+    pub fn zero_load_latency_ci(&self) -> Option<f64> {
+        self.zero_load_latency_ci
+    }
+
     /// The measurement procedure's outcome so far (warm-up, intervals, saturation).
     pub fn outcome(&self) -> &MeasureOutcome {
         &self.outcome
@@ -563,6 +595,7 @@ impl Simulation {
                 drain,
                 total: self.now.0,
                 zero_load_latency: self.zero_load_latency,
+                zero_load_latency_ci: self.zero_load_latency_ci,
                 error: self.error.as_ref(),
                 outcome: &self.outcome,
                 adaptive_hops: self.adaptive_hops(),
@@ -634,6 +667,7 @@ struct ZeroLoadWalk<'a> {
     netlist: &'a Netlist,
     routing: &'a dyn RoutingFunction,
     threads: usize,
+    progress: &'a dyn SetupProgress,
 }
 
 impl ZeroLoadWalk<'_> {
@@ -646,15 +680,19 @@ impl ZeroLoadWalk<'_> {
         config: &SimConfig,
         pattern: &Arc<dyn TrafficPattern>,
         trace: Option<&[traffic::TracePacket]>,
-    ) -> f64 {
+    ) -> zero_load_mean::ZeroLoadMean {
         match trace {
-            Some(events) => zero_load_mean::mean_over_events(self.netlist, self.routing, events),
+            Some(events) => zero_load_mean::ZeroLoadMean {
+                mean: zero_load_mean::mean_over_events(self.netlist, self.routing, events),
+                ci95: None,
+            },
             None => zero_load_mean::mean_over_mix(
                 self.netlist,
                 self.routing,
                 &pattern.mix(),
                 self.threads,
                 config.lengths().mean(),
+                self.progress,
             ),
         }
     }

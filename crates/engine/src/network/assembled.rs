@@ -4,6 +4,8 @@
 use super::partition::Partition;
 use crate::channel::Channel;
 use flitsim_netlist::{InPort, OutPort, RouterId};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 /// Where a channel starts and ends (for conservation checks and reports).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -14,20 +16,57 @@ pub(crate) struct ChannelEnds {
     pub to: Option<(RouterId, InPort)>,
 }
 
-/// Netlist names for messages: router names and input-port names.
+/// Netlist names for messages: router names and input-port names. Routers share their
+/// list of port names when it is the same (a generated network has a handful of lists).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Names {
     pub routers: Vec<String>,
-    pub ports: Vec<Vec<String>>,
+    /// The distinct lists of port names.
+    port_lists: Vec<Vec<String>>,
+    /// Each router's list in `port_lists`.
+    port_list: Vec<u32>,
+    /// A list's hash and its index in `port_lists` (while assembling; emptied by
+    /// [`Names::finish`]).
+    index: HashMap<u64, u32>,
 }
 
 impl Names {
+    /// Adds the next router: its name and port names.
+    pub fn push(&mut self, router: &str, ports: Vec<String>) {
+        self.routers.push(router.to_string());
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        ports.hash(&mut hasher);
+        let hash = hasher.finish();
+        let i = match self.index.get(&hash) {
+            Some(&i) if self.port_lists[i as usize] == ports => i,
+            seen => {
+                let i = self.port_lists.len() as u32;
+                if seen.is_none() {
+                    self.index.insert(hash, i);
+                }
+                self.port_lists.push(ports);
+                i
+            }
+        };
+        self.port_list.push(i);
+    }
+
+    /// Drops what only assembly needs.
+    pub fn finish(&mut self) {
+        self.index = HashMap::new();
+    }
+
+    /// Port names of router `r`, by port.
+    pub fn ports(&self, r: usize) -> &[String] {
+        &self.port_lists[self.port_list[r] as usize]
+    }
+
     /// `r3.east vc1`.
     pub fn vc(&self, r: RouterId, p: InPort, vc: flitsim_netlist::VcId) -> String {
         format!(
             "{}.{} vc{}",
             self.routers[r.index()],
-            self.ports[r.index()][p.index()],
+            self.ports(r.index())[p.index()],
             vc.0
         )
     }

@@ -11,6 +11,7 @@ use crate::channel::{
     TERMINAL_FLIT,
 };
 use crate::rng::{self, ComponentKind};
+use crate::setup::progress::SetupProgress;
 use crate::terminal::{Terminal, TerminalConfig};
 use crate::traffic::TrafficPattern;
 use flitsim_netlist::{
@@ -19,18 +20,26 @@ use flitsim_netlist::{
 use flitsim_router::{OutputPortSpec, Router};
 use std::sync::{Arc, Mutex, RwLock};
 
+/// How [`assemble`] builds: the run's seed, the partitions and where progress goes.
+pub(crate) struct Assembly<'a> {
+    pub seed: u64,
+    /// Partitions of contiguous ids.
+    pub parts: usize,
+    /// Told of each router built.
+    pub progress: &'a dyn SetupProgress,
+}
+
 /// Assembles `netlist` with its routing functions `routings` (built from it), terminals
-/// configured by `tc` and destinations from `pattern`, split into `parts` partitions of
-/// contiguous ids.
+/// configured by `tc` and destinations from `pattern`, as `how` says.
 pub(crate) fn assemble(
     netlist: &Netlist,
     routings: &RoutingFunctions,
     tc: &TerminalConfig,
     pattern: &Arc<dyn TrafficPattern>,
-    seed: u64,
-    parts: usize,
+    how: &Assembly<'_>,
 ) -> Network {
-    let layout = Layout::new(netlist, parts);
+    let seed = how.seed;
+    let layout = Layout::new(netlist, how.parts);
     let resets = netlist.routers().any(|r| r.config.timeout > 0);
     let wiring = wiring(netlist);
     let mut outbound = layout.outbound(&wiring, resets);
@@ -57,11 +66,13 @@ pub(crate) fn assemble(
             .push(builder.router_node(spec, routings, seed, resets));
         part.terminals
             .push(builder.terminal_node(spec, tc, pattern, seed));
-        names.routers.push(spec.name.clone());
-        names
-            .ports
-            .push(spec.ports.iter().map(|p| p.name.clone()).collect());
+        names.push(
+            &spec.name,
+            spec.ports.iter().map(|p| p.name.clone()).collect(),
+        );
+        how.progress.advance(1);
     }
+    names.finish();
     let parts = nodes
         .into_iter()
         .zip(outbound)

@@ -18,7 +18,7 @@ pub(crate) mod routing;
 pub(crate) mod status;
 
 pub(crate) use assembled::Network;
-pub(crate) use build::assemble;
+pub(crate) use build::{assemble, Assembly};
 pub(crate) use node::{RouterNode, TerminalNode};
 pub(crate) use partition::{bounds, Nodes, PHASE_BUG};
 pub(crate) use routing::RoutingFunctions;

@@ -143,6 +143,10 @@ pub struct RunReport {
     /// source/destination pairs, computed without simulating; under the run's latency
     /// definition (the terminal channels it leaves out are subtracted).
     pub zero_load_latency: f64,
+    /// Half-width (cycles) of the 95% confidence interval of `zero_load_latency` when its
+    /// uniform part came from a random sample of pairs (a large network without a closed
+    /// form); `null` when exact.
+    pub zero_load_latency_ci: Option<f64>,
     /// Phase lengths.
     pub cycles: CycleCounts,
     /// `null`, or the watchdog's report.
@@ -171,6 +175,7 @@ pub(crate) struct ReportInputs<'a> {
     pub drain: u64,
     pub total: u64,
     pub zero_load_latency: f64,
+    pub zero_load_latency_ci: Option<f64>,
     pub error: Option<&'a SimError>,
     pub outcome: &'a MeasureOutcome,
     /// (adaptive hops, hops with a dimension-order reference), summed over routers.
@@ -238,6 +243,7 @@ impl RunReport {
                 relative_error: predicted.filter(|p| *p > 0.0).map(|p| (measured - p) / p),
             },
             zero_load_latency: i.zero_load_latency,
+            zero_load_latency_ci: i.zero_load_latency_ci,
             cycles: CycleCounts {
                 warmup: i.window.start.0,
                 measured: w,

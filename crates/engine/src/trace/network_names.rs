@@ -8,12 +8,10 @@ use flitsim_netlist::{TerminalId, TERMINAL_PORT};
 impl TraceNames {
     /// From an assembled network (same result as [`TraceNames::new`] on its netlist).
     pub(crate) fn of_network(net: &Network) -> TraceNames {
-        let mut down: Vec<Vec<Peer>> = net
-            .names
-            .ports
-            .iter()
-            .map(|p| vec![Peer::None; p.len()])
+        let ports: Vec<Vec<String>> = (0..net.len())
+            .map(|r| net.names.ports(r).to_vec())
             .collect();
+        let mut down: Vec<Vec<Peer>> = ports.iter().map(|p| vec![Peer::None; p.len()]).collect();
         let mut up = down.clone();
         for e in &net.ends {
             if let (Some((r, o)), Some((d, i))) = (e.from, e.to) {
@@ -23,7 +21,7 @@ impl TraceNames {
         }
         let mut n = TraceNames {
             routers: net.names.routers.clone(),
-            ports: net.names.ports.clone(),
+            ports,
             ..TraceNames::default()
         };
         let view = View::new(net);

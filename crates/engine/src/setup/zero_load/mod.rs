@@ -43,6 +43,9 @@
 //! timing throughout, skips the walk: `closed_form` gives the same integers in
 //! O(routers).
 //!
+//! Without a closed form, above [`sample::EXACT_MAX_TERMINALS`] terminals, the uniform
+//! mean comes from a random sample of pairs with its 95% confidence interval ([`sample`]).
+//!
 //! Both walks give the integers of [`zero_load_latency_pair`] summed over the pairs (unit tests
 //! compare them on every routing function), and the destinations split over threads
 //! without changing them.
@@ -51,6 +54,7 @@ mod closed_form;
 pub mod mean;
 mod memo;
 mod route;
+pub mod sample;
 mod scratch;
 mod sums;
 mod uniform;
@@ -61,6 +65,7 @@ pub(crate) use memo::WalkMemos;
 pub use route::{
     zero_load_latency_pair, zero_load_latency_uniform, zero_load_route, ZeroLoadRoute,
 };
+pub use sample::{SampledSums, UniformMean};
 pub use sums::UniformSums;
 #[cfg(test)]
 pub(crate) use walker::worker_memo_bytes;

@@ -190,3 +190,75 @@ fn uniform_sums_follow_a_route_that_depends_on_the_vc() {
         assert_eq!(visited, [3, 4, 3, 2, 1], "{}", n.name);
     }
 }
+
+/// A sample of pairs covers the exact uniform mean with its 95% interval, on networks
+/// small enough to walk: adaptive, turn-model, table and source routing, and varied
+/// timing (no closed form), at 1 and 12 flits and with store-and-forward routers. The
+/// interval is narrow (under 1.5% of the mean), so covering is not trivial.
+#[test]
+fn a_sampled_mean_covers_the_exact_one() {
+    let cases = [
+        (torus(&[16, 16]), RoutingKind::Duato),
+        (mesh(&[16, 12]), RoutingKind::WestFirst),
+        (varied(torus(&[12, 12])), RoutingKind::Dor),
+        (hypercube(8), RoutingKind::Pcube),
+        (explicit(varied(mesh(&[8, 8]))), RoutingKind::Source),
+    ];
+    for (n, kind) in cases {
+        let f = flitsim_router::routing::build(kind, &n).unwrap();
+        let what = format!("{} on {}", f.name(), n.name);
+        let exact = UniformSums::of(&n, f.as_ref());
+        let sample = SampledSums::draw(
+            &n,
+            f.as_ref(),
+            sample::SAMPLE_PAIRS,
+            sample::SAMPLE_SEED,
+            &(),
+        );
+        assert_eq!(sample.pairs, sample::SAMPLE_PAIRS, "{what}");
+        for len in [1, 12] {
+            let (mean, half) = (sample.mean(f64::from(len)), sample.ci95(f64::from(len)));
+            let truth = exact.mean(len);
+            assert!(
+                half > 0.0 && half < 0.015 * truth,
+                "{what}, {len}: +-{half}"
+            );
+            assert!(
+                (mean - truth).abs() <= half,
+                "{what}, {len}: {mean} +- {half} misses {truth}"
+            );
+        }
+    }
+}
+
+/// The uniform mean is exact with a closed form or up to the threshold of terminals and
+/// sampled above it; the sample is the same for any thread count.
+#[test]
+fn the_uniform_mean_is_sampled_only_above_the_threshold() {
+    let dor = torus(&[8, 8]);
+    let f = flitsim_router::routing::build(RoutingKind::Dor, &dor).unwrap();
+    let closed = UniformMean::below(&dor, f.as_ref(), 1, 4, &());
+    assert_eq!(
+        closed,
+        UniformMean::Exact(UniformSums::of(&dor, f.as_ref()))
+    );
+    assert_eq!(closed.ci95(12.0), None);
+    let duato = torus(&[8, 8]);
+    let g = flitsim_router::routing::build(RoutingKind::Duato, &duato).unwrap();
+    let walked = UniformMean::below(&duato, g.as_ref(), 1, 64, &());
+    assert_eq!(
+        walked,
+        UniformMean::Exact(UniformSums::of(&duato, g.as_ref()))
+    );
+    let sampled = UniformMean::below(&duato, g.as_ref(), 1, 63, &());
+    let expected = SampledSums::draw(
+        &duato,
+        g.as_ref(),
+        sample::SAMPLE_PAIRS,
+        sample::SAMPLE_SEED,
+        &(),
+    );
+    assert_eq!(sampled, UniformMean::Sampled(expected));
+    assert_eq!(UniformMean::below(&duato, g.as_ref(), 4, 63, &()), sampled);
+    assert!(sampled.ci95(12.0).is_some_and(|h| h > 0.0));
+}
