@@ -47,6 +47,15 @@ fn conserved_under_load_with_awkward_settings() {
             hypercube(4),
             &[("crossbar_delay", "3"), ("buffer_depth", "4")],
         ),
+        with(torus(&[4, 4]), &[("concentration", "4")]),
+        with(
+            mesh(&[3, 2]),
+            &[
+                ("concentration", "3"),
+                ("terminal_latency", "2"),
+                ("buffer_depth", "2"),
+            ],
+        ),
     ];
     for n in &cases {
         let config = SimConfig {

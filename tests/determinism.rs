@@ -218,6 +218,21 @@ fn random_and_wavefront_allocators_are_identical_at_1_2_3_8_threads() {
 }
 
 #[test]
+fn concentrated_torus_is_identical_at_1_2_3_8_threads() {
+    same_json_at_any_thread_count(
+        &shipped("torus-8x8.toml"),
+        &[
+            "--set",
+            "concentration=3",
+            "--rate",
+            "0.01",
+            "--length",
+            "4",
+        ],
+    );
+}
+
+#[test]
 fn mesh_is_identical_at_1_2_3_8_threads() {
     same_json_at_any_thread_count(
         &shipped("mesh-8x8.toml"),

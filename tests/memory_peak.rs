@@ -96,3 +96,10 @@ fn the_estimate_of_an_explicit_netlist_is_its_peak_within_ten_percent() {
     let src = flitsim_netlist::expand(&torus).replace("routing = \"dor\"", "routing = \"table\"");
     assert_within_ten_percent(&src);
 }
+
+#[test]
+fn the_estimate_of_a_concentrated_torus_is_its_peak_within_ten_percent() {
+    let _alone = alone();
+    let src = generated("torus-c4", "kind = \"torus\"\nradix = [8, 8]");
+    assert_within_ten_percent(&format!("concentration = 4\n{src}"));
+}

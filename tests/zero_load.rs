@@ -14,8 +14,11 @@ use flitsim::engine::{zero_load_latency_pair, zero_load_latency_uniform, SimConf
 use flitsim::netlist::topology::{dragonfly, hypercube, mesh, torus};
 use flitsim::netlist::{Netlist, TerminalId, Topology};
 
-/// Router-to-router hops of a minimal route between the routers of `s` and `d`.
+/// Router-to-router hops of a minimal route between the routers of terminals `s` and
+/// `d` (terminal `t` hangs off router `t / c` with `c` terminals per router).
 fn distance(n: &Netlist, s: usize, d: usize) -> u64 {
+    let c = n.concentration() as usize;
+    let (s, d) = (s / c, d / c);
     if let Topology::Dragonfly { a, h } = n.topology {
         return dragonfly_distance(a, h, s as u32, d as u32);
     }
@@ -38,6 +41,9 @@ fn distance(n: &Netlist, s: usize, d: usize) -> u64 {
 fn dragonfly_distance(a: u32, h: u32, s: u32, d: u32) -> u64 {
     let g = a * h + 1;
     let (gs, gd) = (s / a, d / a);
+    if s == d {
+        return 0;
+    }
     if gs == gd {
         return 1;
     }
@@ -237,6 +243,36 @@ fn dragonfly_minimal_and_ugal_at_zero_load() {
         n.set("vcs", "4").unwrap();
         n.set("routing", routing).unwrap();
         check(n, DEFAULT, &all_pairs(12), &[1, 5]);
+    }
+}
+
+/// Concentration: every pair of terminals, those of one router (0 hops) included, on a
+/// torus, a mesh and a dragonfly, with the reported zero-load latency (the walk over
+/// uniform pairs) equal to the formula averaged over them.
+#[test]
+fn concentrated_networks_all_pairs() {
+    let mut fly = dragonfly(2, 1);
+    fly.set("vcs", "4").unwrap();
+    fly.set("routing", "minimal").unwrap();
+    for (mut n, c) in [(torus(&[3, 3]), 4), (mesh(&[3, 2]), 3), (fly, 2)] {
+        n.set("concentration", &c.to_string()).unwrap();
+        let t = n.num_terminals();
+        assert_eq!(t, n.num_routers() * c);
+        let pairs = all_pairs(t);
+        assert_eq!(check(n.clone(), DEFAULT, &pairs, &[1, 4]), t * (t - 1));
+        let sum: u64 = pairs
+            .iter()
+            .map(|&(s, d)| formula(DEFAULT, distance(&n, s, d), 3))
+            .sum();
+        let expected = sum as f64 / pairs.len() as f64;
+        let kind = n.routers().next().unwrap().config.routing;
+        let routing = flitsim::router::routing::build(kind, &n).unwrap();
+        let got = zero_load_latency_uniform(&n, routing.as_ref(), 3);
+        assert!(
+            (got - expected).abs() < 1e-9,
+            "{}: {got} != {expected}",
+            n.name
+        );
     }
 }
 

@@ -168,6 +168,7 @@ pub fn effective_config(netlist: &Netlist, config: &SimConfig, args: &RunArgs) -
         "topology": describe_topology(&netlist.topology),
         "routers": netlist.num_routers(),
         "terminals": netlist.num_terminals(),
+        "concentration": netlist.concentration(),
         "channels": netlist.num_channels(),
         "routing": routing,
         "traffic": config.traffic.to_string(),

@@ -414,9 +414,9 @@ impl Simulation {
     /// Puts a packet from `src` to `dest` of `len` flits into `src`'s source queue, as
     /// generated at the current cycle (scripted traffic, tests).
     pub fn enqueue(&mut self, src: TerminalId, dest: TerminalId, len: u32) {
-        let p = self.net.part_of(src.index());
+        let p = self.net.part_of_terminal(src.index());
         let nodes = self.net.parts[p].nodes.get_mut().expect(PHASE_BUG);
-        let lo = nodes.lo;
+        let lo = nodes.terminal_lo;
         nodes.terminals[src.index() - lo]
             .terminal
             .enqueue(self.now, dest, len);
@@ -590,7 +590,7 @@ impl Simulation {
             &ReportInputs {
                 rate: (!self.config.traffic.replays()).then_some(self.config.rate),
                 length: self.config.lengths().mean(),
-                terminals: self.net.len(),
+                terminals: self.net.num_terminals(),
                 window,
                 drain,
                 total: self.now.0,
@@ -646,7 +646,7 @@ fn terminal_config(netlist: &Netlist, config: &SimConfig) -> TerminalConfig {
 /// Hands each terminal of `net` its packets of the trace `events`; with `tags`, each
 /// terminal keeps the tags of the packets it generates.
 fn schedule_trace(net: &mut Network, events: Vec<traffic::TracePacket>, tags: bool) {
-    let mut per: Vec<Vec<traffic::TracePacket>> = vec![Vec::new(); net.len()];
+    let mut per: Vec<Vec<traffic::TracePacket>> = vec![Vec::new(); net.num_terminals()];
     for e in events {
         per[e.source.index()].push(e);
     }

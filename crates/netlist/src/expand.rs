@@ -88,7 +88,7 @@ pub fn expand(netlist: &Netlist) -> String {
     );
     let _ = writeln!(
         w,
-        "# {} routers (router i carries terminal i on its port 0, `local`), {} channels.",
+        "# {} routers (router i carries terminals i*c .. i*c+c on its ports 0..c), {} channels.",
         netlist.num_routers(),
         netlist.num_channels()
     );
@@ -102,6 +102,10 @@ pub fn expand(netlist: &Netlist) -> String {
     let _ = writeln!(w, "terminal_latency = {term}");
     if let Some(m) = netlist.max_packet_length {
         let _ = writeln!(w, "max_packet_length = {m}");
+    }
+    if netlist.concentration() != 1 {
+        let _ = writeln!(w, "# Terminals per router (c).");
+        let _ = writeln!(w, "concentration = {}", netlist.concentration());
     }
     match &netlist.topology {
         Topology::Explicit => {}
@@ -184,8 +188,11 @@ fn write_router(w: &mut String, r: &RouterSpec, dflt: &[(&str, String)], term: u
         }
     }
     let mut entries = Vec::new();
-    for (i, p) in r.ports.iter().enumerate() {
-        let mut e = format!("name = {}", quote(&p.name));
+    // The terminal ports are copies of the first, written as `local`.
+    let first = std::iter::once((0, &r.ports[0]));
+    for (i, p) in first.chain(r.network_ports()) {
+        let name = if i == 0 { "local" } else { &p.name };
+        let mut e = format!("name = {}", quote(name));
         if let Some(d) = p.direction {
             let _ = write!(e, ", direction = \"{}\"", format_direction(d));
         }
@@ -199,7 +206,7 @@ fn write_router(w: &mut String, r: &RouterSpec, dflt: &[(&str, String)], term: u
             let _ = write!(e, ", buffer_depth = {}", depth(p.buffer_depth));
         }
         // The terminal port is implicit; list it only to carry overrides.
-        if i > 0 || differs {
+        if i >= usize::from(r.terminals) || differs {
             entries.push(format!("  {{ {e} }},"));
         }
     }
@@ -253,8 +260,12 @@ mod tests {
             hypercube(3),
             ring(5),
             torus(&[2, 2, 3]),
+            mesh(&[2, 3]),
         ] {
             n.set("routing_delay", "0").unwrap();
+            if n.name == "mesh-2x3" {
+                n.set("concentration", "3").unwrap();
+            }
             let text = expand(&n);
             let back = crate::parse_str(&text, Path::new("x.toml"))
                 .unwrap_or_else(|e| panic!("{e}\n{text}"));

@@ -32,7 +32,8 @@ id_type!(
     RouterId(u32), "r"
 );
 id_type!(
-    /// A terminal (traffic endpoint). Terminal `i` is attached to router `i` on port 0.
+    /// A terminal (traffic endpoint). With concentration `c`, terminal `i` is attached to
+    /// router `i / c` on port `i % c`.
     TerminalId(u32), "t"
 );
 id_type!(
@@ -40,11 +41,11 @@ id_type!(
     ChannelId(u32), "c"
 );
 id_type!(
-    /// An input port of a router (router-local index; port 0 is the terminal's injection).
+    /// An input port of a router (router-local index; ports `0..c` are the terminals' injection).
     InPort(u8), "in"
 );
 id_type!(
-    /// An output port of a router (router-local index; port 0 is the terminal's ejection).
+    /// An output port of a router (router-local index; ports `0..c` are the terminals' ejection).
     OutPort(u8), "out"
 );
 id_type!(
@@ -74,6 +75,7 @@ impl fmt::Display for Cycle {
     }
 }
 
-/// The port index used by every router for its terminal: input port 0 receives the
-/// terminal's injection channel, output port 0 drives its ejection channel.
+/// The first terminal port of every router: input port 0 receives the injection channel
+/// of the router's first terminal, output port 0 drives its ejection channel. With
+/// concentration `c`, ports `0..c` are terminal ports.
 pub const TERMINAL_PORT: u8 = 0;

@@ -1,6 +1,7 @@
 //! flitsim-netlist: the hardware description.
 //!
-//! A netlist lists routers (with their parameters and ports), one terminal per router,
+//! A netlist lists routers (with their parameters and ports), `c` terminals per router
+//! (its concentration),
 //! and unidirectional channels `router.port -> router.port` with a latency. It is read
 //! from TOML (a generator form or an explicit form, [`format`](mod@format)), validated, and held as a
 //! petgraph `DiGraph` ([`Netlist`]). Everything else in flitsim is built from that graph.
@@ -37,6 +38,7 @@
 // Errors are built once per bad input, never on a hot path; their size does not matter.
 #![allow(clippy::result_large_err)]
 
+pub mod concentration;
 pub mod config;
 pub mod dot;
 pub mod error;
@@ -52,6 +54,7 @@ pub mod source;
 pub mod topology;
 pub mod validate;
 
+pub use concentration::{terminal_port_name, MAX_CONCENTRATION};
 pub use config::{
     AllocatorKind, ArbiterKind, BufferDepth, DatelineRule, DeadlockCheck, DorTie, RouterConfig,
     RoutingKind, SelectionKind, Switching, VcRelease, DEFAULT_CHANNEL_LATENCY, MAX_ALLOC_ITERS,

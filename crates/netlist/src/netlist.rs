@@ -2,12 +2,14 @@
 //! `DiGraph`, unidirectional router-to-router channels as its edges.
 //!
 //! Architecture invariant: node index `i` is `RouterId(i)`, edge index `i` is
-//! `ChannelId(i)`, and terminal `i` hangs off router `i` on port 0 (`TERMINAL_PORT`).
+//! `ChannelId(i)`. With concentration `c` (every router has `c` terminal ports, ports
+//! `0..c`), terminal `t` hangs off router `t / c` on port `t % c`: router `r` carries
+//! terminals `r * c .. r * c + c`.
 //! Everything else in flitsim (the engine's flat arrays, routing tables, DOT) is built
 //! from this graph; petgraph never appears in the cycle loop.
 
 use crate::config::{BufferDepth, RouterConfig};
-use crate::ids::{ChannelId, InPort, OutPort, RouterId, TerminalId, TERMINAL_PORT};
+use crate::ids::{ChannelId, InPort, OutPort, RouterId, TerminalId};
 use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -72,7 +74,8 @@ impl Topology {
     }
 }
 
-/// One port of a router. Port 0 is always the terminal port (`"local"`).
+/// One port of a router. Ports `0..terminals` are the terminal ports (`local`, or
+/// `local0`, `local1`, ... under concentration).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PortSpec {
     /// Port name, unique within the router (`local`, `east`, `d0p`, ...).
@@ -98,17 +101,33 @@ pub struct RouterSpec {
     pub coord: Option<Vec<u32>>,
     /// Effective router parameters (defaults merged with overrides).
     pub config: RouterConfig,
-    /// Ports by index; `ports[0]` is the terminal port.
+    /// Ports by index; `ports[..terminals]` are the terminal ports.
     pub ports: Vec<PortSpec>,
+    /// Terminals attached to this router (the netlist's concentration), one per port
+    /// `0..terminals`.
+    pub terminals: u8,
     /// Latency of the injection and of the ejection channel between this router and its
     /// terminal (>= 1). Default 1.
     pub terminal_latency: u32,
 }
 
 impl RouterSpec {
-    /// The terminal attached to this router.
-    pub fn terminal(&self) -> TerminalId {
-        TerminalId(self.id.0)
+    /// Terminal `i` of this router (`i < terminals`): id `router * terminals + i`.
+    pub fn terminal(&self, i: u8) -> TerminalId {
+        TerminalId(self.id.0 * u32::from(self.terminals) + u32::from(i))
+    }
+
+    /// Is `port` one of the terminal ports?
+    pub fn is_terminal_port(&self, port: u8) -> bool {
+        port < self.terminals
+    }
+
+    /// The router-to-router ports (every port after the terminal ports), with their index.
+    pub fn network_ports(&self) -> impl Iterator<Item = (usize, &PortSpec)> + '_ {
+        self.ports
+            .iter()
+            .enumerate()
+            .skip(usize::from(self.terminals))
     }
 
     /// Index of the port with this name.
@@ -212,14 +231,19 @@ impl Netlist {
         id
     }
 
-    /// Number of routers (= number of terminals).
+    /// Number of routers.
     pub fn num_routers(&self) -> usize {
         self.graph.node_count()
     }
 
-    /// Number of terminals (one per router).
+    /// Terminals per router (every router has the same number; 1 for an empty netlist).
+    pub fn concentration(&self) -> u32 {
+        self.routers().next().map_or(1, |r| u32::from(r.terminals))
+    }
+
+    /// Number of terminals (routers times concentration).
     pub fn num_terminals(&self) -> usize {
-        self.graph.node_count()
+        self.graph.node_count() * self.concentration() as usize
     }
 
     /// Number of router-to-router channels.
@@ -299,11 +323,12 @@ impl Netlist {
 
     /// The router a terminal is attached to.
     pub fn terminal_router(&self, t: TerminalId) -> RouterId {
-        RouterId(t.0)
+        RouterId(t.0 / self.concentration())
     }
 
-    /// Is `port` the terminal port?
-    pub fn is_terminal_port(port: u8) -> bool {
-        port == TERMINAL_PORT
+    /// The port of its router a terminal is attached to (input: its injection channel,
+    /// output: its ejection channel).
+    pub fn terminal_port(&self, t: TerminalId) -> u8 {
+        (t.0 % self.concentration()) as u8
     }
 }

@@ -34,6 +34,7 @@ pub const SET_KEYS: &[&str] = &[
     "channel_latency",
     "terminal_latency",
     "max_packet_length",
+    "concentration",
 ];
 
 fn bad(key: &str, value: &str, message: impl Into<String>) -> NetlistError {
@@ -82,7 +83,7 @@ impl Netlist {
     /// Applies a `--set key=value` override to every router (and, for `vcs` and
     /// `buffer_depth`, every port, replacing per-port overrides), to every channel
     /// (`channel_latency`), every terminal (`terminal_latency`), or to the netlist
-    /// (`max_packet_length`). Keys: [`SET_KEYS`]. An unknown key or a bad value is an
+    /// (`max_packet_length`, `concentration`: terminals per router). Keys: [`SET_KEYS`]. An unknown key or a bad value is an
     /// error naming the key and the accepted values; the netlist is then unchanged.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), NetlistError> {
         if self.set_netlist_wide(key, value)? {
@@ -98,7 +99,8 @@ impl Netlist {
         Ok(())
     }
 
-    /// `channel_latency`, `terminal_latency` and `max_packet_length`: applied here, `true`;
+    /// `channel_latency`, `terminal_latency`, `max_packet_length` and `concentration`:
+    /// applied here, `true`;
     /// `false` for any other key.
     fn set_netlist_wide(&mut self, key: &str, value: &str) -> Result<bool, NetlistError> {
         match key {
@@ -116,6 +118,11 @@ impl Netlist {
             }
             "max_packet_length" => {
                 self.max_packet_length = Some(number(key, value, 1)?);
+                Ok(true)
+            }
+            "concentration" => {
+                let c = number(key, value, 1)?;
+                self.set_concentration(c).map_err(|m| bad(key, value, m))?;
                 Ok(true)
             }
             _ => Ok(false),

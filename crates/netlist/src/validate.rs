@@ -115,7 +115,7 @@ pub fn check_vct_depth(netlist: &Netlist, max_packet_length: u32) -> Result<(), 
         if !matches!(r.config.switching, Switching::Vct | Switching::Saf) {
             continue;
         }
-        for (i, p) in r.ports.iter().enumerate().skip(1) {
+        for (i, p) in r.network_ports() {
             let BufferDepth::Flits(depth) = p.buffer_depth else {
                 continue;
             };

@@ -32,7 +32,7 @@
 //!         coord: Some(vec![i]), config: RouterConfig { vcs: 2, ..Default::default() },
 //!         ports: vec![port("local", None), port("east", Some((0, Dir::Plus))),
 //!                     port("west", Some((0, Dir::Minus)))],
-//!         terminal_latency: 1 });
+//!         terminal_latency: 1, terminals: 1 });
 //! }
 //! for (a, b) in [(0, 1), (1, 0)] {
 //!     net.add_channel(RouterId(a), OutPort(1), RouterId(b), InPort(2), 1);
@@ -243,6 +243,7 @@ impl Router {
             switching: spec.config.switching,
             vc_release: spec.config.vc_release,
             escape_vcs: routing.escape_vcs().unwrap_or(0),
+            terminals: spec.terminals,
             trail: (spec.config.timeout > 0).then(Default::default),
             buffers,
             outputs: out_state,

@@ -13,7 +13,7 @@ impl Router {
     #[inline(never)]
     pub(crate) fn count_adaptive_hops(&mut self) {
         for &(o, f) in self.crossbar.emitted() {
-            if o == 0 || !f.kind.is_head() {
+            if (o as usize) < usize::from(self.state.terminals) || !f.kind.is_head() {
                 continue;
             }
             if let Some(p) = self

@@ -120,6 +120,7 @@ impl Harness {
                 })
                 .collect(),
             terminal_latency: 1,
+            terminals: 1,
         };
         let mut outputs = vec![OutputPortSpec {
             downstream_vcs: vcs,

@@ -14,7 +14,7 @@
 
 use crate::cycle::View;
 use crate::error::{SimError, WaitingVc};
-use flitsim_netlist::{Cycle, InPort, RouterId, VcId, TERMINAL_PORT};
+use flitsim_netlist::{Cycle, InPort, RouterId, VcId};
 use petgraph::algo::tarjan_scc;
 use petgraph::graphmap::DiGraphMap;
 use std::collections::{BTreeMap, BTreeSet};
@@ -80,7 +80,7 @@ pub(crate) fn diagnose(now: Cycle, idle: u64, view: &View<'_>) -> SimError {
             let from: VcNode = (r as u32, w.in_port.0, w.vc.0);
             waiting.insert(from);
             graph.add_node(from);
-            if w.out_port.0 == TERMINAL_PORT {
+            if w.out_port.index() < net.concentration {
                 continue;
             }
             let Some(&ch) = out_channel.get(&(RouterId(r as u32), w.out_port.0)) else {

@@ -45,8 +45,8 @@ impl<'a> View<'a> {
 
     /// Terminal `i`.
     pub fn terminal(&self, i: usize) -> &TerminalNode {
-        let p = self.net.part_of(i);
-        &self.nodes[p].terminals[i - self.nodes[p].lo]
+        let p = self.net.part_of_terminal(i);
+        &self.nodes[p].terminals[i - self.nodes[p].terminal_lo]
     }
 
     /// All routers in id order.

@@ -75,7 +75,9 @@ impl Names {
 /// The assembled network: partitions of contiguous ids, and what never changes.
 pub(crate) struct Network {
     pub parts: Vec<Partition>,
-    /// Partition `p` holds ids `bounds[p]..bounds[p + 1]`.
+    /// Terminals per router.
+    pub concentration: usize,
+    /// Partition `p` holds routers `bounds[p]..bounds[p + 1]` and their terminals.
     pub bounds: Vec<usize>,
     /// Forward and reverse side of every channel, by global channel index (see the
     /// module docs for the order).
@@ -87,13 +89,23 @@ pub(crate) struct Network {
 }
 
 impl Network {
-    /// Number of routers (= terminals).
+    /// Number of routers.
     pub fn len(&self) -> usize {
         *self.bounds.last().unwrap_or(&0)
     }
 
-    /// The partition holding id `i`.
+    /// Number of terminals (routers times the concentration).
+    pub fn num_terminals(&self) -> usize {
+        self.len() * self.concentration
+    }
+
+    /// The partition holding router `i`.
     pub fn part_of(&self, i: usize) -> usize {
         self.bounds.partition_point(|&b| b <= i) - 1
+    }
+
+    /// The partition holding terminal `t`.
+    pub fn part_of_terminal(&self, t: usize) -> usize {
+        self.part_of(t / self.concentration)
     }
 }

@@ -14,9 +14,7 @@ use crate::rng::{self, ComponentKind};
 use crate::setup::progress::SetupProgress;
 use crate::terminal::{Terminal, TerminalConfig};
 use crate::traffic::TrafficPattern;
-use flitsim_netlist::{
-    BufferDepth, InPort, Netlist, OutPort, RouterId, RouterSpec, TerminalId, TERMINAL_PORT,
-};
+use flitsim_netlist::{BufferDepth, InPort, Netlist, OutPort, RouterId, RouterSpec, TerminalId};
 use flitsim_router::{OutputPortSpec, Router};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -48,8 +46,9 @@ pub(crate) fn assemble(
         .map(|w| layout.wire(&mut outbound, w, resets))
         .collect();
     let ends = wiring.into_iter().map(|w| w.ends).collect();
+    let c = layout.concentration;
     let mut nodes: Vec<Nodes> = (0..layout.parts())
-        .map(|p| Nodes::empty(p, layout.bounds[p], layout.size(p), layout.latency))
+        .map(|p| Nodes::empty(p, layout.bounds[p], layout.size(p), c, layout.latency))
         .collect();
     let builder = Builder {
         netlist,
@@ -64,8 +63,10 @@ pub(crate) fn assemble(
         part.wide |= spec.ports.len() > MASK_PORTS;
         part.routers
             .push(builder.router_node(spec, routings, seed, resets));
-        part.terminals
-            .push(builder.terminal_node(spec, tc, pattern, seed));
+        for i in 0..spec.terminals {
+            part.terminals
+                .push(builder.terminal_node(spec, i, tc, pattern, seed));
+        }
         names.push(
             &spec.name,
             spec.ports.iter().map(|p| p.name.clone()).collect(),
@@ -83,6 +84,7 @@ pub(crate) fn assemble(
         .collect();
     Network {
         parts,
+        concentration: c,
         bounds: layout.bounds,
         channels,
         ends,
@@ -93,8 +95,10 @@ pub(crate) fn assemble(
 
 /// The partitions' bounds and the channels' latencies.
 struct Layout {
-    /// Partition `p` holds ids `bounds[p]..bounds[p + 1]`.
+    /// Partition `p` holds routers `bounds[p]..bounds[p + 1]` and their terminals.
     bounds: Vec<usize>,
+    /// Terminals per router.
+    concentration: usize,
     /// The longest latency of any channel, injection and ejection channels included.
     max_latency: u32,
     /// The latency of every channel when all have the same.
@@ -112,6 +116,7 @@ impl Layout {
         let max_latency = latencies().max().unwrap_or(1);
         Layout {
             bounds: bounds(netlist.num_routers(), parts),
+            concentration: netlist.concentration() as usize,
             max_latency,
             latency: (latencies().min() == Some(max_latency)).then_some(max_latency),
         }
@@ -138,7 +143,7 @@ impl Layout {
         let mut outbound: Vec<Outbound> = (0..parts)
             .map(|_| Outbound {
                 wakes: (0..parts)
-                    .map(|q| Wakes::new(self.max_latency, self.size(q)))
+                    .map(|q| Wakes::new(self.max_latency, self.size(q) * self.concentration))
                     .collect(),
                 ..Outbound::default()
             })
@@ -209,16 +214,16 @@ fn wiring(netlist: &Netlist) -> Vec<Wiring> {
         latency: r.terminal_latency,
         ends,
     };
-    let injection = netlist.routers().map(|r| {
+    let injection = netlist.routers().flat_map(terminal_ports).map(|(r, i)| {
         let ends = ChannelEnds {
             from: None,
-            to: Some((r.id, InPort(TERMINAL_PORT))),
+            to: Some((r.id, InPort(i))),
         };
         terminal(r, ends)
     });
-    let ejection = netlist.routers().map(|r| {
+    let ejection = netlist.routers().flat_map(terminal_ports).map(|(r, i)| {
         let ends = ChannelEnds {
-            from: Some((r.id, OutPort(TERMINAL_PORT))),
+            from: Some((r.id, OutPort(i))),
             to: None,
         };
         terminal(r, ends)
@@ -226,11 +231,16 @@ fn wiring(netlist: &Netlist) -> Vec<Wiring> {
     between.chain(injection).chain(ejection).collect()
 }
 
+/// Router `r` with each of its terminal ports.
+fn terminal_ports(r: &RouterSpec) -> impl Iterator<Item = (&RouterSpec, u8)> + '_ {
+    (0..r.terminals).map(move |i| (r, i))
+}
+
 /// Whom an item for a router's place wakes: the router, for an arrival bit, or its
-/// terminal, for an arrival mask.
+/// terminal on a port, for an arrival mask.
 enum Reader {
     Router(u32),
-    Terminal(u64),
+    Terminal(u8, u64),
 }
 
 /// What building a router's or a terminal's node needs: the netlist, the partitions, the
@@ -243,10 +253,13 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    /// The injection and ejection channels of terminal `i`.
-    fn terminal_channels(&self, i: usize) -> (Channel, Channel) {
-        let (c, n) = (self.netlist.num_channels(), self.netlist.num_routers());
-        (self.channels[c + i], self.channels[c + n + i])
+    /// The injection and ejection channels of terminal `t`.
+    fn terminal_channels(&self, t: TerminalId) -> (Channel, Channel) {
+        let (c, n) = (self.netlist.num_channels(), self.netlist.num_terminals());
+        (
+            self.channels[c + t.index()],
+            self.channels[c + n + t.index()],
+        )
     }
 
     /// Where `what` for router `r`'s place wakes its reader.
@@ -258,7 +271,10 @@ impl Builder<'_> {
             part: p as u32,
             spot: match what {
                 Reader::Router(bit) => w.spot(local, 1 << bit),
-                Reader::Terminal(mask) => w.spot(w.terminal_base() + local, mask),
+                Reader::Terminal(i, mask) => {
+                    let t = local * self.layout.concentration as u32 + u32::from(i);
+                    w.spot(w.terminal_base() + t, mask)
+                }
             },
         }
     }
@@ -305,7 +321,7 @@ impl Builder<'_> {
             downstream_vcs: spec.config.vcs,
             downstream_depth: BufferDepth::Unbounded,
         };
-        let outputs = (1..spec.ports.len()).map(|p| {
+        let outputs = (usize::from(spec.terminals)..spec.ports.len()).map(|p| {
             match self.netlist.out_channel(spec.id, OutPort(p as u8)) {
                 Some(ch) => {
                     let ch = self.netlist.channel(ch);
@@ -321,16 +337,18 @@ impl Builder<'_> {
                 },
             }
         });
-        std::iter::once(ejection).chain(outputs).collect()
+        std::iter::repeat_n(ejection, usize::from(spec.terminals))
+            .chain(outputs)
+            .collect()
     }
 
     /// Input port `p` of router `spec`: flits read from the forward side of the channel
     /// feeding it, credits and resets written on its reverse side (waking the upstream
     /// router, or the terminal for the injection port).
     fn input_side(&self, spec: &RouterSpec, p: usize) -> PortSide {
-        if p == TERMINAL_PORT as usize {
-            let (injection, _) = self.terminal_channels(spec.id.index());
-            let wake = self.wake(spec.id, Reader::Terminal(TERMINAL_CREDIT));
+        if spec.is_terminal_port(p as u8) {
+            let (injection, _) = self.terminal_channels(spec.terminal(p as u8));
+            let wake = self.wake(spec.id, Reader::Terminal(p as u8, TERMINAL_CREDIT));
             return port_side(injection.forward, injection.reverse, wake);
         }
         let Some(id) = self.netlist.in_channel(spec.id, InPort(p as u8)) else {
@@ -349,9 +367,9 @@ impl Builder<'_> {
     /// its channel, flits written on the forward side (waking the downstream router, or
     /// the terminal for the ejection port).
     fn output_side(&self, spec: &RouterSpec, p: usize) -> PortSide {
-        if p == TERMINAL_PORT as usize {
-            let (_, ejection) = self.terminal_channels(spec.id.index());
-            let wake = self.wake(spec.id, Reader::Terminal(TERMINAL_FLIT));
+        if spec.is_terminal_port(p as u8) {
+            let (_, ejection) = self.terminal_channels(spec.terminal(p as u8));
+            let wake = self.wake(spec.id, Reader::Terminal(p as u8, TERMINAL_FLIT));
             return port_side(ejection.reverse, ejection.forward, wake);
         }
         let Some(id) = self.netlist.out_channel(spec.id, OutPort(p as u8)) else {
@@ -366,19 +384,21 @@ impl Builder<'_> {
         )
     }
 
-    /// Terminal `spec.id`'s node: it writes the injection channel's forward side and the
-    /// ejection channel's reverse side, and reads the other two.
+    /// The node of router `spec`'s terminal on port `i`: it writes the injection
+    /// channel's forward side and the ejection channel's reverse side, and reads the
+    /// other two.
     fn terminal_node(
         &self,
         spec: &RouterSpec,
+        i: u8,
         tc: &TerminalConfig,
         pattern: &Arc<dyn TrafficPattern>,
         seed: u64,
     ) -> TerminalNode {
-        let (injection, ejection) = self.terminal_channels(spec.id.index());
-        let local = &spec.ports[TERMINAL_PORT as usize];
-        let t = TerminalId(spec.id.0);
-        let port = TERMINAL_PORT.into();
+        let t = spec.terminal(i);
+        let (injection, ejection) = self.terminal_channels(t);
+        let local = &spec.ports[usize::from(i)];
+        let port = usize::from(i);
         TerminalNode {
             terminal: Terminal::new(
                 t,

@@ -8,11 +8,13 @@ use crate::channel::{DelayLines, Wakes};
 use flitsim_router::{Credit, Flit, Reset};
 use std::sync::{Mutex, RwLock};
 
-/// The components of one partition (ids `lo..lo + routers.len()`), owned by its worker.
+/// The components of one partition (routers `lo..lo + routers.len()`, terminals
+/// `terminal_lo..terminal_lo + terminals.len()`), owned by its worker.
 pub(crate) struct Nodes {
     /// Index of the partition.
     pub part: usize,
     pub lo: usize,
+    pub terminal_lo: usize,
     pub routers: Vec<RouterNode>,
     pub terminals: Vec<TerminalNode>,
     /// Bit set of the local routers to step next cycle: the ones not quiescent after
@@ -83,22 +85,25 @@ pub(crate) struct Partition {
 pub(crate) const PHASE_BUG: &str = "partition lock contended: phase discipline broken";
 
 impl Nodes {
-    /// Partition `part` of `size` components from id `lo` on, none added yet, on lines of
-    /// one `latency` or not.
-    pub fn empty(part: usize, lo: usize, size: usize, latency: Option<u32>) -> Nodes {
+    /// Partition `part` of `size` routers from id `lo` on with `c` terminals each, none
+    /// added yet, on lines of one `latency` or not.
+    pub fn empty(part: usize, lo: usize, size: usize, c: usize, latency: Option<u32>) -> Nodes {
         let words = size.div_ceil(64);
+        let terminals = size * c;
+        let terminal_words = terminals.div_ceil(64);
         Nodes {
             part,
             lo,
+            terminal_lo: lo * c,
             routers: Vec::with_capacity(size),
-            terminals: Vec::with_capacity(size),
+            terminals: Vec::with_capacity(terminals),
             pending: vec![0; words],
-            arriving: vec![0; words],
-            busy: vec![0; words],
-            calendar: Calendar::new(size),
-            stepped_terminals: vec![0; words],
+            arriving: vec![0; terminal_words],
+            busy: vec![0; terminal_words],
+            calendar: Calendar::new(terminals),
+            stepped_terminals: vec![0; terminal_words],
             arrivals: vec![0; words * 64],
-            terminal_arrivals: vec![0; words * 64],
+            terminal_arrivals: vec![0; terminal_words * 64],
             stepped: vec![0; words],
             moved_before: 0,
             status: Status::default(),

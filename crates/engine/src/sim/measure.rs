@@ -22,7 +22,7 @@ impl Simulation {
         if let Some(b) = self.config.auto.map(|a| a.batch_cycles).filter(|&b| b > 0) {
             return b;
         }
-        let packets_per_cycle = self.config.rate * self.net.len() as f64;
+        let packets_per_cycle = self.config.rate * self.net.num_terminals() as f64;
         let for_packets = if packets_per_cycle > 0.0 {
             (10.0 / packets_per_cycle).ceil()
         } else {
@@ -57,11 +57,11 @@ impl Simulation {
     }
 
     fn finish_intervals(&mut self, samples: &[Sample]) {
-        let (lat, thr) = series::intervals(samples, self.net.len());
+        let (lat, thr) = series::intervals(samples, self.net.num_terminals());
         self.outcome.latency = lat;
         self.outcome.throughput = thr;
         if let (Some(a), Some(z)) = (samples.first(), samples.last()) {
-            let tc = (z.cycle - a.cycle) * self.net.len() as u64;
+            let tc = (z.cycle - a.cycle) * self.net.num_terminals() as u64;
             self.outcome.accepted =
                 (tc > 0).then(|| (z.flits_consumed - a.flits_consumed) as f64 / tc as f64);
         }

@@ -185,9 +185,9 @@ impl Simulation {
 
     /// Terminal `id`.
     fn terminal_mut(&mut self, id: TerminalId) -> &mut Terminal {
-        let p = self.net.part_of(id.index());
+        let p = self.net.part_of_terminal(id.index());
         let nodes = self.net.parts[p].nodes.get_mut().expect(PHASE_BUG);
-        let lo = nodes.lo;
+        let lo = nodes.terminal_lo;
         &mut nodes.terminals[id.index() - lo].terminal
     }
 }

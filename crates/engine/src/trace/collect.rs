@@ -29,7 +29,7 @@ fn collect_traced(now: Cycle, nodes: &mut Nodes) {
     }
     for (i, node) in nodes.terminals.iter_mut().enumerate() {
         let Some(buf) = &mut node.trace else { continue };
-        let component = Component::Terminal(TerminalId((nodes.lo + i) as u32));
+        let component = Component::Terminal(TerminalId((nodes.terminal_lo + i) as u32));
         tr.events.extend(buf.drain(..).map(|e| TraceEvent {
             cycle: now,
             component,

@@ -4,7 +4,7 @@
 //! [`TerminalEvent`]s; the watchdog reports a [`Verdict`] when it stops the run. Ports and
 //! VCs stay numeric here; [`TraceNames`] turns them into netlist names (`r3.east/vc1`).
 
-use flitsim_netlist::{Cycle, InPort, OutPort, RouterId, TerminalId, VcId, TERMINAL_PORT};
+use flitsim_netlist::{Cycle, InPort, OutPort, RouterId, TerminalId, VcId};
 use flitsim_router::probe::{FlitTag, RouterEvent};
 use flitsim_router::{Flit, PacketId};
 
@@ -22,11 +22,11 @@ pub enum Component {
 
 impl Component {
     /// The router this component belongs to (a terminal belongs to the router it hangs
-    /// off); `None` for the watchdog.
-    pub fn router(self) -> Option<RouterId> {
+    /// off, with `c` terminals per router); `None` for the watchdog.
+    pub fn router(self, c: u32) -> Option<RouterId> {
         match self {
             Component::Router(r) => Some(r),
-            Component::Terminal(t) => Some(RouterId(t.0)),
+            Component::Terminal(t) => Some(RouterId(t.0 / c.max(1))),
             Component::Watchdog => None,
         }
     }
@@ -162,12 +162,25 @@ pub struct TraceNames {
     pub upstream: Vec<Vec<Peer>>,
     /// VCs of each input port, by router, then port.
     pub in_vcs: Vec<Vec<u8>>,
+    /// Terminals per router (0 is read as 1).
+    pub concentration: u32,
+}
+
+impl TraceNames {
+    /// The router and port terminal `t` hangs off.
+    pub fn terminal_place(&self, t: TerminalId) -> (RouterId, u8) {
+        let c = self.concentration.max(1);
+        (RouterId(t.0 / c), (t.0 % c) as u8)
+    }
 }
 
 impl TraceNames {
     /// From a netlist.
     pub fn new(netlist: &flitsim_netlist::Netlist) -> TraceNames {
-        let mut n = TraceNames::default();
+        let mut n = TraceNames {
+            concentration: netlist.concentration(),
+            ..TraceNames::default()
+        };
         for r in netlist.routers() {
             n.routers.push(r.name.clone());
             n.ports
@@ -175,9 +188,11 @@ impl TraceNames {
             n.in_vcs.push(r.ports.iter().map(|p| p.vcs).collect());
             let mut down = vec![Peer::None; r.ports.len()];
             let mut up = vec![Peer::None; r.ports.len()];
-            down[usize::from(TERMINAL_PORT)] = Peer::Terminal(TerminalId(r.id.0));
-            up[usize::from(TERMINAL_PORT)] = Peer::Terminal(TerminalId(r.id.0));
-            for p in 1..r.ports.len() {
+            for i in 0..r.terminals {
+                down[usize::from(i)] = Peer::Terminal(r.terminal(i));
+                up[usize::from(i)] = Peer::Terminal(r.terminal(i));
+            }
+            for p in usize::from(r.terminals)..r.ports.len() {
                 if let Some(ch) = netlist.out_channel(r.id, OutPort(p as u8)) {
                     let ch = netlist.channel(ch);
                     down[p] = Peer::Router(ch.to, ch.to_port.0);

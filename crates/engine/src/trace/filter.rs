@@ -21,6 +21,8 @@ pub struct TraceFilter {
     pub routers: Vec<RouterId>,
     /// Packets kept (empty: all).
     pub packets: Vec<PacketId>,
+    /// Terminals per router, to place terminals' events (0 is read as 1).
+    pub concentration: u32,
 }
 
 impl TraceFilter {
@@ -40,7 +42,7 @@ impl TraceFilter {
         if !self.routers.is_empty()
             && !e
                 .component
-                .router()
+                .router(self.concentration)
                 .is_some_and(|r| self.routers.contains(&r))
         {
             return false;

@@ -3,7 +3,7 @@
 use super::event::{Peer, TraceNames};
 use crate::cycle::View;
 use crate::network::Network;
-use flitsim_netlist::{TerminalId, TERMINAL_PORT};
+use flitsim_netlist::TerminalId;
 
 impl TraceNames {
     /// From an assembled network (same result as [`TraceNames::new`] on its netlist).
@@ -19,19 +19,22 @@ impl TraceNames {
                 up[d.index()][i.index()] = Peer::Router(r, o.0);
             }
         }
+        let c = net.concentration;
         let mut n = TraceNames {
             routers: net.names.routers.clone(),
             ports,
+            concentration: c as u32,
             ..TraceNames::default()
         };
         let view = View::new(net);
         for (i, (node, (mut down, mut up))) in
             view.routers().zip(down.into_iter().zip(up)).enumerate()
         {
-            let t = Peer::Terminal(TerminalId(i as u32));
-            let local = usize::from(TERMINAL_PORT);
-            down[local] = t;
-            up[local] = t;
+            for local in 0..c {
+                let t = Peer::Terminal(TerminalId((i * c + local) as u32));
+                down[local] = t;
+                up[local] = t;
+            }
             n.downstream.push(down);
             n.upstream.push(up);
             n.in_vcs.push(node.in_vcs.to_vec());

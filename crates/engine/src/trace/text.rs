@@ -50,7 +50,7 @@
 //! watchdog) and, per component, in the order its step did things.
 
 use super::event::{Component, EventKind, TerminalEvent, TraceEvent, TraceNames, Verdict};
-use flitsim_netlist::{InPort, OutPort, RouterId, TerminalId, VcId, TERMINAL_PORT};
+use flitsim_netlist::{InPort, OutPort, RouterId, TerminalId, VcId};
 use flitsim_router::probe::{FlitTag, RouterEvent};
 use flitsim_router::routing::RouteSet;
 use flitsim_router::FlitKind;
@@ -195,12 +195,12 @@ fn terminal_fields(
     cycle: u64,
     e: &TerminalEvent,
 ) -> (&'static str, String) {
-    let r = RouterId(t.0);
-    let local = names.port(r, TERMINAL_PORT);
+    let (r, port) = names.terminal_place(t);
+    let local = names.port(r, port);
     match e {
         TerminalEvent::CreditIn { vc } => ("credit-in", format!("t{}/vc{} <- {local}", t.0, vc.0)),
         TerminalEvent::Eject { flit } => {
-            let mut s = format!("{} -> t{}", names.vc(r, TERMINAL_PORT, flit.vc), t.0);
+            let mut s = format!("{} -> t{}", names.vc(r, port, flit.vc), t.0);
             if flit.kind.is_tail() {
                 let _ = write!(s, " latency={}", cycle - flit.created.cycle().0);
             }
@@ -212,7 +212,7 @@ fn terminal_fields(
         TerminalEvent::ResetIn { .. } => ("reset-in", format!("t{} <- {local}", t.0)),
         TerminalEvent::Inject { flit } => (
             "inject",
-            format!("t{} -> {}", t.0, names.vc(r, TERMINAL_PORT, flit.vc)),
+            format!("t{} -> {}", t.0, names.vc(r, port, flit.vc)),
         ),
     }
 }

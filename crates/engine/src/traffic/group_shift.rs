@@ -11,7 +11,7 @@ use flitsim_netlist::{Netlist, TerminalId, Topology};
 /// Group `i` to a uniform terminal of group `i + 1`.
 #[derive(Clone, Debug)]
 pub struct GroupShift {
-    /// Terminals per group.
+    /// Terminals per group (routers per group times the concentration).
     per_group: u32,
     /// Groups.
     groups: u32,
@@ -32,7 +32,7 @@ impl GroupShift {
             ));
         };
         Ok(GroupShift {
-            per_group: a,
+            per_group: a * netlist.concentration(),
             groups: a * h + 1,
         })
     }

@@ -7,11 +7,14 @@ use crate::rng::ComponentRng;
 use flitsim_netlist::{Netlist, TerminalId};
 use std::collections::BTreeMap;
 
-/// Coordinates of every terminal's router and the reverse map (shared with `tornado`).
+/// Coordinates of every terminal's router and the reverse map to each router's first
+/// terminal (shared with `tornado`). With `c` terminals per router, terminal `s` moves to
+/// the terminal of the same index `s % c` at the router its pattern names.
 pub(crate) struct CoordMap {
     pub radix: Vec<u32>,
     pub coords: Vec<Vec<u32>>,
     pub ids: BTreeMap<Vec<u32>, u32>,
+    pub concentration: u32,
 }
 
 impl CoordMap {
@@ -34,10 +37,15 @@ impl CoordMap {
                 .clone()
                 .filter(|c| c.len() == radix.len())
                 .ok_or_else(fail)?;
-            ids.insert(c.clone(), t);
+            ids.entry(c.clone()).or_insert(t);
             coords.push(c);
         }
-        Ok(CoordMap { radix, coords, ids })
+        Ok(CoordMap {
+            radix,
+            coords,
+            ids,
+            concentration: netlist.concentration(),
+        })
     }
 }
 
@@ -53,7 +61,8 @@ pub(crate) fn by_coordinates(map: &CoordMap, shift: impl Fn(usize, u32) -> u32) 
                 .enumerate()
                 .map(|(dim, (&x, &k))| (x + shift(dim, k)) % k)
                 .collect();
-            *map.ids.get(&d).unwrap_or(&(s as u32))
+            let index = s as u32 % map.concentration;
+            map.ids.get(&d).map_or(s as u32, |first| first + index)
         })
         .collect()
 }

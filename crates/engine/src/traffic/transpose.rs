@@ -1,6 +1,7 @@
 //! Transpose traffic: with `N = k*k` terminals, terminal `s = x + k*y` sends to
 //! `y + k*x` (on a k x k torus or mesh, whose router ids are `x + k*y`, this is the
-//! matrix transpose of the coordinates). Diagonal terminals send to themselves.
+//! matrix transpose of the coordinates; with concentration it is the transpose of the
+//! terminal ids, not of the router coordinates). Diagonal terminals send to themselves.
 
 use super::{does_not_fit, DestinationMix, TrafficPattern};
 use crate::error::ConfigError;

@@ -115,6 +115,7 @@ impl Loader {
                     config,
                     ports: specs,
                     terminal_latency: term,
+                    terminals: 1,
                 },
                 source,
             });

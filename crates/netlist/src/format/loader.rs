@@ -175,6 +175,7 @@ impl Loader {
         let channel_latency = self.scalar(get("channel_latency"), "channel_latency");
         let terminal_latency = self.scalar(get("terminal_latency"), "terminal_latency");
         let max_packet_length = self.scalar(get("max_packet_length"), "max_packet_length");
+        let concentration = self.scalar(get("concentration"), "concentration");
         self.check_top_scalars(&channel_latency, &terminal_latency, &max_packet_length);
         let channel_latency = channel_latency.map_or(DEFAULT_CHANNEL_LATENCY, |s| *s.get_ref());
         let terminal_latency = terminal_latency.map_or(1, |s| *s.get_ref());
@@ -210,6 +211,15 @@ impl Loader {
             }
             return None;
         };
+        if let Some(c) = concentration {
+            if let Err(message) = netlist.set_concentration(*c.get_ref()) {
+                self.errors.push(NetlistError::BadValue {
+                    at: self.at(&c.span()),
+                    key: "concentration".into(),
+                    message,
+                });
+            }
+        }
         netlist.name = name;
         netlist.path = Some(path.to_path_buf());
         netlist.max_packet_length = max_packet_length.map(|s| *s.get_ref());

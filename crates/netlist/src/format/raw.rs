@@ -117,6 +117,7 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "channel_latency",
     "terminal_latency",
     "max_packet_length",
+    "concentration",
     "topology",
     "defaults",
     "router",

@@ -107,6 +107,25 @@ fn generator_form_loads() {
 }
 
 #[test]
+fn concentration_gives_every_router_its_terminal_ports() {
+    let src = format!("concentration = 3\n{PAIR}");
+    let n = parse(&src).unwrap();
+    assert_eq!((n.concentration(), n.num_terminals()), (3, 6));
+    let a = n.router(RouterId(0));
+    assert_eq!(a.ports[2].name, "local2");
+    // a.out -> b.in keeps its ports, now after the three terminal ports.
+    let c = n.channel(crate::ChannelId(0));
+    assert_eq!(a.ports[c.from_port.index()].name, "out");
+    assert_eq!(n.router(c.to).ports[c.to_port.index()].name, "in");
+    let g = parse("concentration = 2\n[topology]\nkind = \"ring\"\nn = 4\n").unwrap();
+    assert_eq!(g.num_terminals(), 8);
+    let e = parse("concentration = 65\n[topology]\nkind = \"ring\"\nn = 4\n").unwrap_err();
+    assert_eq!(e.errors[0].code(), "bad-value", "{e}");
+    assert!(e.to_string().starts_with("t.toml:1:17: "), "{e}");
+    assert!(e.to_string().contains("outside 1..=64"), "{e}");
+}
+
+#[test]
 fn every_error_is_collected_and_located() {
     let src =
         "[defaults]\nvcs = 0\nbogus = 1\n[topology]\nkind = \"torus\"\nradix = [4, 4]\nwat = 2\n";

@@ -71,6 +71,7 @@ pub(super) fn build(a: u32, h: u32) -> Netlist {
             config: config.clone(),
             ports,
             terminal_latency: 1,
+            terminals: 1,
         });
     }
     // Local port toward router j of the group, at router i: 1 + j, minus one past i.

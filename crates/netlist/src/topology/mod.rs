@@ -225,6 +225,7 @@ fn grid(topology: Topology, radix: &[u32], wrap: bool) -> Netlist {
             config: config.clone(),
             ports,
             terminal_latency: 1,
+            terminals: 1,
         });
     }
     for id in 0..total {
@@ -270,6 +271,7 @@ fn cube(dim: u32) -> Netlist {
             config: config.clone(),
             ports,
             terminal_latency: 1,
+            terminals: 1,
         });
     }
     for id in 0..total {

@@ -217,6 +217,8 @@ pub struct RouterState {
     /// VCs `0..escape_vcs` of every network port are escape VCs (Duato's methodology,
     /// [`crate::RoutingFunction::escape_vcs`]); 0 = the routing has none.
     pub escape_vcs: u8,
+    /// Terminal ports (ports `0..terminals` eject to terminals).
+    pub terminals: u8,
     /// Port/VC layout.
     pub layout: Layout,
     /// Busy output VCs per output port (owned or credits out), their integral,
@@ -247,10 +249,7 @@ impl RouterState {
     /// graph is acyclic (dateline DOR or negative-hop classes), as for plain DOR.
     #[inline]
     pub fn release_for(&self, o: usize, v: u8) -> crate::config::VcRelease {
-        if self.escape_vcs > 0
-            && o != usize::from(flitsim_netlist::TERMINAL_PORT)
-            && v >= self.escape_vcs
-        {
+        if self.escape_vcs > 0 && o >= usize::from(self.terminals) && v >= self.escape_vcs {
             crate::config::VcRelease::Credits
         } else {
             self.vc_release

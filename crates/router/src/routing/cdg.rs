@@ -74,7 +74,7 @@ impl Space<'_> {
         );
         let mut out = Vec::new();
         for c in set.iter() {
-            if c.port.0 == TERMINAL_PORT {
+            if self.n.router(r).is_terminal_port(c.port.0) {
                 continue;
             }
             let Some(id) = self.n.out_channel(r, c.port) else {
@@ -170,7 +170,8 @@ fn dependencies(f: &dyn RoutingFunction, netlist: &Netlist) -> (Vec<u64>, Sets, 
     // sorting costs O(E log E) in all, not a sort of the whole list per destination.
     let mut distinct = 1usize << 20;
     for t in 0..netlist.num_routers() {
-        let dest = TerminalId(t as u32);
+        // One destination per router: routing depends on the terminal only to eject.
+        let dest = netlist.router(RouterId(t as u32)).terminal(0);
         memo.iter_mut().for_each(|m| *m = None);
         seen.iter_mut().for_each(|s| *s = false);
         let mut stack = Vec::new();
@@ -249,7 +250,7 @@ pub fn deadlock_free_by_storage(f: &dyn RoutingFunction, netlist: &Netlist) -> b
         && netlist.routers().all(|r| {
             matches!(r.config.switching, Switching::Vct | Switching::Saf)
                 && r.config.vc_release == VcRelease::Tail
-                && r.ports.iter().enumerate().skip(1).all(|(i, p)| {
+                && r.network_ports().all(|(i, p)| {
                     p.buffer_depth == BufferDepth::Unbounded
                         || netlist.in_channel(r.id, InPort(i as u8)).is_none()
                 })

@@ -31,6 +31,9 @@
 //! | `valiant`       | dragonfly      | `dragonfly.rs`           | 3 (local), 2 (global) |
 //! | `ugal-l`        | dragonfly      | `dragonfly.rs`           | 4 (local), 2 (global) |
 //!
+//! Every function routes toward the destination's router and ejects on port 0; with
+//! `c > 1` terminals per router, `concentration.rs` wraps it (see there).
+//!
 //! Adaptive functions return every allowed candidate; the selection function picks among
 //! the free ones in VA, from the output VC state as of the start of that stage (the
 //! congestion snapshot: nothing committed in the same cycle is visible). Functions built
@@ -42,6 +45,7 @@ mod candidates;
 pub mod cdg;
 mod classes;
 pub mod committed;
+mod concentration;
 pub mod dimension_order;
 pub mod dor_torus_dateline;
 pub mod dragonfly;

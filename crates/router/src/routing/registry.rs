@@ -2,6 +2,7 @@
 //! [`RoutingMismatch`] that says what to do.
 
 use super::classes::ClassRanges;
+use super::concentration::Concentrated;
 use super::{
     cdg, dimension_order, dor_torus_dateline, dragonfly, duato_minimal, duato_nbc,
     minimal_adaptive, negative_first, north_last, pcube, quaglia_adaptive, source, table,
@@ -58,12 +59,17 @@ pub fn build(
     netlist: &Netlist,
 ) -> Result<Arc<dyn RoutingFunction>, RoutingMismatch> {
     let classes = message_classes(kind, netlist)?;
-    if classes > 1 {
-        return Ok(Arc::new(ClassRanges::build(kind, netlist, classes)?));
+    let f: Arc<dyn RoutingFunction> = if classes > 1 {
+        Arc::new(ClassRanges::build(kind, netlist, classes)?)
+    } else {
+        let f = construct(kind, netlist)?;
+        check_vcs(kind, f.vc_classes(), netlist)?;
+        f
+    };
+    match netlist.concentration() {
+        1 => Ok(f),
+        c => Ok(Arc::new(Concentrated::new(f, c))),
     }
-    let f = construct(kind, netlist)?;
-    check_vcs(kind, f.vc_classes(), netlist)?;
-    Ok(f)
 }
 
 /// The netlist's `message_classes` (its first router's), checked to be in
@@ -128,7 +134,7 @@ pub fn deadlock_warning(netlist: &Netlist) -> Option<String> {
 fn min_network_vcs(netlist: &Netlist) -> u8 {
     netlist
         .routers()
-        .flat_map(|r| r.ports.iter().skip(1).map(|p| p.vcs))
+        .flat_map(|r| r.network_ports().map(|(_, p)| p.vcs))
         .min()
         .unwrap_or(0)
 }
@@ -267,7 +273,7 @@ fn does_not_fit(kind: RoutingKind, t: &Topology) -> RoutingMismatch {
 /// than `classes`.
 fn check_vcs(kind: RoutingKind, classes: u8, netlist: &Netlist) -> Result<(), RoutingMismatch> {
     for r in netlist.routers() {
-        for (p, port) in r.ports.iter().enumerate().skip(1) {
+        for (p, port) in r.network_ports() {
             if port.vcs < classes {
                 return Err(RoutingMismatch::TooFewVcs {
                     routing: kind_name(kind).to_string(),

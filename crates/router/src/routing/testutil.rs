@@ -29,6 +29,7 @@ fn router(coord: Vec<u32>, ports: Vec<PortSpec>, vcs: u8) -> RouterSpec {
         },
         ports,
         terminal_latency: 1,
+        terminals: 1,
     }
 }
 

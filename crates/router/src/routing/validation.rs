@@ -48,7 +48,7 @@ impl RoutingRequirements for RoutingRegistry {
             let classes = f.vc_classes();
             let before = problems.len();
             for r in netlist.routers().filter(|r| users(r)) {
-                let have = r.ports.iter().skip(1).map(|p| p.vcs).min();
+                let have = r.network_ports().map(|(_, p)| p.vcs).min();
                 if let Some(have) = have.filter(|&h| h < classes) {
                     problems.push(RoutingProblem {
                         router: r.id,

@@ -84,7 +84,10 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
                 0
             }
     };
-    let node = (std::mem::size_of::<RouterNode>() + std::mem::size_of::<TerminalNode>()) as u64;
+    let (router_node, terminal_node) = (
+        std::mem::size_of::<RouterNode>() as u64,
+        std::mem::size_of::<TerminalNode>() as u64,
+    );
     let (mut in_vcs, mut out_vcs) = (0usize, 0usize);
     let (mut router_in, mut router_out) = (Vec::new(), Vec::new());
     for r in netlist.routers() {
@@ -110,13 +113,16 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
         e.nodes = e
             .nodes
             .saturating_add(Router::bookkeeping_bytes(&router_in, &router_out));
-        // Its injection and ejection channels.
+        // Its terminals' injection and ejection channels, and nodes.
+        let terminals = u64::from(r.terminals);
         e.lines = e
             .lines
-            .saturating_add(2u64.saturating_mul(line(r.terminal_latency)));
-        e.nodes = e.nodes.saturating_add(node);
-        // The ejection port's VCs (the terminal's).
-        out_vcs += usize::from(c.vcs);
+            .saturating_add((2 * terminals).saturating_mul(line(r.terminal_latency)));
+        e.nodes = e
+            .nodes
+            .saturating_add(router_node + terminals * terminal_node);
+        // The ejection ports' VCs (the terminals').
+        out_vcs += usize::from(r.terminals) * usize::from(c.vcs);
     }
     for ch in netlist.channels() {
         e.lines = e.lines.saturating_add(line(ch.latency));
@@ -128,10 +134,12 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
     let max_latency = max_latency(netlist);
     let b = bounds(netlist.num_routers(), parts);
     let writers = (b.len() - 1) as u64;
+    let c = netlist.concentration() as usize;
     for q in b.windows(2) {
+        let components = (q[1] - q[0]) * c;
         e.wakes = e
             .wakes
-            .saturating_add(writers.saturating_mul(Wakes::bytes(max_latency, q[1] - q[0])));
+            .saturating_add(writers.saturating_mul(Wakes::bytes(max_latency, components)));
     }
     e
 }

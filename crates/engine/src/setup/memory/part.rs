@@ -66,7 +66,7 @@ impl Part {
             format!(
                 "{} channels and {} terminal links, latency up to {} cycles",
                 netlist.num_channels(),
-                2 * n,
+                2 * netlist.num_terminals(),
                 max_latency(netlist)
             )
         };
@@ -86,7 +86,7 @@ impl Part {
                 most(&|c| u64::from(c.credit_delay))
             ),
             Part::Allocators => allocator_detail(netlist),
-            Part::Nodes => format!("{n} routers and terminals"),
+            Part::Nodes => format!("{n} routers and {} terminals", netlist.num_terminals()),
             Part::ZeroLoadWalk => walk_detail(walk.memos(netlist)),
             Part::Netlist => format!("{n} routers and {} channels", netlist.num_channels()),
         }

@@ -25,7 +25,7 @@ impl Walk {
 
 /// The VC counts [`Router::new`] builds router `r` of `netlist` with, into `in_vcs` and
 /// `out_vcs` (cleared first): per input port its VCs; per output port its downstream
-/// side's, the terminal's (the router's `vcs`) for the ejection port, 0 for a port
+/// side's, the terminal's (the router's `vcs`) for an ejection port, 0 for a port
 /// without a channel (as assembly gives them).
 pub(super) fn router_vcs(
     netlist: &Netlist,
@@ -36,8 +36,8 @@ pub(super) fn router_vcs(
     in_vcs.clear();
     in_vcs.extend(r.ports.iter().map(|p| p.vcs));
     out_vcs.clear();
-    out_vcs.push(r.config.vcs);
-    out_vcs.extend((1..r.ports.len()).map(|p| {
+    out_vcs.extend(std::iter::repeat_n(r.config.vcs, usize::from(r.terminals)));
+    out_vcs.extend((usize::from(r.terminals)..r.ports.len()).map(|p| {
         netlist.out_channel(r.id, OutPort(p as u8)).map_or(0, |ch| {
             let ch = netlist.channel(ch);
             netlist.router(ch.to).ports[ch.to_port.index()].vcs

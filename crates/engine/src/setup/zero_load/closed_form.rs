@@ -20,7 +20,7 @@
 
 use super::route::zero_load_route;
 use super::sums::UniformSums;
-use flitsim_netlist::{Netlist, RouterId, Switching, TerminalId, Topology};
+use flitsim_netlist::{Netlist, RouterId, Switching, Topology};
 use flitsim_router::routing::RoutingFunction;
 
 /// Routes walked to confirm the formula's hops: from three sources to up to this many
@@ -181,8 +181,8 @@ fn sample_agrees(
             let route = zero_load_route(
                 netlist,
                 routing,
-                TerminalId(netlist.router(a).terminal().0),
-                TerminalId(netlist.router(b).terminal().0),
+                netlist.router(a).terminal(0),
+                netlist.router(b).terminal(0),
             );
             formula_hops(netlist, a, b, radix, wraps) == Some(route.hops())
         })

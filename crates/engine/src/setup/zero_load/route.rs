@@ -1,7 +1,7 @@
 //! The zero-load route of one pair and its latency, and the uniform mean.
 
 use super::sums::UniformSums;
-use flitsim_netlist::{InPort, Netlist, RouterId, Switching, TerminalId, VcId, TERMINAL_PORT};
+use flitsim_netlist::{InPort, Netlist, RouterId, Switching, TerminalId, VcId};
 use flitsim_router::routing::{RouteCtx, RouteSet, RoutingFunction};
 
 /// The zero-load route from `src` to `dst`: routers visited and channel latencies.
@@ -34,7 +34,7 @@ pub fn zero_load_route(
     let target = netlist.terminal_router(dst);
     let mut ctx = RouteCtx {
         router: netlist.terminal_router(src),
-        in_port: InPort(TERMINAL_PORT),
+        in_port: InPort(netlist.terminal_port(src)),
         in_vc: VcId(0),
     };
     let mut route = ZeroLoadRoute {
@@ -51,11 +51,11 @@ pub fn zero_load_route(
                 ctx.router
             )
         });
-        if c.port.0 == TERMINAL_PORT {
+        if netlist.router(ctx.router).is_terminal_port(c.port.0) {
             assert_eq!(
-                ctx.router,
-                target,
-                "routing {} ejected at the wrong router",
+                (ctx.router, c.port.0),
+                (target, netlist.terminal_port(dst)),
+                "routing {} ejected at the wrong router or port",
                 routing.name()
             );
             return route;

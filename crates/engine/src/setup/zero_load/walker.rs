@@ -259,7 +259,7 @@ impl<'a> Walker<'a> {
         let Some(&c) = set.first() else {
             self.broken(ctx, "gave no candidate")
         };
-        if c.port.0 == TERMINAL_PORT {
+        if u32::from(c.port.0) < self.netlist.concentration() {
             if ctx.router != target {
                 self.broken(ctx, "ejected at the wrong router");
             }
@@ -291,7 +291,7 @@ impl<'a> Walker<'a> {
         let target = self.netlist.terminal_router(dst);
         let mut ctx = RouteCtx {
             router: self.netlist.terminal_router(src),
-            in_port: InPort(TERMINAL_PORT),
+            in_port: InPort(self.netlist.terminal_port(src)),
             in_vc: VcId(0),
         };
         let at = self.stage[ctx.router.index()];

@@ -26,7 +26,7 @@ use crate::arbiter::{Arbiters, WordArbiters};
 use crate::flit::Credit;
 use crate::mask;
 use crate::vc_state::{InputVcState, VcPhase};
-use flitsim_netlist::{Cycle, OutPort, RouterConfig, VcId, TERMINAL_PORT};
+use flitsim_netlist::{Cycle, OutPort, RouterConfig, VcId};
 use word_path::{GrantArbiters, WordPath};
 
 /// The SA stage: port allocator, per-input-port VC arbiters, scratch.
@@ -363,7 +363,7 @@ impl SwitchAlloc {
         let flit = crossbar.push(o.index(), exit, &s.buffers.pop(i).flit);
         let tail = flit.kind.is_tail();
         flit.vc = ov;
-        flit.hops += u16::from(o.0 != TERMINAL_PORT);
+        flit.hops += u16::from(o.0 >= s.terminals);
         s.outputs[ovc].credits.consume();
         credits.push(p, now, Credit { vc: VcId(v) });
         if tail {
