@@ -6,12 +6,13 @@
 //!
 //! The expected values come from that formula with H computed here from the coordinates
 //! (torus: shortest way around each ring; mesh: Manhattan; hypercube: Hamming distance;
-//! dragonfly: the local-global-local route from the global wiring),
+//! dragonfly: the local-global-local route from the global wiring; HyperX: the number of
+//! differing coordinates),
 //! never from the simulator or the routing code.
 
 use flitsim::engine::zero_load::UniformSums;
 use flitsim::engine::{zero_load_latency_pair, zero_load_latency_uniform, SimConfig, Simulation};
-use flitsim::netlist::topology::{dragonfly, hypercube, mesh, torus};
+use flitsim::netlist::topology::{dragonfly, hypercube, hyperx, mesh, torus};
 use flitsim::netlist::{Netlist, TerminalId, Topology};
 
 /// Router-to-router hops of a minimal route between the routers of `s` and `d`.
@@ -26,6 +27,7 @@ fn distance(n: &Netlist, s: usize, d: usize) -> u64 {
         match &n.topology {
             Topology::Torus { radix } => x.min(u64::from(radix[i]) - x),
             Topology::Ring { n } => x.min(u64::from(*n) - x),
+            Topology::HyperX { .. } => u64::from(x != 0),
             _ => x,
         }
     };
@@ -234,6 +236,16 @@ fn mesh_and_hypercube() {
 fn dragonfly_minimal_and_ugal_at_zero_load() {
     for routing in ["minimal", "ugal-l"] {
         let mut n = dragonfly(3, 1);
+        n.set("vcs", "4").unwrap();
+        n.set("routing", routing).unwrap();
+        check(n, DEFAULT, &all_pairs(12), &[1, 5]);
+    }
+}
+
+#[test]
+fn hyperx_minimal_and_ugal_at_zero_load() {
+    for routing in ["minimal", "ugal-l"] {
+        let mut n = hyperx(&[3, 2, 2]);
         n.set("vcs", "4").unwrap();
         n.set("routing", routing).unwrap();
         check(n, DEFAULT, &all_pairs(12), &[1, 5]);

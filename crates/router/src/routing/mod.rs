@@ -30,6 +30,9 @@
 //! | `minimal`       | dragonfly      | `dragonfly.rs`           | 2 (local), 1 (global) |
 //! | `valiant`       | dragonfly      | `dragonfly.rs`           | 3 (local), 2 (global) |
 //! | `ugal-l`        | dragonfly      | `dragonfly.rs`           | 4 (local), 2 (global) |
+//! | `minimal`       | HyperX         | `hyperx.rs`              | 1          |
+//! | `valiant`       | HyperX         | `hyperx.rs`              | 2          |
+//! | `ugal-l`        | HyperX         | `hyperx.rs`              | 2          |
 //!
 //! Adaptive functions return every allowed candidate; the selection function picks among
 //! the free ones in VA, from the output VC state as of the start of that stage (the
@@ -50,6 +53,7 @@ pub mod duato_nbc;
 mod function;
 mod geometry;
 mod hops;
+pub mod hyperx;
 pub mod minimal_adaptive;
 mod mismatch;
 pub mod negative_first;
