@@ -300,13 +300,13 @@ fn the_reported_zero_load_latency_is_the_formula_averaged_over_uniform_pairs() {
 /// The uniform sums behind the reported zero-load latency equal the per-pair walk summed
 /// over every ordered pair, on the shipped and test netlists: every generator, a
 /// heterogeneous torus, an explicit netlist with uneven channel and terminal latencies,
-/// each switching mode, and dimension-order, adaptive, turn-model, table and source
-/// routing.
+/// each switching mode, and dimension-order, adaptive, turn-model, table, source and
+/// UGAL routing.
 #[test]
 fn uniform_sums_of_the_fixtures_equal_the_per_pair_walk() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let explicit = "tests/data/ok/mesh-2x2-explicit.toml";
-    let cases: [(&str, &[(&str, &str)]); 14] = [
+    let cases: [(&str, &[(&str, &str)]); 15] = [
         ("netlists/torus-4x4.toml", &[]),
         ("netlists/torus-4x4.toml", &[("switching", "saf")]),
         ("netlists/torus-4x4.toml", &[("routing", "duato")]),
@@ -321,6 +321,7 @@ fn uniform_sums_of_the_fixtures_equal_the_per_pair_walk() {
         ("netlists/hypercube-6.toml", &[("routing", "pcube")]),
         ("netlists/ring-8.toml", &[("channel_latency", "3")]),
         ("netlists/paper004-torus-8x8.toml", &[]),
+        ("netlists/hyperx-4x4.toml", &[]),
         (explicit, &[]),
         (explicit, &[("routing", "table")]),
         (explicit, &[("routing", "source"), ("switching", "saf")]),
