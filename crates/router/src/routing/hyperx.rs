@@ -36,12 +36,13 @@ pub struct HyperX {
     variant: Variant,
     /// Routers per dimension.
     radix: Vec<u32>,
-    /// The largest radix (the stride of `port`).
-    widest: usize,
+    /// `offset[d]`: the radices of the dimensions below `d`, summed; `offset[dims]` is
+    /// a router's row in `port`.
+    offset: Vec<usize>,
     /// `coord[r * dims + d]`.
     coord: Vec<u32>,
-    /// `port[(r * dims + d) * widest + j]`: the port of router `r` toward coordinate `j`
-    /// of dimension `d`.
+    /// `port[r * offset[dims] + offset[d] + j]`: the port of router `r` toward coordinate
+    /// `j` of dimension `d`.
     port: Vec<u8>,
     /// `in_dim[r][p]`: the dimension of the channel arriving on input port `p` of `r`.
     in_dim: Vec<Vec<u8>>,
@@ -56,7 +57,13 @@ impl HyperX {
     /// Builds the tables of `netlist`, a HyperX of `radix[d]` routers along dimension `d`.
     pub fn new(netlist: &Netlist, radix: &[u32], variant: Variant) -> HyperX {
         let dims = radix.len();
-        let widest = radix.iter().copied().max().unwrap_or(1) as usize;
+        let offset: Vec<usize> = std::iter::once(0)
+            .chain(radix.iter().scan(0, |sum, &k| {
+                *sum += k as usize;
+                Some(*sum)
+            }))
+            .collect();
+        let row = offset[dims];
         let n = netlist.num_routers();
         let per_port = |f: &dyn Fn(&flitsim_netlist::PortSpec) -> u8| -> Vec<Vec<u8>> {
             netlist
@@ -72,9 +79,9 @@ impl HyperX {
         let mut x = HyperX {
             variant,
             radix: radix.to_vec(),
-            widest,
+            offset,
             coord,
-            port: vec![NO_PORT; n * dims * widest],
+            port: vec![NO_PORT; n * row],
             in_dim: per_port(&|_| 0),
             vcs: per_port(&|_| 0),
             in_vcs: per_port(&|p| p.vcs),
@@ -91,7 +98,7 @@ impl HyperX {
             };
             x.in_dim[to][c.to_port.index()] = d as u8;
             let j = x.at(to, d) as usize;
-            x.port[(from * dims + d) * widest + j] = c.from_port.0;
+            x.port[from * row + x.offset[d] + j] = c.from_port.0;
         }
         x
     }
@@ -151,7 +158,8 @@ impl HyperX {
 
     /// The port of router `r` toward coordinate `j` of dimension `d`.
     fn port_toward(&self, r: u32, d: usize, j: u32) -> u8 {
-        self.port[(r as usize * self.radix.len() + d) * self.widest + j as usize]
+        let row = self.offset[self.radix.len()];
+        self.port[r as usize * row + self.offset[d] + j as usize]
     }
 
     /// The dimension-order hop of class `k` from `here` toward router `to` (`to` differs).
@@ -196,8 +204,12 @@ impl HyperX {
         if n < 3 {
             return None;
         }
-        let k = (path_hash(source, seq, RouterId(0)) % u64::from(n - 2)) as u32;
-        (0..n).filter(|&x| x != from && x != to).nth(k as usize)
+        let mut x = (path_hash(source, seq, RouterId(0)) % u64::from(n - 2)) as u32;
+        // The k-th router skipping `from` and `to`, the lower first.
+        for skip in [from.min(to), from.max(to)] {
+            x += u32::from(x >= skip);
+        }
+        Some(x)
     }
 }
 
@@ -224,7 +236,7 @@ impl HyperX {
         let via = packet.and_then(|(s, q)| self.intermediate(s, q, src, dest));
         match (self.variant, self.arrived(ctx)) {
             (Variant::Minimal, _) => out.extend(self.dor(here, dest, 0)),
-            (Variant::UgalL, None) => self.ugal(here, dest, via, out),
+            (Variant::UgalL, None) => self.ugal(here, dest, packet.is_some(), via, out),
             (Variant::Valiant, None) => match (packet, via) {
                 (Some(_), Some(via)) => out.extend(self.dor(here, via, 0)),
                 (Some(_), None) => out.extend(self.dor(here, dest, last)),
@@ -241,27 +253,34 @@ impl HyperX {
 
     /// UGAL at the source router: the minimal first hop, then the first hop toward the
     /// intermediate router (each, without a packet id), each with the hops of its path.
-    fn ugal(&self, here: u32, dest: u32, via: Option<u32>, out: &mut RouteSet) {
+    fn ugal(&self, here: u32, dest: u32, packet: bool, via: Option<u32>, out: &mut RouteSet) {
         if let Some(mut min) = self.dor(here, dest, 1) {
             min.hops = self.distance(here, dest) as u8;
             out.push(min);
         }
-        let n = self.terminal_vcs.len() as u32;
-        let every = (0..n).filter(|&x| via.is_none() && x != here && x != dest);
-        for x in via.into_iter().chain(every) {
-            if let Some(mut c) = self.dor(here, x, 0) {
-                c.hops = self.valiant_hops(here, x, dest) as u8;
-                push_new(out, c);
-            }
+        if !packet {
+            self.every_first_hop(here, dest, 0, out);
+        } else if let Some(mut c) = via.and_then(|x| self.dor(here, x, 0)) {
+            c.hops = via.map_or(0, |x| self.valiant_hops(here, x, dest)) as u8;
+            out.push(c);
         }
     }
 
-    /// Every first hop of class `k` toward a router other than `here` and `dest`.
+    /// Every first hop of class `k` toward a router other than `here` and `dest`: every
+    /// network port, but the one toward `dest` when `dest` is the only router behind it
+    /// (a hop in the last dimension).
     fn every_first_hop(&self, here: u32, dest: u32, k: u8, out: &mut RouteSet) {
-        let n = self.terminal_vcs.len() as u32;
-        for x in (0..n).filter(|&x| x != here && x != dest) {
-            if let Some(c) = self.dor(here, x, k) {
-                push_new(out, c);
+        let last = self.radix.len() - 1;
+        let only_dest = |d: usize, j: u32| {
+            d == last
+                && self.first_difference(here, dest) == Some(d)
+                && self.at(dest as usize, d) == j
+        };
+        for (d, &radix) in self.radix.iter().enumerate() {
+            for j in (0..radix).filter(|&j| j != self.at(here as usize, d)) {
+                if !only_dest(d, j) {
+                    out.push(self.hop(RouterId(here), self.port_toward(here, d, j), k));
+                }
             }
         }
     }

@@ -183,3 +183,32 @@ fn ugal_offers_the_minimal_path_first_and_each_candidate_its_length() {
         }
     }
 }
+
+#[test]
+fn the_direct_forms_match_the_enumerations_over_every_router() {
+    for radix in [&[3, 2, 2][..], &[4, 4], &[5]] {
+        let n = net(radix, RoutingKind::UgalL);
+        let x = HyperX::new(&n, radix, Variant::UgalL);
+        let count = n.num_routers() as u32;
+        for here in 0..count {
+            for dest in (0..count).filter(|&d| d != here) {
+                let mut direct = RouteSet::new();
+                x.every_first_hop(here, dest, 0, &mut direct);
+                let mut listed = RouteSet::new();
+                for via in (0..count).filter(|&v| v != here && v != dest) {
+                    push_new(&mut listed, x.dor(here, via, 0).unwrap());
+                }
+                direct.sort_by_key(|c| c.port.0);
+                listed.sort_by_key(|c| c.port.0);
+                assert_eq!(direct, listed, "{radix:?} {here} -> {dest}");
+                for seq in 0..8 {
+                    let k = path_hash(here, seq, RouterId(0)) % u64::from(count - 2);
+                    let nth = (0..count)
+                        .filter(|&v| v != here && v != dest)
+                        .nth(k as usize);
+                    assert_eq!(x.intermediate(here, seq, here, dest), nth);
+                }
+            }
+        }
+    }
+}
