@@ -204,7 +204,7 @@ pub fn by_class(checks: &[ChannelCheck]) -> Vec<ClassCheck> {
 /// A configuration as plain data, enough to pick a paper model.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Setup {
-    /// `torus`, `mesh`, `hypercube`, `ring`, `dragonfly` or `explicit`.
+    /// `torus`, `mesh`, `hypercube`, `ring`, `dragonfly`, `hyperx` or `explicit`.
     pub topology: String,
     /// Torus/mesh radix per dimension; for a hypercube, `[2; n]`.
     pub radix: Vec<u32>,

@@ -249,6 +249,8 @@ fn expand_round_trips() {
         "paper000-torus-4x4",
         "paper004-torus-8x8",
         "dragonfly-a4h2",
+        "hyperx-4x4",
+        "hyperx-4x4x4",
     ]
     .iter()
     .map(|f| format!("netlists/{f}.toml"))

@@ -12,6 +12,7 @@ mod dragonfly;
 mod experiment_files;
 mod experiments;
 mod fuzz;
+mod hyperx;
 mod latency_definition;
 mod little;
 mod measurement;

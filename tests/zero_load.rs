@@ -6,12 +6,13 @@
 //!
 //! The expected values come from that formula with H computed here from the coordinates
 //! (torus: shortest way around each ring; mesh: Manhattan; hypercube: Hamming distance;
-//! dragonfly: the local-global-local route from the global wiring),
+//! dragonfly: the local-global-local route from the global wiring; HyperX: the number of
+//! differing coordinates),
 //! never from the simulator or the routing code.
 
 use flitsim::engine::zero_load::UniformSums;
 use flitsim::engine::{zero_load_latency_pair, zero_load_latency_uniform, SimConfig, Simulation};
-use flitsim::netlist::topology::{dragonfly, hypercube, mesh, torus};
+use flitsim::netlist::topology::{dragonfly, hypercube, hyperx, mesh, torus};
 use flitsim::netlist::{Netlist, TerminalId, Topology};
 
 /// Router-to-router hops of a minimal route between the routers of terminals `s` and
@@ -29,6 +30,7 @@ fn distance(n: &Netlist, s: usize, d: usize) -> u64 {
         match &n.topology {
             Topology::Torus { radix } => x.min(u64::from(radix[i]) - x),
             Topology::Ring { n } => x.min(u64::from(*n) - x),
+            Topology::HyperX { .. } => u64::from(x != 0),
             _ => x,
         }
     };
@@ -277,6 +279,16 @@ fn concentrated_networks_all_pairs() {
 }
 
 #[test]
+fn hyperx_minimal_and_ugal_at_zero_load() {
+    for routing in ["minimal", "ugal-l"] {
+        let mut n = hyperx(&[3, 2, 2]);
+        n.set("vcs", "4").unwrap();
+        n.set("routing", routing).unwrap();
+        check(n, DEFAULT, &all_pairs(12), &[1, 5]);
+    }
+}
+
+#[test]
 fn the_reported_zero_load_latency_is_the_formula_averaged_over_uniform_pairs() {
     let n = torus(&[4, 4]);
     let mut sum = 0;
@@ -324,13 +336,13 @@ fn the_reported_zero_load_latency_is_the_formula_averaged_over_uniform_pairs() {
 /// The uniform sums behind the reported zero-load latency equal the per-pair walk summed
 /// over every ordered pair, on the shipped and test netlists: every generator, a
 /// heterogeneous torus, an explicit netlist with uneven channel and terminal latencies,
-/// each switching mode, and dimension-order, adaptive, turn-model, table and source
-/// routing.
+/// each switching mode, and dimension-order, adaptive, turn-model, table, source and
+/// UGAL routing.
 #[test]
 fn uniform_sums_of_the_fixtures_equal_the_per_pair_walk() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let explicit = "tests/data/ok/mesh-2x2-explicit.toml";
-    let cases: [(&str, &[(&str, &str)]); 14] = [
+    let cases: [(&str, &[(&str, &str)]); 15] = [
         ("netlists/torus-4x4.toml", &[]),
         ("netlists/torus-4x4.toml", &[("switching", "saf")]),
         ("netlists/torus-4x4.toml", &[("routing", "duato")]),
@@ -345,6 +357,7 @@ fn uniform_sums_of_the_fixtures_equal_the_per_pair_walk() {
         ("netlists/hypercube-6.toml", &[("routing", "pcube")]),
         ("netlists/ring-8.toml", &[("channel_latency", "3")]),
         ("netlists/paper004-torus-8x8.toml", &[]),
+        ("netlists/hyperx-4x4.toml", &[]),
         (explicit, &[]),
         (explicit, &[("routing", "table")]),
         (explicit, &[("routing", "source"), ("switching", "saf")]),

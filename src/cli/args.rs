@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// The simulation flags.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Netlist file (TOML): a generator (`torus`, `mesh`, `hypercube`, `ring`, `dragonfly`) or explicit routers and channels.
+    /// Netlist file (TOML): a generator (`torus`, `mesh`, `hypercube`, `ring`, `dragonfly`, `hyperx`) or explicit routers and channels.
     pub netlist: PathBuf,
 
     /// Routing function for every router (`dor`, `dor-nodateline`, ...); overrides the netlist.

@@ -42,6 +42,7 @@ pub fn setup(netlist: &Netlist, config: &SimConfig) -> Setup {
         Topology::Ring { n } => ("ring", vec![*n]),
         Topology::Hypercube { dim } => ("hypercube", vec![2; *dim as usize]),
         Topology::Dragonfly { .. } => ("dragonfly", Vec::new()),
+        Topology::HyperX { radix } => ("hyperx", radix.clone()),
         Topology::Explicit => ("explicit", Vec::new()),
     };
     Setup {

@@ -157,13 +157,14 @@ pub enum RoutingKind {
     Source,
     /// Table routing from shortest paths restricted to up*/down* paths. Any netlist.
     Table,
-    /// Minimal routing on a dragonfly (local, global, local hop).
+    /// Minimal routing on a dragonfly (local, global, local hop) or a HyperX (dimension
+    /// order).
     Minimal,
-    /// Valiant's routing on a dragonfly: minimal to a random intermediate group, then
-    /// minimal to the destination.
+    /// Valiant's routing on a dragonfly or a HyperX: minimal to a random intermediate
+    /// group (router), then minimal to the destination.
     Valiant,
-    /// UGAL-L on a dragonfly: minimal or Valiant, chosen at the source router from its
-    /// output queues times the paths' hops.
+    /// UGAL-L on a dragonfly or a HyperX: minimal or Valiant, chosen at the source router
+    /// from its output queues times the paths' hops.
     #[serde(rename = "ugal-l")]
     UgalL,
 }

@@ -131,6 +131,9 @@ pub fn expand(netlist: &Netlist) -> String {
                 Topology::Dragonfly { a, h } => {
                     let _ = writeln!(w, "kind = \"dragonfly\"\na = {a}\nh = {h}");
                 }
+                Topology::HyperX { radix } => {
+                    let _ = writeln!(w, "kind = \"hyperx\"\nradix = {}", list(radix));
+                }
                 Topology::Explicit => {}
             }
         }

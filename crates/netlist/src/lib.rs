@@ -15,7 +15,7 @@
 //! ```
 //!
 //! - [`load`] / [`parse_str`]: file -> [`Netlist`], or every error as [`Diagnostics`];
-//! - [`topology`]: generators (`torus`, `mesh`, `hypercube`, `ring`, `dragonfly`) -> the same IR;
+//! - [`topology`]: generators (`torus`, `mesh`, `hypercube`, `ring`, `dragonfly`, `hyperx`) -> the same IR;
 //! - [`validate`]: checks needing the router crate ([`validate::check_routing`]) or the
 //!   traffic ([`validate::check_vct_depth`]);
 //! - [`Netlist::set`] (`--set key=value`), [`Netlist::diameter`],

@@ -4,7 +4,8 @@
 //! For the generator families (and explicit netlists declaring one, which loading
 //! matches exactly) the diameter and the distance sum come from closed forms, per
 //! dimension of radix k over its k^2 ordered pairs: a ring sums k * sum_j min(j, k - j)
-//! hops, a line (mesh) (k^3 - k) / 3; a hypercube is a mesh of radix 2 per dimension.
+//! hops, a line (mesh) (k^3 - k) / 3, a HyperX dimension (all-to-all) k (k - 1); a
+//! hypercube is a mesh of radix 2 per dimension.
 //! Other netlists take one breadth-first search per router up to [`EXACT_ROUTERS`]
 //! routers, and above that a search from [`SAMPLED_SOURCES`] evenly spaced routers.
 
@@ -20,10 +21,23 @@ pub const EXACT_ROUTERS: usize = 2048;
 /// Sources of the breadth-first searches of larger explicit netlists.
 pub const SAMPLED_SOURCES: usize = 64;
 
+/// How the routers along one dimension are joined.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Shape {
+    /// A line (mesh, hypercube).
+    Line,
+    /// A ring (torus).
+    Ring,
+    /// Every pair joined (HyperX).
+    AllToAll,
+}
+
 /// Per dimension of radix `k`: (largest distance, distance summed over the k^2 ordered
-/// pairs), with (`ring`) or without wrap-around.
-fn dimension(k: u64, ring: bool) -> (u64, u64) {
-    if ring {
+/// pairs).
+fn dimension(k: u64, shape: Shape) -> (u64, u64) {
+    if shape == Shape::AllToAll {
+        (1, k * (k - 1))
+    } else if shape == Shape::Ring {
         (k / 2, k * (0..k).map(|j| j.min(k - j)).sum::<u64>())
     } else {
         (k.saturating_sub(1), (k * k * k - k) / 3)
@@ -33,17 +47,19 @@ fn dimension(k: u64, ring: bool) -> (u64, u64) {
 /// (diameter, distance sum over ordered pairs of distinct routers, pairs) of a generator
 /// topology, from closed forms; `None` for explicit netlists.
 fn closed_form(t: &Topology) -> Option<(u32, u64, u64)> {
-    let (radix, ring): (Vec<u64>, bool) = match t {
-        Topology::Torus { radix } => (radix.iter().map(|&k| u64::from(k)).collect(), true),
-        Topology::Ring { n } => (vec![u64::from(*n)], true),
-        Topology::Mesh { radix } => (radix.iter().map(|&k| u64::from(k)).collect(), false),
-        Topology::Hypercube { dim } => (vec![2; *dim as usize], false),
+    let wide = |radix: &[u32]| radix.iter().map(|&k| u64::from(k)).collect();
+    let (radix, shape): (Vec<u64>, Shape) = match t {
+        Topology::Torus { radix } => (wide(radix), Shape::Ring),
+        Topology::Ring { n } => (vec![u64::from(*n)], Shape::Ring),
+        Topology::Mesh { radix } => (wide(radix), Shape::Line),
+        Topology::Hypercube { dim } => (vec![2; *dim as usize], Shape::Line),
+        Topology::HyperX { radix } => (wide(radix), Shape::AllToAll),
         Topology::Dragonfly { .. } | Topology::Explicit => return None,
     };
     let n: u64 = radix.iter().product();
     let (mut max, mut sum) = (0, 0);
     for &k in &radix {
-        let (m, s) = dimension(k, ring);
+        let (m, s) = dimension(k, shape);
         max += m;
         // Each pair of coordinates along this dimension occurs (n/k)^2 times.
         sum += s * (n / k) * (n / k);
@@ -146,6 +162,7 @@ impl fmt::Display for Topology {
             Topology::Hypercube { dim } => write!(f, "hypercube {dim}"),
             Topology::Ring { n } => write!(f, "ring {n}"),
             Topology::Dragonfly { a, h } => write!(f, "dragonfly a={a} h={h}"),
+            Topology::HyperX { radix } => write!(f, "hyperx {}", dims(radix)),
             Topology::Explicit => f.write_str("explicit"),
         }
     }
@@ -153,7 +170,7 @@ impl fmt::Display for Topology {
 
 #[cfg(test)]
 mod tests {
-    use crate::topology::{hypercube, mesh, ring, torus};
+    use crate::topology::{hypercube, hyperx, mesh, ring, torus};
 
     // Closed forms over all N^2 ordered pairs (self included), per dimension of radix k:
     // torus k/4 (k even) or (k^2-1)/(4k) (k odd); mesh (k^2-1)/(3k); the hypercube n/2.
@@ -241,6 +258,9 @@ mod tests {
             hypercube(5),
             ring(7),
             ring(2),
+            hyperx(&[4, 4]),
+            hyperx(&[2, 3, 4]),
+            hyperx(&[5]),
         ] {
             let (max, sum, pairs) = n.searched_totals(0..n.num_routers());
             assert_eq!(
@@ -256,5 +276,6 @@ mod tests {
     fn topology_displays_its_shape() {
         assert_eq!(torus(&[8, 4]).topology.to_string(), "torus 8x4");
         assert_eq!(hypercube(3).topology.to_string(), "hypercube 3");
+        assert_eq!(hyperx(&[4, 4]).topology.to_string(), "hyperx 4x4");
     }
 }

@@ -54,6 +54,13 @@ pub enum Topology {
         /// Global channels per router.
         h: u32,
     },
+    /// HyperX: `radix[d]` routers along dimension `d`, every pair of routers that differ
+    /// in one coordinate joined both ways (the flattened butterfly when all radices are
+    /// equal).
+    HyperX {
+        /// Routers per dimension.
+        radix: Vec<u32>,
+    },
     /// An explicitly listed netlist without generator geometry.
     Explicit,
 }

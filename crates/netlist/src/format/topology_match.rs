@@ -17,14 +17,12 @@ impl Loader {
         let raw: RawTopology = self.de(&t, "topology", "[topology]")?;
         let kind = raw.kind.get_ref().as_str();
         let (needs, topo): (&[&str], _) = match kind {
-            "torus" | "mesh" => {
+            "torus" | "mesh" | "hyperx" => {
                 let radix = raw.radix.as_ref().map(|r| r.get_ref().clone());
-                let topo = radix.map(|radix| {
-                    if kind == "torus" {
-                        Topology::Torus { radix }
-                    } else {
-                        Topology::Mesh { radix }
-                    }
+                let topo = radix.map(|radix| match kind {
+                    "torus" => Topology::Torus { radix },
+                    "mesh" => Topology::Mesh { radix },
+                    _ => Topology::HyperX { radix },
                 });
                 (&["radix"], topo)
             }
@@ -53,7 +51,7 @@ impl Loader {
                     at: self.at(&raw.kind.span()),
                     what: "topology kind".into(),
                     value: kind.to_string(),
-                    choices: ["torus", "mesh", "hypercube", "ring", "dragonfly"]
+                    choices: ["torus", "mesh", "hypercube", "ring", "dragonfly", "hyperx"]
                         .map(String::from)
                         .to_vec(),
                 });

@@ -14,12 +14,14 @@
 
 mod dragonfly;
 mod hypercube;
+mod hyperx;
 mod mesh;
 mod ring;
 mod torus;
 
 pub use dragonfly::{dragonfly, global_peer, groups};
 pub use hypercube::hypercube;
+pub use hyperx::{hyperx, hyperx_coord, hyperx_port};
 pub use mesh::mesh;
 pub use ring::ring;
 pub use torus::torus;
@@ -31,6 +33,10 @@ use crate::netlist::{Dir, Netlist, PortSpec, RouterSpec, Topology};
 /// The largest network a generator builds (routers): a 1024x1024 torus. The engine's
 /// memory check refuses any network the machine cannot hold before assembling it.
 pub const MAX_ROUTERS: u64 = 1 << 20;
+
+/// The most router-to-router channels a HyperX generator builds (a 1024x1024 torus has
+/// this many).
+pub const MAX_HYPERX_CHANNELS: u64 = 1 << 22;
 
 /// Checks that `topology` describes a network a generator can build; the message says why
 /// not (it becomes a `bad-topology` diagnostic).
@@ -79,12 +85,39 @@ pub fn check_params(topology: &Topology) -> Result<(), String> {
             }
             u64::from(*a).checked_mul(u64::from(*a) * u64::from(*h) + 1)
         }
+        Topology::HyperX { radix } => hyperx_routers(radix)?,
         Topology::Explicit => return Err("an explicit netlist has no generator".into()),
     };
     match count {
         Some(c) if c <= MAX_ROUTERS => Ok(()),
         _ => Err(format!("more than {MAX_ROUTERS} routers")),
     }
+}
+
+/// The router count of a HyperX, after checking its radices, ports and channels.
+fn hyperx_routers(radix: &[u32]) -> Result<Option<u64>, String> {
+    if radix.is_empty() || radix.len() > 16 {
+        return Err(format!(
+            "radix needs 1 to 16 dimensions, not {}",
+            radix.len()
+        ));
+    }
+    if let Some(k) = radix.iter().find(|&&k| k < 2) {
+        return Err(format!("radix {k} is below the minimum 2"));
+    }
+    let ports: u64 = radix.iter().map(|&k| u64::from(k) - 1).sum();
+    if ports > 200 {
+        return Err(format!(
+            "{ports} network ports per router (the sum of radix - 1) is above 200"
+        ));
+    }
+    let count = radix
+        .iter()
+        .try_fold(1u64, |acc, &k| acc.checked_mul(u64::from(k)));
+    if count.is_some_and(|c| c <= MAX_ROUTERS && c * ports > MAX_HYPERX_CHANNELS) {
+        return Err(format!("more than {MAX_HYPERX_CHANNELS} channels"));
+    }
+    Ok(count)
 }
 
 /// Builds the netlist of a generator topology with the given parameters for every router,
@@ -102,6 +135,7 @@ pub fn generate(
         Topology::Ring { n } => grid(topology.clone(), &[*n], true),
         Topology::Hypercube { dim } => cube(*dim),
         Topology::Dragonfly { a, h } => dragonfly::build(*a, *h),
+        Topology::HyperX { radix } => hyperx::build(radix),
         Topology::Explicit => unreachable!("check_params rejects Explicit"),
     };
     n.name = describe_name(topology);
@@ -129,6 +163,7 @@ fn describe_name(t: &Topology) -> String {
         Topology::Hypercube { dim } => format!("hypercube-{dim}"),
         Topology::Ring { n } => format!("ring-{n}"),
         Topology::Dragonfly { a, h } => format!("dragonfly-a{a}h{h}"),
+        Topology::HyperX { radix } => format!("hyperx-{}", dims(radix)),
         Topology::Explicit => "explicit".into(),
     }
 }
@@ -313,6 +348,18 @@ mod tests {
         assert!(check_params(&Topology::Dragonfly { a: 101, h: 100 }).is_err());
         assert!(check_params(&Topology::Dragonfly { a: 150, h: 50 }).is_err());
         assert!(check_params(&Topology::Dragonfly { a: 4, h: 2 }).is_ok());
+        let hx = |radix: &[u32]| {
+            check_params(&Topology::HyperX {
+                radix: radix.to_vec(),
+            })
+        };
+        assert!(hx(&[4, 4]).is_ok());
+        assert!(hx(&[]).is_err());
+        assert!(hx(&[4, 1]).is_err());
+        // 201 ports; 2^20 routers of 20 ports (more than 2^22 channels); overflow.
+        assert!(hx(&[202]).is_err());
+        assert!(hx(&[2; 20]).is_err());
+        assert!(hx(&[u32::MAX, u32::MAX, 3]).is_err());
     }
 
     #[test]

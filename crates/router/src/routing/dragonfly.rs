@@ -31,7 +31,7 @@ use flitsim_netlist::{Netlist, OutPort, RouterId, TerminalId, TERMINAL_PORT};
 #[cfg(test)]
 use std::sync::Arc;
 
-/// Which dragonfly routing.
+/// Which dragonfly or HyperX routing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Variant {
     /// Minimal paths.
@@ -361,7 +361,7 @@ impl Dragonfly {
 
 /// The first VC of class `k` of `classes` on a port of `vcs` VCs (class `k` holds VCs
 /// `share(k)..share(k + 1)`).
-fn share(k: u8, classes: u8, vcs: u16) -> u16 {
+pub(super) fn share(k: u8, classes: u8, vcs: u16) -> u16 {
     u16::from(k) * vcs / u16::from(classes)
 }
 

@@ -188,6 +188,11 @@ impl Geometry {
             Topology::Torus { radix } | Topology::Mesh { radix } => (radix.clone(), topo.wraps()),
             Topology::Ring { n } => (vec![*n], true),
             Topology::Hypercube { dim } => (vec![2; *dim as usize], false),
+            Topology::HyperX { .. } => {
+                return Err(misfit(
+                    "on a HyperX, `minimal` is dimension-order routing".into(),
+                ))
+            }
             Topology::Dragonfly { .. } | Topology::Explicit => {
                 return Err(misfit(DOR_NEEDS_COORDINATES.into()))
             }

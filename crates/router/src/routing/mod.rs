@@ -30,6 +30,9 @@
 //! | `minimal`       | dragonfly      | `dragonfly.rs`           | 2 (local), 1 (global) |
 //! | `valiant`       | dragonfly      | `dragonfly.rs`           | 3 (local), 2 (global) |
 //! | `ugal-l`        | dragonfly      | `dragonfly.rs`           | 4 (local), 2 (global) |
+//! | `minimal`       | HyperX         | `hyperx.rs`              | 1          |
+//! | `valiant`       | HyperX         | `hyperx.rs`              | 2          |
+//! | `ugal-l`        | HyperX         | `hyperx.rs`              | 2          |
 //!
 //! Every function routes toward the destination's router and ejects on port 0; with
 //! `c > 1` terminals per router, `concentration.rs` wraps it (see there).
@@ -54,6 +57,7 @@ pub mod duato_nbc;
 mod function;
 mod geometry;
 mod hops;
+pub mod hyperx;
 pub mod minimal_adaptive;
 mod mismatch;
 pub mod negative_first;

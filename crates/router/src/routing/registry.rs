@@ -4,7 +4,7 @@
 use super::classes::ClassRanges;
 use super::concentration::Concentrated;
 use super::{
-    cdg, dimension_order, dor_torus_dateline, dragonfly, duato_minimal, duato_nbc,
+    cdg, dimension_order, dor_torus_dateline, dragonfly, duato_minimal, duato_nbc, hyperx,
     minimal_adaptive, negative_first, north_last, pcube, quaglia_adaptive, source, table,
     west_first, Geometry, RoutingFunction, RoutingMismatch,
 };
@@ -48,6 +48,7 @@ pub fn describe_topology(t: &Topology) -> String {
         Topology::Hypercube { dim } => format!("hypercube of dimension {dim}"),
         Topology::Ring { n } => format!("ring of {n}"),
         Topology::Dragonfly { a, h } => format!("dragonfly a={a} h={h}"),
+        Topology::HyperX { radix } => format!("hyperx {}", join(radix)),
         Topology::Explicit => "an explicit netlist without generator geometry".to_string(),
     }
 }
@@ -230,6 +231,17 @@ pub(super) fn construct(
             };
             Arc::new(dragonfly::Dragonfly::new(netlist, *a, *h, variant))
         }
+        (
+            RoutingKind::Minimal | RoutingKind::Valiant | RoutingKind::UgalL,
+            Topology::HyperX { radix },
+        ) => {
+            let variant = match kind {
+                RoutingKind::Minimal => dragonfly::Variant::Minimal,
+                RoutingKind::Valiant => dragonfly::Variant::Valiant,
+                _ => dragonfly::Variant::UgalL,
+            };
+            Arc::new(hyperx::HyperX::new(netlist, radix, variant))
+        }
         (_, t) => return Err(does_not_fit(kind, t)),
     })
 }
@@ -259,7 +271,7 @@ fn does_not_fit(kind: RoutingKind, t: &Topology) -> RoutingMismatch {
         RoutingKind::NegativeFirst => "negative-first runs on meshes; use `table` elsewhere",
         RoutingKind::Source | RoutingKind::Table => "source and table routing fit any netlist",
         RoutingKind::Minimal | RoutingKind::Valiant | RoutingKind::UgalL => {
-            "minimal, valiant and ugal-l route on dragonflies; use a dragonfly generator, or `table`"
+            "minimal, valiant and ugal-l route on dragonflies and HyperX; use one of those generators, or `table`"
         }
     };
     RoutingMismatch::DoesNotFit {

@@ -69,7 +69,7 @@ fn geometry(topology: &Topology) -> Option<(Vec<u32>, bool)> {
             Some((topology.radix()?, topology.wraps()))
         }
         Topology::Hypercube { dim } => Some((vec![2; *dim as usize], false)),
-        Topology::Dragonfly { .. } | Topology::Explicit => None,
+        Topology::Dragonfly { .. } | Topology::HyperX { .. } | Topology::Explicit => None,
     }
 }
 
