@@ -293,6 +293,15 @@ fn command_line_overrides_win_over_the_file() {
     let toml = std::fs::read_to_string(netlist).unwrap();
     assert!(toml.contains("vcs = 6\n"), "{toml}");
     assert!(toml.contains("vc_release = \"credits\""), "{toml}");
+    assert!(toml.contains("speculative = false"), "{toml}");
+    // BookSim's speculative switch allocation maps to flitsim's.
+    let (netlist, mapping) = import(&config, &["speculative=1"]);
+    assert!(
+        mapping.contains("speculative = 1 (override 1) -> speculative = true"),
+        "{mapping}"
+    );
+    let toml = std::fs::read_to_string(netlist).unwrap();
+    assert!(toml.contains("speculative = true"), "{toml}");
 }
 
 #[test]
@@ -339,12 +348,9 @@ fn unknown_and_unsupported_keys_are_refused_by_name() {
     );
     refused(
         "spec.cfg",
-        &format!("{LINE}speculative = 1;\n"),
+        &format!("{LINE}speculative = 2;\n"),
         &[],
-        &[
-            "`speculative = 1` cannot be imported",
-            "BookSim's default `0`",
-        ],
+        &["`speculative = 2`: expected an integer from 0 to 1"],
     );
     refused(
         "fly.cfg",

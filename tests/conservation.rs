@@ -72,6 +72,51 @@ fn conserved_under_load_with_awkward_settings() {
     }
 }
 
+/// Speculative switch allocation and lookahead routing under load, with shallow buffers,
+/// every allocator family and an adaptive routing: flits and credits conserved (the
+/// per-cycle debug check), no deadlock, every packet delivered.
+#[test]
+fn speculation_and_lookahead_conserve_under_load() {
+    let spec = [("speculative", "true"), ("lookahead_routing", "true")];
+    let cases = [
+        with(torus(&[4, 4]), &spec),
+        with(
+            torus(&[4, 4]),
+            &[
+                spec[0],
+                ("vc_alloc_delay", "0"),
+                ("buffer_depth", "2"),
+                ("vcs", "2"),
+                ("switch_allocator", "islip"),
+                ("vc_allocator", "wavefront"),
+            ],
+        ),
+        with(
+            mesh(&[4, 4]),
+            &[
+                spec[0],
+                spec[1],
+                ("routing", "duato"),
+                ("switch_allocator", "pim"),
+            ],
+        ),
+    ];
+    for n in &cases {
+        let config = SimConfig {
+            rate: 0.12,
+            length: 5,
+            warmup: 500,
+            cycles: 3000,
+            drain: 20_000,
+            ..SimConfig::default()
+        };
+        let r = Simulation::new(n, &config).unwrap().run();
+        assert!(r.deadlock.is_none());
+        assert!(r.packets.delivered > 0);
+        assert_eq!(r.packets.in_flight_end, 0);
+    }
+}
+
 #[test]
 fn every_packet_of_a_burst_is_delivered_once() {
     let n = with(

@@ -139,6 +139,8 @@ fn flags_override_the_netlist_and_are_echoed() {
         "switch_allocator=islip",
         "--set",
         "alloc_iters=3",
+        "--set",
+        "speculative=true",
         "--routing",
         "dor-nodateline",
     ]);
@@ -151,6 +153,8 @@ fn flags_override_the_netlist_and_are_echoed() {
     assert_eq!(v["config"]["router"]["vcs"], 6);
     assert_eq!(v["config"]["router"]["switch_allocator"], "islip");
     assert_eq!(v["config"]["router"]["alloc_iters"], 3);
+    assert_eq!(v["config"]["router"]["speculative"], true);
+    assert!(v["config"]["router"]["lookahead_routing"].is_null());
     assert_eq!(v["config"]["channel_latency"]["max"], 3);
     assert_eq!(v["config"]["routing"], "dor-nodateline");
     assert_eq!(v["config"]["set"][0], "vcs=6");

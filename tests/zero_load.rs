@@ -64,6 +64,10 @@ struct Delays {
     cd: u64,
     l: u64,
     lt: u64,
+    /// `speculative`: VA beside SA, off the head's path.
+    spec: bool,
+    /// `lookahead_routing`: RC off the head's path.
+    la: bool,
 }
 
 const DEFAULT: Delays = Delays {
@@ -74,10 +78,16 @@ const DEFAULT: Delays = Delays {
     cd: 1,
     l: 1,
     lt: 1,
+    spec: false,
+    la: false,
 };
 
+/// The timing contract's formula; the head latency of a router is `rd + vd + sd + xd`,
+/// less `rd` under lookahead routing and `vd` under speculation.
 fn formula(d: Delays, h: u64, m: u64) -> u64 {
-    2 * d.lt + (h + 1) * (d.rd + d.vd + d.sd + d.xd) + h * d.l + (m - 1)
+    let rd = if d.la { 0 } else { d.rd };
+    let vd = if d.spec { 0 } else { d.vd };
+    2 * d.lt + (h + 1) * (rd + vd + d.sd + d.xd) + h * d.l + (m - 1)
 }
 
 /// Applies the delays (and a buffer deep enough to cover the credit round trip, which
@@ -97,6 +107,8 @@ fn configure(mut n: Netlist, d: Delays) -> Netlist {
     ] {
         n.set(k, &v.to_string()).unwrap();
     }
+    n.set("speculative", &d.spec.to_string()).unwrap();
+    n.set("lookahead_routing", &d.la.to_string()).unwrap();
     n
 }
 
@@ -220,6 +232,85 @@ fn uneven_stage_delays() {
             ..DEFAULT
         };
         check(torus(&[4, 4]), d, &some_pairs(16, 11), &[1, 6, 13]);
+    }
+}
+
+/// The pipeline organisations of docs/router.md's table, one-cycle stages: the router's
+/// head latency `stages` from the organisation, never from the simulator.
+const ORGANISATIONS: [(&str, u64, Delays); 6] = [
+    ("RC | VA | SA | ST", 4, DEFAULT),
+    (
+        "RC | VA+SA | ST (speculative)",
+        3,
+        Delays {
+            spec: true,
+            ..DEFAULT
+        },
+    ),
+    (
+        "VA | SA | ST (lookahead)",
+        3,
+        Delays {
+            la: true,
+            ..DEFAULT
+        },
+    ),
+    (
+        "VA+SA | ST (lookahead, speculative)",
+        2,
+        Delays {
+            spec: true,
+            la: true,
+            ..DEFAULT
+        },
+    ),
+    (
+        "VA+SA+ST (lookahead, speculative, crossbar_delay 0)",
+        1,
+        Delays {
+            spec: true,
+            la: true,
+            xd: 0,
+            ..DEFAULT
+        },
+    ),
+    (
+        "2-cycle stages, lookahead, speculative",
+        4,
+        Delays {
+            rd: 2,
+            vd: 2,
+            sd: 2,
+            xd: 2,
+            spec: true,
+            la: true,
+            ..DEFAULT
+        },
+    ),
+];
+
+#[test]
+fn each_pipeline_organisation_on_a_torus_and_a_mesh() {
+    for (name, stages, d) in ORGANISATIONS {
+        assert_eq!(formula(d, 0, 1), 2 + stages, "{name}");
+        check(torus(&[4, 4]), d, &some_pairs(16, 3), &[1, 6]);
+        check(mesh(&[4, 3]), d, &some_pairs(12, 2), &[1, 4]);
+        // The reported (closed-form) zero-load latency: the formula over uniform pairs.
+        for n in [torus(&[4, 4]), mesh(&[4, 3])] {
+            let k = n.num_routers();
+            let n = configure(n, d);
+            let mean = all_pairs(k)
+                .into_iter()
+                .map(|(s, t)| formula(d, distance(&n, s, t), 5) as f64)
+                .sum::<f64>()
+                / (k * (k - 1)) as f64;
+            let config = SimConfig {
+                length: 5,
+                ..SimConfig::default()
+            };
+            let got = Simulation::new(&n, &config).unwrap().zero_load_latency();
+            assert!((got - mean).abs() < 1e-9, "{name}: {got} != {mean}");
+        }
     }
 }
 

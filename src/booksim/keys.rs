@@ -56,7 +56,7 @@ pub const KEYS: &[Key] = &[
     k("internal_speedup", "1.0", D),
     k("output_buffer_size", "-1", D),
     k("noq", "0", D),
-    k("speculative", "0", D),
+    k("speculative", "0", M),
     k("spec_check_elig", "1", O),
     k("spec_check_cred", "1", O),
     k("spec_mask_by_reqs", "0", O),

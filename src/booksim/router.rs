@@ -78,6 +78,10 @@ impl RouterKeys {
         let note = (iters > 1 && !iterative)
             .then(|| "only iSLIP and PIM make more than one round".to_string());
         lines.push(config.line("alloc_iters", format!("alloc_iters = {iters}"), note));
+        let speculative = config.int("speculative", 0, 1)? == 1;
+        defaults.push(("speculative", speculative.to_string()));
+        let line = format!("speculative = {speculative}");
+        lines.push(config.line("speculative", line, None));
         Ok(RouterKeys { defaults })
     }
 

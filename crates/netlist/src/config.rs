@@ -299,6 +299,21 @@ pub struct RouterConfig {
     /// source's packets take the classes in turn). Set it on every router.
     #[serde(default = "one_class", skip_serializing_if = "is_one_class")]
     pub message_classes: u8,
+    /// Speculative switch allocation (BookSim `speculative = 1`): a head requests the
+    /// switch in the cycle it requests an output VC, at a lower priority than flits that
+    /// hold one; the grant is used only if VC allocation succeeds in that cycle (and the
+    /// output VC has a credit), else the crossbar slot goes unused. VA then costs no stage
+    /// of its own: needs `vc_alloc_delay <= switch_alloc_delay`. Default off.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub speculative: bool,
+    /// Lookahead routing: each router's route is computed one hop ahead, while the head
+    /// crosses the router upstream (by the terminal for the first router), so route
+    /// computation leaves the critical path: a head is ready for VA on arrival. The
+    /// `routing_delay` cycles must fit in the stages they overlap: needs
+    /// `routing_delay <= vc_alloc_delay + switch_alloc_delay + crossbar_delay`
+    /// (`switch_alloc_delay + crossbar_delay` when `speculative`). Default off.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lookahead_routing: bool,
 }
 
 /// Largest `message_classes`.
@@ -336,7 +351,40 @@ impl Default for RouterConfig {
             dateline: DatelineRule::Entry,
             deadlock_check: DeadlockCheck::Refuse,
             message_classes: 1,
+            speculative: false,
+            lookahead_routing: false,
         }
+    }
+}
+
+impl RouterConfig {
+    /// Cycles a head spends in an uncontended router, from the cycle it is read from the
+    /// input channel to the cycle it is written onto the output: the stages on its
+    /// critical path. `rd + vd + sd + xd`; `rd` leaves it under `lookahead_routing`, `vd`
+    /// under `speculative` (VA runs beside SA).
+    pub fn head_latency(&self) -> u64 {
+        let rd = if self.lookahead_routing {
+            0
+        } else {
+            u64::from(self.routing_delay)
+        };
+        let vd = if self.speculative {
+            0
+        } else {
+            u64::from(self.vc_alloc_delay)
+        };
+        rd + vd + u64::from(self.switch_alloc_delay) + u64::from(self.crossbar_delay)
+    }
+
+    /// The cycles the stages after route computation take on a head's path (those a
+    /// lookahead route computation overlaps): `vd + sd + xd`, `sd + xd` when speculative.
+    pub fn after_routing(&self) -> u64 {
+        let vd = if self.speculative {
+            0
+        } else {
+            u64::from(self.vc_alloc_delay)
+        };
+        vd + u64::from(self.switch_alloc_delay) + u64::from(self.crossbar_delay)
     }
 }
 

@@ -361,6 +361,18 @@ pub enum NetlistError {
         /// `vct` or `saf`.
         switching: String,
     },
+    /// A pipeline organisation the stage delays cannot honour.
+    #[error("router {routers}: {detail}")]
+    PipelineMismatch {
+        /// The `speculative` or `lookahead_routing` key in force.
+        at: Location,
+        /// The router (and how many others).
+        routers: String,
+        /// What does not fit.
+        detail: String,
+        /// What to change.
+        help: String,
+    },
     /// Some terminal cannot reach, or cannot be reached from, another.
     #[error("terminal of router {router} {problem}")]
     UnreachableTerminal {
@@ -500,6 +512,7 @@ impl NetlistError {
             DelayTooLarge { .. } => "delay-too-large",
             AllocItersOutOfRange { .. } => "alloc-iters-out-of-range",
             VctBufferTooShallow { .. } => "vct-buffer-too-shallow",
+            PipelineMismatch { .. } => "pipeline-mismatch",
             UnreachableTerminal { .. } => "unreachable-terminal",
             TopologyMismatch { .. } => "topology-mismatch",
             RoutingDoesNotFit { .. } => "routing-does-not-fit",
@@ -543,6 +556,7 @@ impl NetlistError {
             | DelayTooLarge { at, .. }
             | AllocItersOutOfRange { at, .. }
             | VctBufferTooShallow { at, .. }
+            | PipelineMismatch { at, .. }
             | UnreachableTerminal { at, .. }
             | TopologyMismatch { at, .. }
             | RoutingDoesNotFit { at, .. }
@@ -618,6 +632,7 @@ impl NetlistError {
             RoutingDoesNotFit { help, .. }
             | TooFewVcs { help, .. }
             | MessageClassesDoNotFit { help, .. }
+            | PipelineMismatch { help, .. }
             | RoutingDependencyCycle { help, .. } => help.clone(),
             UnknownSetting { choices, .. } => format!("expected one of {}", one_of(choices)),
             BadSetting { .. } => "see `flitsim netlist expand` for the current values".into(),

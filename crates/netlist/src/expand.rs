@@ -53,6 +53,8 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("dateline", value(&c.dateline)),
         ("deadlock_check", value(&c.deadlock_check)),
         ("message_classes", c.message_classes.to_string()),
+        ("speculative", c.speculative.to_string()),
+        ("lookahead_routing", c.lookahead_routing.to_string()),
     ]
 }
 

@@ -31,6 +31,8 @@ pub const SET_KEYS: &[&str] = &[
     "dateline",
     "deadlock_check",
     "message_classes",
+    "speculative",
+    "lookahead_routing",
     "channel_latency",
     "terminal_latency",
     "max_packet_length",
@@ -67,6 +69,15 @@ fn bounded(key: &str, value: &str, min: u32, max: u32, unit: &str) -> Result<u32
 /// A router pipeline delay: `0..=`[`MAX_PIPELINE_DELAY`] cycles.
 fn delay(key: &str, value: &str) -> Result<u32, NetlistError> {
     bounded(key, value, 0, MAX_PIPELINE_DELAY, "cycles")
+}
+
+/// `true` or `false`.
+fn flag(key: &str, value: &str) -> Result<bool, NetlistError> {
+    match value.trim() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(bad(key, value, "expected true or false")),
+    }
 }
 
 fn name<T: DeserializeOwned>(key: &str, value: &str) -> Result<T, NetlistError> {
@@ -286,6 +297,14 @@ fn config_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
             let max = u32::from(crate::config::MAX_MESSAGE_CLASSES);
             let v = bounded(key, value, 1, max, "classes")? as u8;
             Box::new(move |c| c.message_classes = v)
+        }
+        "speculative" => {
+            let v = flag(key, value)?;
+            Box::new(move |c| c.speculative = v)
+        }
+        "lookahead_routing" => {
+            let v = flag(key, value)?;
+            Box::new(move |c| c.lookahead_routing = v)
         }
         _ => {
             return Err(NetlistError::UnknownSetting {

@@ -93,14 +93,73 @@ pub fn check_routing(netlist: &Netlist, req: &dyn RoutingRequirements) -> Result
     Diagnostics::new(errors).into_result()
 }
 
-/// The checks that relate netlist values to one another: today the VCT/SAF buffer depth
-/// against `max_packet_length`, when the netlist sets it. Loading runs them after reading
-/// the file and [`Netlist::set_all`] after applying overrides.
+/// The checks that relate netlist values to one another: the pipeline organisation
+/// (`speculative`, `lookahead_routing`) against the stage delays, and the VCT/SAF buffer
+/// depth against `max_packet_length` when the netlist sets it. Loading runs them after
+/// reading the file and [`Netlist::set_all`] after applying overrides.
 pub fn check_settings(netlist: &Netlist) -> Result<(), Diagnostics> {
-    match netlist.max_packet_length {
-        Some(len) if len > 0 => check_vct_depth(netlist, len),
-        _ => Ok(()),
+    let mut errors = check_pipeline(netlist);
+    if let Some(len) = netlist.max_packet_length.filter(|&len| len > 0) {
+        if let Err(d) = check_vct_depth(netlist, len) {
+            errors.extend(d.errors);
+        }
     }
+    Diagnostics::new(errors).into_result()
+}
+
+/// Speculative SA needs VA to finish within the SA stage it runs beside
+/// (`vc_alloc_delay <= switch_alloc_delay`); lookahead routing needs the next hop's route
+/// computed while the head crosses the stages after RC
+/// ([`crate::RouterConfig::after_routing`]). Routers with the same problem at the same
+/// key give one error.
+fn check_pipeline(netlist: &Netlist) -> Vec<NetlistError> {
+    let loc = Locator::new(netlist);
+    let mut groups: BTreeMap<(Location, String), (Vec<String>, String)> = BTreeMap::new();
+    for r in netlist.routers() {
+        let c = &r.config;
+        let mut problem = |key: &str, detail: String, help: String| {
+            let at = loc.param(r.id, None, key);
+            let g = groups
+                .entry((at, detail))
+                .or_insert_with(|| (Vec::new(), help));
+            g.0.push(r.name.clone());
+        };
+        if c.speculative && c.vc_alloc_delay > c.switch_alloc_delay {
+            problem(
+                "speculative",
+                format!(
+                    "speculative switch allocation with vc_alloc_delay {} > switch_alloc_delay {}",
+                    c.vc_alloc_delay, c.switch_alloc_delay
+                ),
+                "VA runs beside SA: set vc_alloc_delay <= switch_alloc_delay, or speculative = false".into(),
+            );
+        }
+        if c.lookahead_routing && u64::from(c.routing_delay) > c.after_routing() {
+            problem(
+                "lookahead_routing",
+                format!(
+                    "lookahead routing with routing_delay {} > the {} cycles of the stages it overlaps",
+                    c.routing_delay,
+                    c.after_routing()
+                ),
+                format!(
+                    "set routing_delay <= {} (vc_alloc_delay + switch_alloc_delay + crossbar_delay, without vc_alloc_delay when speculative), or lookahead_routing = false",
+                    c.after_routing()
+                ),
+            );
+        }
+    }
+    groups
+        .into_iter()
+        .map(
+            |((at, detail), (routers, help))| NetlistError::PipelineMismatch {
+                at,
+                routers: format!("{}{}", routers[0], others(routers.len() - 1, "router")),
+                detail,
+                help,
+            },
+        )
+        .collect()
 }
 
 /// Under virtual cut-through and store-and-forward a VC must hold a whole packet: every
@@ -226,5 +285,36 @@ mod tests {
         // Wormhole routers are not concerned.
         let w = crate::topology::torus(&[3, 3]);
         assert!(check_vct_depth(&w, 100).is_ok());
+    }
+
+    #[test]
+    fn pipeline_organisations_the_delays_cannot_honour_are_refused_at_their_key() {
+        let ok = "[topology]\nkind = \"mesh\"\nradix = [2, 2]\n[defaults]\nspeculative = true\nlookahead_routing = true\n";
+        let n = crate::parse_str(ok, Path::new("t.toml")).unwrap();
+        assert!(n
+            .routers()
+            .all(|r| r.config.speculative && r.config.lookahead_routing));
+        assert_eq!(n.routers().next().unwrap().config.head_latency(), 2);
+        let slow_va = format!("{ok}vc_alloc_delay = 2\n");
+        let e = crate::parse_str(&slow_va, Path::new("t.toml")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.toml:5:15: error[pipeline-mismatch]: router r0 and 3 other routers: speculative switch allocation with vc_alloc_delay 2 > switch_alloc_delay 1\nhelp: VA runs beside SA: set vc_alloc_delay <= switch_alloc_delay, or speculative = false"
+        );
+        // rd = 3 > sd + xd = 2 under speculation; by `--set`, the same check.
+        let mut m = crate::topology::mesh(&[2, 2]);
+        let d = m
+            .set_all([
+                ("lookahead_routing", "true"),
+                ("speculative", "true"),
+                ("routing_delay", "3"),
+            ])
+            .unwrap_err();
+        assert_eq!(d.errors[0].code(), "pipeline-mismatch");
+        assert!(d.errors[0].help().contains("routing_delay <= 2"), "{d}");
+        let mut m = crate::topology::mesh(&[2, 2]);
+        m.set_all([("lookahead_routing", "true"), ("routing_delay", "3")])
+            .unwrap();
+        assert!(m.set("speculative", "yes").is_err());
     }
 }

@@ -20,6 +20,10 @@ pub struct Delays {
     pub xd: u64,
     /// `credit_delay` (cd).
     pub cd: u64,
+    /// `speculative`: VA runs beside SA.
+    pub speculative: bool,
+    /// `lookahead_routing`: a head is ready for VA on arrival.
+    pub lookahead: bool,
 }
 
 impl Delays {
@@ -31,12 +35,27 @@ impl Delays {
             sd: u64::from(config.switch_alloc_delay),
             xd: u64::from(config.crossbar_delay),
             cd: u64::from(config.credit_delay),
+            speculative: config.speculative,
+            lookahead: config.lookahead_routing,
         }
     }
 
-    /// Cycles a head spends in an uncontended router: `rd + vd + sd + xd` (from the cycle
-    /// it is read from the input channel to the cycle it is written onto the output).
+    /// Cycles from RC until VA may act: `rd`, 0 under lookahead routing (the route was
+    /// computed one hop ahead).
+    #[inline(always)]
+    pub fn rc(&self) -> u64 {
+        if self.lookahead {
+            0
+        } else {
+            self.rd
+        }
+    }
+
+    /// Cycles a head spends in an uncontended router (from the cycle it is read from the
+    /// input channel to the cycle it is written onto the output):
+    /// [`RouterConfig::head_latency`].
     pub fn head_latency(&self) -> u64 {
-        self.rd + self.vd + self.sd + self.xd
+        let vd = if self.speculative { 0 } else { self.vd };
+        self.rc() + vd + self.sd + self.xd
     }
 }

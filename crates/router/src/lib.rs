@@ -329,8 +329,9 @@ impl Router {
         let s = &mut self.state;
         self.rc.step(now, s);
         self.va.step(now, s);
+        let spec = self.va.speculating();
         self.sa
-            .step(now, s, &mut self.crossbar, &mut self.credit_return);
+            .step(now, s, spec, &mut self.crossbar, &mut self.credit_return);
     }
 
     /// [`Router::finish_step`] with tracing on or a timeout: heads that waited too long
@@ -366,7 +367,7 @@ impl Router {
         probe::vc_alloc(now, s, self.va.grants(), t);
         self.va.commit(now, s);
         // The probe sees the winners between allocation and the moves.
-        self.sa.evaluate(now, s);
+        self.sa.evaluate(now, s, self.va.speculating());
         probe::switch_alloc(now, s, self.sa.winners(), t);
         self.sa
             .commit(now, s, &mut self.crossbar, &mut self.credit_return);

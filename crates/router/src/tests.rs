@@ -250,6 +250,65 @@ fn head_leaves_after_rd_vd_sd_xd_and_body_flits_follow_one_per_cycle() {
     }
 }
 
+/// Speculative switch allocation takes `vd` off the head's path, lookahead routing `rd`;
+/// the body still follows one flit per cycle.
+#[test]
+fn speculation_and_lookahead_take_va_and_rc_off_the_heads_path() {
+    for d @ [rd, vd, sd, xd, _] in DELAYS {
+        for (speculative, lookahead) in [(true, false), (false, true), (true, true)] {
+            if speculative && vd > sd {
+                continue; // refused by validation
+            }
+            let mut h = Harness::with(d, 2, 2, 64, |c| {
+                c.speculative = speculative;
+                c.lookahead_routing = lookahead;
+            });
+            let (t0, len) = (3, 4u32);
+            h.idle_until(t0);
+            for i in 0..len {
+                h.step(&[(0, flit(0, i, len, 2, 1))], &[]);
+            }
+            h.idle_until(t0 + 40);
+            let rd = if lookahead { 0 } else { u64::from(rd) };
+            let vd = if speculative { 0 } else { u64::from(vd) };
+            let head_out = t0 + rd + vd + u64::from(sd + xd);
+            let times: Vec<u64> = h.sent_of(0).iter().map(|s| s.0).collect();
+            let want: Vec<u64> = (0..u64::from(len)).map(|i| head_out + i).collect();
+            assert_eq!(times, want, "delays {d:?}, {speculative} {lookahead}");
+        }
+    }
+}
+
+/// A flit whose VC holds an output VC wins the output over a head that speculates in
+/// the same cycle: packet A (input 0) streams to output 1; B's head (input 2) reaches VA
+/// while an A body flit requests output 1, and waits.
+#[test]
+fn non_speculative_requests_win_over_speculative_ones() {
+    let mut h = Harness::with([1, 1, 1, 1, 1], 2, 2, 64, |c| c.speculative = true);
+    let len = 6;
+    for i in 0..len {
+        let mut flits = vec![(0, flit(0, i, len, 1, 0))];
+        if i == 2 {
+            flits.push((2, flit(1, 0, 1, 1, 0)));
+        }
+        h.step(&flits, &[]);
+    }
+    h.idle_until(30);
+    // A: head out at rd + sd + xd = 3, body one per cycle unless B takes a cycle.
+    let a: Vec<u64> = h.sent_of(0).iter().map(|s| s.0).collect();
+    let b = h.sent_of(1)[0].0;
+    // B speculates at 3 (arrived at 2, rd = 1) against A's flit 2 and loses: out no
+    // earlier than 3 + 1 + sd + xd = 6, and A's flit 2 leaves at 5.
+    assert_eq!(&a[..3], &[3, 4, 5]);
+    assert!(b >= 6, "B's speculative head took the output at {b}");
+    // Without speculation B would leave at 2 + 4 = 6 at the earliest too, but here its
+    // VA succeeded at 3 (two output VCs): it requests non-speculatively from 4 on.
+    assert!(
+        b <= 7,
+        "B waited past its first non-speculative request: {b}"
+    );
+}
+
 #[test]
 fn body_flits_arriving_late_leave_one_cycle_after_arrival_plus_sd_xd() {
     for d @ [rd, vd, sd, xd, _] in DELAYS {
@@ -528,11 +587,17 @@ fn allocator_bytes_are_what_a_router_allocates() {
     use flitsim_netlist::ArbiterKind;
     for (vcs, out_vcs) in [(1, 1), (2, 4), (20, 3), (70, 30)] {
         for alloc in ALLOCATOR_KINDS {
-            for arb in [ArbiterKind::RoundRobin, ArbiterKind::Matrix] {
+            for (arb, speculative) in [
+                (ArbiterKind::RoundRobin, false),
+                (ArbiterKind::Matrix, false),
+                (ArbiterKind::RoundRobin, true),
+                (ArbiterKind::Matrix, true),
+            ] {
                 let tweak = |c: &mut RouterConfig| {
                     c.vc_allocator = alloc;
                     c.switch_allocator = alloc;
                     c.arbiter = arb;
+                    c.speculative = speculative;
                 };
                 let h = Harness::with([1, 1, 1, 1, 1], vcs, out_vcs, 8, tweak);
                 let mut config = RouterConfig {
@@ -544,7 +609,7 @@ fn allocator_bytes_are_what_a_router_allocates() {
                 assert_eq!(
                     Router::allocator_bytes(&config, &in_vcs, &out),
                     h.r.va.heap_bytes() + h.r.sa.heap_bytes(),
-                    "{vcs} VCs in, {out_vcs} out, {alloc:?} {arb:?}"
+                    "{vcs} VCs in, {out_vcs} out, {alloc:?} {arb:?} {speculative}"
                 );
             }
         }
@@ -1123,21 +1188,26 @@ const ALLOCATOR_KINDS: [flitsim_netlist::AllocatorKind; 5] = [
 ];
 
 /// Calls `check` with a harness maker for every allocator and arbiter kind, with delays
-/// 0 and 1, and a label naming them for the assertion messages.
+/// 0 and 1, without and with speculative switch allocation, and a label naming them for
+/// the assertion messages.
 fn for_each_allocation_kind(check: impl Fn(&dyn Fn() -> Harness, &str)) {
     use flitsim_netlist::ArbiterKind;
     for alloc in ALLOCATOR_KINDS {
         for arb in [ArbiterKind::RoundRobin, ArbiterKind::Matrix] {
             for d in [[0, 0, 0, 0, 0], [1, 1, 1, 1, 1]] {
-                let harness = || {
-                    Harness::with(d, 4, 4, 64, |c| {
-                        c.switch_allocator = alloc;
-                        c.vc_allocator = alloc;
-                        c.arbiter = arb;
-                        c.alloc_iters = 2;
-                    })
-                };
-                check(&harness, &format!("{alloc:?} {arb:?} {d:?}"));
+                for speculative in [false, true] {
+                    let harness = || {
+                        Harness::with(d, 4, 4, 64, |c| {
+                            c.switch_allocator = alloc;
+                            c.vc_allocator = alloc;
+                            c.arbiter = arb;
+                            c.alloc_iters = 2;
+                            c.speculative = speculative;
+                        })
+                    };
+                    let label = format!("{alloc:?} {arb:?} {d:?} speculative {speculative}");
+                    check(&harness, &label);
+                }
             }
         }
     }

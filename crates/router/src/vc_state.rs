@@ -210,6 +210,14 @@ impl InputVcs {
         mask::set(&mut self.active, i);
     }
 
+    /// Active VC `i` may next request the switch at `ready` (a head that won the switch
+    /// speculatively: its body follows the next cycle, not `vc_alloc_delay` after VA).
+    #[inline]
+    pub fn ready_from(&mut self, i: usize, ready: Cycle) {
+        debug_assert_eq!(self.states[i].phase, VcPhase::Active);
+        self.states[i].ready_at = ready;
+    }
+
     /// See [`InputVcState::tail_left`].
     #[inline]
     pub fn tail_left(&mut self, i: usize) {

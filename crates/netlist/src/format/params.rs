@@ -92,6 +92,19 @@ impl Loader {
                 });
             }
         }
+        for (v, key, out) in [
+            (&p.speculative, "speculative", &mut cfg.speculative),
+            (
+                &p.lookahead_routing,
+                "lookahead_routing",
+                &mut cfg.lookahead_routing,
+            ),
+        ] {
+            if let Some(v) = v {
+                keys.insert(key.to_string(), v.span());
+                *out = *v.get_ref();
+            }
+        }
         if let Some(v) = &p.adaptive_vcs {
             keys.insert("adaptive_vcs".to_string(), v.span());
             cfg.adaptive_vcs = *v.get_ref();

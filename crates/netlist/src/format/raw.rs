@@ -68,6 +68,8 @@ pub(super) struct RawParams {
     pub(super) dateline: Option<Spanned<String>>,
     pub(super) deadlock_check: Option<Spanned<String>>,
     pub(super) message_classes: Option<Spanned<u8>>,
+    pub(super) speculative: Option<Spanned<bool>>,
+    pub(super) lookahead_routing: Option<Spanned<bool>>,
 }
 
 /// `[topology]`.

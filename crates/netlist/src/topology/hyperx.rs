@@ -74,6 +74,7 @@ pub(super) fn build(radix: &[u32]) -> Netlist {
             config: config.clone(),
             ports,
             terminal_latency: 1,
+            terminals: 1,
         });
     }
     for id in 0..total {

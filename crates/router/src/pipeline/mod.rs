@@ -31,7 +31,9 @@
 //!    upstream channel at `c + cd`.
 //!
 //! Zero-load latency: a head read at `t` is written at `t + rd + vd + sd + xd`; body and
-//! tail flits follow one per cycle. Over H router-to-router hops (H + 1 routers), with
+//! tail flits follow one per cycle. Under `speculative` (VA beside SA,
+//! [`switch_alloc::speculative`]) `vd` leaves that sum, under `lookahead_routing`
+//! ([`route_compute`]) `rd`: the per-router term is [`Delays::head_latency`]. Over H router-to-router hops (H + 1 routers), with
 //! terminal channels of latency Lt and network channels of latency L:
 //! `T0 = 2*Lt + (H+1)*(rd+vd+sd+xd) + H*L + (M-1)` for a packet of M flits.
 //!

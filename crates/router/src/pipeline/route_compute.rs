@@ -6,6 +6,15 @@
 //! - Visible: VA may act on the VC from `now + routing_delay` (same cycle when 0).
 //! - Knob: `routing_delay` (rd); term `rd` of the per-router head latency.
 //!
+//! Lookahead routing (`lookahead_routing = true`): the route a router uses is computed
+//! one hop ahead, by the router upstream while the head crosses its VA, SA and ST (by the
+//! terminal for the first router), and travels with the head. The routing function is a
+//! function of the router, the input port, the input VC and the head, all fixed once the
+//! upstream router has granted the head its output VC, so the route computed there is
+//! the route computed here: RC evaluates it on arrival and the VC may request VA in the
+//! same cycle (no `rd` on the head's path; validation checks that the `rd` cycles fit in
+//! the upstream stages they overlap).
+//!
 //! RC never contends (one routing unit per VC), so it always decides at the first cycle
 //! the VC is eligible.
 //!
@@ -121,7 +130,7 @@ impl RouteCompute {
         };
         debug_assert!(self.route.is_empty(), "a VC handed back a route");
         self.routing.route_packet(&ctx, head, &mut self.route);
-        s.vcs.routed(i, &mut self.route, now.plus(s.delays.rd));
+        s.vcs.routed(i, &mut self.route, now.plus(s.delays.rc()));
     }
 
     /// Where input VC `i` is and the head at its front, when RC may route it at `now`.
@@ -169,7 +178,7 @@ impl RouteCompute {
     /// holds stale sets until the next `evaluate` clears it.
     #[inline(never)]
     fn store_routes(&mut self, now: Cycle, s: &mut RouterState) {
-        let ready = now.plus(s.delays.rd);
+        let ready = now.plus(s.delays.rc());
         for (i, route) in &mut self.decisions {
             s.vcs.routed(*i as usize, route, ready);
         }

@@ -13,6 +13,7 @@
 //!
 //! [`OutputVcState::is_free_for`]: crate::credit::OutputVcState::is_free_for
 
+use super::switch_alloc::speculative::SpecRequest;
 use super::{ugal, RouterState};
 use crate::alloc::{Allocator, BitMatrix};
 use crate::credit::OutputVcState;
@@ -50,6 +51,10 @@ pub struct VcAlloc {
     /// Per input VC, the packet whose head committed to a candidate (its index in the
     /// route) under `first-free-else-highest`; empty under the other rules.
     committed: Vec<Option<(PacketId, u8)>>,
+    /// `speculative`: each requesting VC also requests the switch this cycle.
+    speculative: bool,
+    /// This cycle's speculative switch requests (empty without speculation).
+    speculating: Vec<SpecRequest>,
 }
 
 impl VcAlloc {
@@ -111,6 +116,8 @@ impl VcAlloc {
             granted: false,
             views: SmallVec::new(),
             committed,
+            speculative: config.speculative,
+            speculating: Vec::new(),
         }
     }
 
@@ -177,6 +184,7 @@ impl VcAlloc {
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
         // The grants are empty between a commit and the next evaluate.
         debug_assert!(self.grant.is_empty(), "grants left from the last cycle");
+        self.speculating.clear();
         if mask::is_empty(s.vcs.waiting()) {
             // Nothing waits (the common case): no request, no grant.
             return;
@@ -238,7 +246,20 @@ impl VcAlloc {
                 },
             };
             request(&mut self.req, i, &c, len);
+            if self.speculative && Self::free_vcs(s, &c, len).next().is_some() {
+                self.speculating.push(SpecRequest {
+                    ivc: i as u32,
+                    port: c.port.0,
+                });
+            }
         }
+    }
+
+    /// The speculative switch requests of this cycle's VA (`speculative = true`): one per
+    /// VC that requested a free output VC, for that VC's port. Empty otherwise.
+    #[inline(always)]
+    pub fn speculating(&self) -> &[SpecRequest] {
+        &self.speculating
     }
 
     /// Allocates the requests in `req` (then clears them; empty between calls).
@@ -255,6 +276,7 @@ impl VcAlloc {
     /// `commit` hand out, with the same arbiter moves.
     #[inline]
     pub fn step(&mut self, now: Cycle, s: &mut RouterState) {
+        self.speculating.clear();
         match *s.vcs.waiting() {
             [0] => {}
             // One waiting VC, a head routed in this cycle's RC and ready only at `now + rd`

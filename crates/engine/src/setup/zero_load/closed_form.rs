@@ -89,9 +89,7 @@ impl Timing {
             let r = netlist.router(id);
             let c = &r.config;
             (
-                u64::from(
-                    c.routing_delay + c.vc_alloc_delay + c.switch_alloc_delay + c.crossbar_delay,
-                ),
+                c.head_latency(),
                 u64::from(r.terminal_latency),
                 c.switching == Switching::Saf,
             )

@@ -15,6 +15,12 @@
 //! and the tail follows `M - 1` cycles behind it; `credit_delay` does not appear because an
 //! idle network has credits everywhere.
 //!
+//! Pipeline organisation. A router's term is its head latency
+//! ([`RouterConfig::head_latency`](flitsim_netlist::RouterConfig::head_latency)): `rd`
+//! leaves it under `lookahead_routing` (the route was computed one hop ahead) and `vd`
+//! under `speculative` (VA runs beside SA). With one-cycle stages: 4 (RC, VA, SA, ST), 3
+//! (speculative, or lookahead), 2 (both), 1 (both, and `crossbar_delay = 0`).
+//!
 //! Switching. Virtual cut-through has the same zero-load latency as wormhole (a free VC
 //! always has room in an idle network). Store-and-forward waits in every router until the
 //! tail has arrived, `M - 1` cycles after the head, so each router on the path adds

@@ -104,8 +104,7 @@ pub fn zero_load_latency_pair(
                 Switching::Saf => u64::from(length) - 1,
                 Switching::Wormhole | Switching::Vct => 0,
             };
-            u64::from(c.routing_delay + c.vc_alloc_delay + c.switch_alloc_delay + c.crossbar_delay)
-                + store
+            c.head_latency() + store
         })
         .sum();
     let channels: u64 = route.channel_latencies.iter().map(|&l| u64::from(l)).sum();

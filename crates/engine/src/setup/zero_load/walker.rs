@@ -12,7 +12,7 @@ use std::ops::Range;
 /// What the head spends at a router: the pipeline and the terminal channels.
 #[derive(Copy, Clone, Debug)]
 struct Stage {
-    /// `rd + vd + sd + xd`.
+    /// `rd + vd + sd + xd` (less `rd` under lookahead, `vd` under speculation).
     delay: u64,
     /// Terminal latency (injection and ejection channel).
     lt: u32,
@@ -58,12 +58,7 @@ impl<'a> Walker<'a> {
             .map(|r| {
                 let c = &r.config;
                 Stage {
-                    delay: u64::from(
-                        c.routing_delay
-                            + c.vc_alloc_delay
-                            + c.switch_alloc_delay
-                            + c.crossbar_delay,
-                    ),
+                    delay: c.head_latency(),
                     lt: r.terminal_latency,
                     saf: u32::from(c.switching == Switching::Saf),
                 }

@@ -14,8 +14,10 @@
 //! - Knob: `switch_alloc_delay` (sd); term `sd` of the per-router head latency. Body and
 //!   tail flits skip RC and VA: they request the switch as soon as they are at the front
 //!   of an active VC, one per cycle.
+//! - `speculative = true`: heads also request in the cycle of their VA ([`speculative`]).
 
 mod one_word;
+pub mod speculative;
 mod word_path;
 
 use super::crossbar::Crossbar;
@@ -27,6 +29,7 @@ use crate::flit::Credit;
 use crate::mask;
 use crate::vc_state::{InputVcState, VcPhase};
 use flitsim_netlist::{Cycle, OutPort, RouterConfig, VcId};
+use speculative::{SpecRequest, Speculation};
 use word_path::{GrantArbiters, WordPath};
 
 /// The SA stage: port allocator, per-input-port VC arbiters, scratch.
@@ -59,6 +62,11 @@ pub struct SwitchAlloc {
     grant: BitMatrix,
     /// Flat input VCs that won in the last `evaluate` (`step` does not fill it); reused.
     winners: Vec<u32>,
+    /// `winners[spec_from..]` won speculatively (`usize::MAX` outside a speculative
+    /// evaluation).
+    spec_from: usize,
+    /// The speculative allocator (`speculative = true`), else `None`.
+    spec: Option<Box<Speculation>>,
 }
 
 /// Words of the multi-word path's masks for input ports of `in_vcs` VCs each: `eligible`
@@ -93,6 +101,12 @@ impl SwitchAlloc {
             ))
             .saturating_add(((eligible + vc_req) * size_of::<u64>()) as u64)
             .saturating_add(BitMatrix::bytes(pi, out_ports).saturating_mul(2))
+            .saturating_add(if config.speculative {
+                (size_of::<Speculation>() as u64)
+                    .saturating_add(Speculation::bytes(config, in_vcs, out_ports))
+            } else {
+                0
+            })
     }
 
     /// For a router with this layout and configuration; `alloc_seed` seeds the
@@ -127,6 +141,10 @@ impl SwitchAlloc {
             req,
             grant: BitMatrix::new(pi, po),
             winners: Vec::new(),
+            spec_from: usize::MAX,
+            spec: config
+                .speculative
+                .then(|| Box::new(Speculation::new(config, s, alloc_seed))),
         }
     }
 
@@ -152,24 +170,32 @@ impl SwitchAlloc {
             && s.outputs[vc.out_ovc as usize].credits.has_credit()
     }
 
-    /// Builds port requests and allocates, then picks one VC per granted input port.
+    /// Builds port requests and allocates, then picks one VC per granted input port;
+    /// `spec`: the speculative requests of this cycle (VA's, empty without speculation).
     #[inline]
-    pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
+    pub fn evaluate(&mut self, now: Cycle, s: &RouterState, spec: &[SpecRequest]) {
         self.winners.clear();
+        if !spec.is_empty() {
+            return self.evaluate_speculative(now, s, spec);
+        }
         match (s.vcs.active(), self.one_word) {
             ([0], _) => {}
             ([active], true) => self.evaluate_word(now, s, *active),
             (active, _) if mask::is_empty(active) => {}
-            _ => self.evaluate_words(now, s),
+            _ => self.evaluate_words(now, s, &[]),
         }
     }
 
     /// [`SwitchAlloc::evaluate`] on word slices (more than 64 input VCs, or port matrices
-    /// of more than 64 rows or columns).
+    /// of more than 64 rows or columns, or a cycle with speculation): the VCs of `spec`
+    /// (speculating this cycle) do not request.
     #[inline(never)]
-    fn evaluate_words(&mut self, now: Cycle, s: &RouterState) {
+    fn evaluate_words(&mut self, now: Cycle, s: &RouterState, spec: &[SpecRequest]) {
         self.req.clear();
         mask::copy(&mut self.eligible, s.vcs.active());
+        for r in spec {
+            mask::unset(&mut self.eligible, r.ivc as usize);
+        }
         // `eligible` starts as the active VCs and keeps those that can send.
         for k in 0..self.eligible.len() {
             let mut w = self.eligible[k];
@@ -220,16 +246,22 @@ impl SwitchAlloc {
         &mut self,
         now: Cycle,
         s: &mut RouterState,
+        spec: &[SpecRequest],
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
     ) {
+        if !spec.is_empty() {
+            self.winners.clear();
+            self.evaluate_speculative(now, s, spec);
+            return self.commit(now, s, crossbar, credits);
+        }
         match (s.vcs.active(), self.one_word) {
             ([0], _) => {}
             ([active], true) => self.step_word(now, s, crossbar, credits, *active),
             (active, _) if mask::is_empty(active) => {}
             _ => {
                 self.winners.clear();
-                self.evaluate_words(now, s);
+                self.evaluate_words(now, s, &[]);
                 self.commit(now, s, crossbar, credits);
             }
         }
@@ -277,6 +309,11 @@ impl SwitchAlloc {
         if !self.winners.is_empty() {
             self.move_winners(now, s, crossbar, credits);
         }
+        if self.spec_from != usize::MAX {
+            let exit = now.plus(self.exit_delay);
+            self.move_speculative(now, exit, s, crossbar, credits);
+            self.spec_from = usize::MAX;
+        }
     }
 
     /// [`SwitchAlloc::commit`] when some VC won.
@@ -292,7 +329,9 @@ impl SwitchAlloc {
         if !self.allocator.is_separable() {
             return self.move_winners_general(now, exit, s, crossbar, credits);
         }
-        for &i in &self.winners {
+        // The speculative winners (if any) move with their own arbiters.
+        let plain = self.spec_from.min(self.winners.len());
+        for &i in &self.winners[..plain] {
             let i = i as usize;
             let (p, v) = s.layout.in_split(i);
             // The output VC the winner holds (read before its move: a tail's VC goes idle).
@@ -330,7 +369,8 @@ impl SwitchAlloc {
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
     ) {
-        for &i in &self.winners {
+        let plain = self.spec_from.min(self.winners.len());
+        for &i in &self.winners[..plain] {
             let i = i as usize;
             let (p, v) = s.layout.in_split(i);
             let vc = &s.vcs[i];
@@ -404,6 +444,9 @@ impl SwitchAlloc {
             + self.vc_arb.heap_bytes()
             + self.req.heap_bytes()
             + self.grant.heap_bytes()
+            + self.spec.as_ref().map_or(0, |sp| {
+                std::mem::size_of::<Speculation>() as u64 + sp.heap_bytes()
+            })
     }
 
     /// Takes the general path on word slices even where the one-word path fits (for the

@@ -1,0 +1,206 @@
+//! Speculative switch allocation (`speculative = true`; BookSim's `speculative = 1`,
+//! Garnet's VA in SA): a head requests the switch in the cycle it requests an output VC.
+//!
+//! - Requests: the non-speculative ones (flits of VCs that hold an output VC) as without
+//!   speculation; the speculative ones, one per VC that VA examined this cycle and that
+//!   requested a free output VC, for that VC's output port ([`SpecRequest`]).
+//! - Priority: the non-speculative requests are allocated first; the speculative ones
+//!   compete, in an allocator of their own, for the input and output ports left free.
+//! - Use: a speculative grant moves the head only if VA granted its VC an output VC in
+//!   this cycle and that output VC has a credit; otherwise the crossbar slot is wasted
+//!   (the input and output port stay idle for the cycle).
+//!
+//! VA then costs no cycle of its own: a head routed at `t` is written at `t + sd + xd`
+//! (`vc_alloc_delay <= switch_alloc_delay`, checked by validation). The VCs VA granted
+//! this cycle do not request non-speculatively in the same cycle (with `vc_alloc_delay
+//! = 0` they would be ready at once). The one-word path has no speculation: a cycle with
+//! speculative requests takes the general path.
+
+use super::super::RouterState;
+use super::SwitchAlloc;
+use crate::alloc::{Allocator, BitMatrix};
+use crate::arbiter::Arbiters;
+use crate::mask;
+use crate::pipeline::crossbar::Crossbar;
+use crate::pipeline::output::CreditReturn;
+use crate::vc_state::VcPhase;
+use flitsim_netlist::{Cycle, RouterConfig};
+
+/// A speculative switch request: flat input VC `ivc` asks for output port `port` (VA's
+/// candidate for it this cycle).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SpecRequest {
+    /// Flat input VC.
+    pub ivc: u32,
+    /// Output port.
+    pub port: u8,
+}
+
+/// The speculative side of SA: its port allocator and VC arbiters (their priorities
+/// apart from the non-speculative ones), requests, grants and scratch.
+#[derive(Debug)]
+pub(super) struct Speculation {
+    allocator: Allocator,
+    vc_arb: Arbiters,
+    req: BitMatrix,
+    grant: BitMatrix,
+    /// Input ports granted non-speculatively this cycle (word mask).
+    busy_in: Vec<u64>,
+    /// Output ports granted non-speculatively this cycle (word mask).
+    busy_out: Vec<u64>,
+    /// One input port's speculating VCs for a granted output (word mask).
+    vc_req: Vec<u64>,
+    /// (input port, VC within the port, output port) of every speculative grant of the
+    /// last evaluation, used or wasted: the arbiters move for each.
+    granted: Vec<(u8, u8, u8)>,
+}
+
+impl Speculation {
+    /// Bytes [`Speculation::new`] allocates (see [`SwitchAlloc::bytes`]).
+    pub(super) fn bytes(config: &RouterConfig, in_vcs: &[u8], out_ports: usize) -> u64 {
+        let pi = in_vcs.len();
+        let most = in_vcs.iter().copied().max().unwrap_or(0);
+        let words = mask::words(pi) + mask::words(out_ports) + mask::words(usize::from(most));
+        Allocator::bytes(config.switch_allocator, config.arbiter, pi, out_ports)
+            .saturating_add(Arbiters::bytes(
+                config.arbiter,
+                in_vcs.iter().map(|&v| usize::from(v)),
+            ))
+            .saturating_add(BitMatrix::bytes(pi, out_ports).saturating_mul(2))
+            .saturating_add((words * std::mem::size_of::<u64>()) as u64)
+    }
+
+    /// For a router with this layout and configuration; `alloc_seed` seeds `pim`.
+    pub(super) fn new(config: &RouterConfig, s: &RouterState, alloc_seed: u64) -> Speculation {
+        let (pi, po) = (s.layout.in_ports(), s.layout.out_ports());
+        let in_vcs = (0..pi).map(|p| usize::from(s.layout.in_vcs(p)));
+        let most = in_vcs.clone().max().unwrap_or(0);
+        Speculation {
+            allocator: Allocator::configured(
+                config.switch_allocator,
+                config.arbiter,
+                config.alloc_iters,
+                alloc_seed ^ 0x5bec_u64,
+                pi,
+                po,
+            ),
+            vc_arb: Arbiters::new(config.arbiter, in_vcs),
+            req: BitMatrix::new(pi, po),
+            grant: BitMatrix::new(pi, po),
+            busy_in: vec![0; mask::words(pi)],
+            busy_out: vec![0; mask::words(po)],
+            vc_req: vec![0; mask::words(most)],
+            granted: Vec::new(),
+        }
+    }
+
+    #[cfg(test)]
+    pub(super) fn heap_bytes(&self) -> u64 {
+        let words = self.busy_in.capacity() + self.busy_out.capacity() + self.vc_req.capacity();
+        (words * std::mem::size_of::<u64>()) as u64
+            + self.allocator.heap_bytes()
+            + self.vc_arb.heap_bytes()
+            + self.req.heap_bytes()
+            + self.grant.heap_bytes()
+    }
+}
+
+impl SwitchAlloc {
+    /// SA of a cycle with speculative requests `spec`: the non-speculative allocation
+    /// (its winners first in `winners`), then the speculative one on the ports it left
+    /// free; the speculative grants VA made good follow in `winners` from `spec_from`.
+    #[inline(never)]
+    pub(super) fn evaluate_speculative(
+        &mut self,
+        now: Cycle,
+        s: &RouterState,
+        spec: &[SpecRequest],
+    ) {
+        self.evaluate_words(now, s, spec);
+        self.spec_from = self.winners.len();
+        let sp = self
+            .spec
+            .as_deref_mut()
+            .expect("speculative requests on a router without speculation");
+        sp.granted.clear();
+        mask::zero(&mut sp.busy_in);
+        mask::zero(&mut sp.busy_out);
+        for &i in &self.winners {
+            let i = i as usize;
+            mask::set(&mut sp.busy_in, usize::from(s.layout.in_port_of[i]));
+            mask::set(&mut sp.busy_out, s.vcs[i].out_port.index());
+        }
+        sp.req.clear();
+        for r in spec {
+            let p = usize::from(s.layout.in_port_of[r.ivc as usize]);
+            let o = usize::from(r.port);
+            if !mask::get(&sp.busy_in, p) && !mask::get(&sp.busy_out, o) {
+                sp.req.set(p, o);
+            }
+        }
+        if sp.req.is_empty() {
+            return;
+        }
+        sp.allocator.allocate(&sp.req, &mut sp.grant);
+        for (p, o) in sp.grant.ones() {
+            let base = s.layout.in_base[p] as usize;
+            let n = usize::from(s.layout.in_vcs(p));
+            let req = &mut sp.vc_req[..mask::words(n)];
+            mask::zero(req);
+            for r in spec {
+                let i = r.ivc as usize;
+                if usize::from(s.layout.in_port_of[i]) == p && usize::from(r.port) == o {
+                    mask::set(req, i - base);
+                }
+            }
+            let v = sp
+                .vc_arb
+                .arbitrate(p, req)
+                .expect("a granted input port has a speculating VC");
+            sp.granted.push((p as u8, v as u8, o as u8));
+            if Self::speculation_holds(s, base + v, o) {
+                self.winners.push((base + v) as u32);
+            }
+        }
+    }
+
+    /// Did VA grant input VC `i` an output VC on port `o` this cycle (it speculated from
+    /// `VcWait`, so an `Active` VC got its grant now), and has that VC a credit?
+    fn speculation_holds(s: &RouterState, i: usize, o: usize) -> bool {
+        let vc = &s.vcs[i];
+        vc.phase == VcPhase::Active
+            && vc.out_port.index() == o
+            && s.outputs[vc.out_ovc as usize].credits.has_credit()
+    }
+
+    /// Moves the flits of the speculative grants VA made good (`winners[spec_from..]`)
+    /// and moves the speculative arbiters for every speculative grant.
+    pub(super) fn move_speculative(
+        &mut self,
+        now: Cycle,
+        exit: Cycle,
+        s: &mut RouterState,
+        crossbar: &mut Crossbar,
+        credits: &mut CreditReturn,
+    ) {
+        for &i in &self.winners[self.spec_from..] {
+            let i = i as usize;
+            let (p, v) = s.layout.in_split(i);
+            let vc = &s.vcs[i];
+            let out = (vc.out_port, vc.out_vc, vc.out_ovc as usize);
+            if Self::move_flit(now, exit, s, crossbar, credits, (i, p, v), out) {
+                self.word.seen &= !(1 << (i % 64));
+            } else {
+                // The body follows one flit per cycle, as after a non-speculative head.
+                s.vcs.ready_from(i, now.plus(1));
+            }
+        }
+        if let Some(sp) = self.spec.as_deref_mut() {
+            for &(p, v, o) in &sp.granted {
+                sp.vc_arb.update(usize::from(p), usize::from(v));
+                sp.allocator.update_grant(usize::from(p), usize::from(o));
+            }
+            sp.granted.clear();
+        }
+    }
+}
