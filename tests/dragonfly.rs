@@ -44,3 +44,30 @@ fn ugal_beats_minimal_under_group_shift() {
         assert!((a - 0.4).abs() < 0.03, "{routing}: {a}");
     }
 }
+
+/// Valiant and UGAL-L draw their intermediate group from the packet's source: with two
+/// terminals per router the source is a terminal, not a router, and the routing must
+/// still see its router. Offered well below saturation, every routing carries the load.
+#[test]
+fn non_minimal_routings_carry_a_light_load_under_concentration() {
+    for routing in ["minimal", "valiant", "ugal-l"] {
+        let mut n = dragonfly(4, 1);
+        n.set("vcs", "4").unwrap();
+        n.set("routing", routing).unwrap();
+        n.set("concentration", "2").unwrap();
+        let config = SimConfig {
+            rate: 0.02,
+            length: 4,
+            warmup: 500,
+            cycles: 2000,
+            ..SimConfig::default()
+        };
+        let r = Simulation::new(&n, &config).unwrap().run();
+        let (offered, accepted) = (0.08, r.accepted.flits_per_terminal_cycle);
+        assert!(r.deadlock.is_none(), "{routing}");
+        assert!(
+            (accepted - offered).abs() < 0.1 * offered,
+            "{routing}: accepted {accepted} of {offered}"
+        );
+    }
+}

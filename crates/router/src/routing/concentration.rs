@@ -64,8 +64,10 @@ impl RoutingFunction for Concentrated {
     }
 
     fn route_packet(&self, ctx: &RouteCtx, head: &crate::Flit, out: &mut RouteSet) {
+        // The inner function sees routers as terminals, at both ends of the packet.
         let mut routed = *head;
         routed.dest = self.router_of(head.dest);
+        routed.packet.source = self.router_of(head.packet.source);
         self.inner.route_packet(&self.narrow(ctx), &routed, out);
         self.widen(head.dest, out);
     }
