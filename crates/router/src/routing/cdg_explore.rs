@@ -46,12 +46,13 @@ pub struct Dependencies {
 /// Bytes held, checked against the limit before any growth.
 struct Budget {
     used: usize,
+    limit: usize,
 }
 
 impl Budget {
     fn take(&mut self, bytes: usize) -> Result<(), TooLarge> {
         self.used = self.used.saturating_add(bytes);
-        if self.used > MEMORY_LIMIT {
+        if self.used > self.limit {
             return Err(TooLarge { bytes: self.used });
         }
         Ok(())
@@ -305,6 +306,15 @@ fn push_new(
 
 /// The dependencies of `f` on `netlist` (see the module docs), or [`TooLarge`].
 pub fn dependencies(f: &dyn RoutingFunction, netlist: &Netlist) -> Result<Dependencies, TooLarge> {
+    dependencies_within(f, netlist, MEMORY_LIMIT)
+}
+
+/// [`dependencies`] holding at most `limit` bytes.
+fn dependencies_within(
+    f: &dyn RoutingFunction,
+    netlist: &Netlist,
+    limit: usize,
+) -> Result<Dependencies, TooLarge> {
     let max_ports = netlist.routers().map(|r| r.ports.len()).max().unwrap_or(1);
     let max_vcs = netlist
         .routers()
@@ -312,7 +322,7 @@ pub fn dependencies(f: &dyn RoutingFunction, netlist: &Netlist) -> Result<Depend
         .max()
         .unwrap_or(1)
         .max(1);
-    let mut budget = Budget { used: 0 };
+    let mut budget = Budget { used: 0, limit };
     let ports = netlist.num_routers() * max_ports;
     let mut space = Space {
         f,
@@ -419,4 +429,38 @@ fn explore(
     }
     walk.stack = stack;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::build;
+    use crate::routing::testutil::torus;
+    use flitsim_netlist::RoutingKind;
+
+    #[test]
+    fn mark_reports_each_vc_once() {
+        let mut seen = [0u64; 4];
+        let mut got = Vec::new();
+        mark(&mut seen, 60, 130, |v| got.push(v));
+        assert_eq!(got, (60..130).collect::<Vec<u8>>());
+        got.clear();
+        mark(&mut seen, 0, 255, |v| got.push(v));
+        let rest: Vec<u8> = (0..60).chain(130..255).collect();
+        assert_eq!(got, rest);
+        mark(&mut seen, 0, 255, |_| panic!("all seen"));
+    }
+
+    #[test]
+    fn memory_beyond_the_limit_is_refused_not_allocated() {
+        let n = torus(&[4, 4], 8);
+        let f = build(RoutingKind::Dor, &n).unwrap();
+        let d = dependencies_within(f.as_ref(), &n, 1 << 20).expect("fits in 1 MB");
+        assert!(!d.pairs.is_empty());
+        // The state arrays alone (16 routers x 5 ports x 8 VCs) exceed 1 kB.
+        let e = dependencies_within(f.as_ref(), &n, 1024)
+            .err()
+            .expect("refused");
+        assert!(e.bytes > 1024, "{e:?}");
+    }
 }
