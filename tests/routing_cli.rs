@@ -190,22 +190,80 @@ fn run_json_with_channel_stats() {
 }
 
 #[test]
-fn static_check_says_when_it_is_skipped() {
-    // 33 x 32 = 1056 routers, above the static check's 1024.
-    let net = crate::run_cli::netlist_file(
-        "torus-33x32",
-        "[topology]\nkind = \"torus\"\nradix = [33, 32]\n",
-    );
-    let out = flitsim(&["netlist", "check", net.to_str().unwrap()]);
+fn static_check_says_which_method_it_used() {
+    // 4096 destinations x 4096 routers x 5 ports x 4 VCs: above the check's work limit.
+    let out = flitsim(&["netlist", "check", "netlists/torus-64x64.toml"]);
     assert_eq!(out.status.code(), Some(0));
-    let err = String::from_utf8(out.stderr).unwrap();
+    let (text, err) = (stdout_of(&out), String::from_utf8_lossy(&out.stderr));
+    let not_run = "not run: 335544320 route computations, more than 134217728";
     assert!(
-        err.contains("static deadlock check was skipped (1056 routers, more than 1024)"),
+        text.contains(&format!("deadlock_check    {not_run}")),
+        "{text}"
+    );
+    assert!(
+        err.contains(&format!("static deadlock check was {not_run}")),
         "{err}"
     );
-    let (code, err) = check("netlists/torus-8x8.toml", "duato", &[]);
-    assert_eq!(code, Some(0));
-    assert!(!err.contains("skipped"), "{err}");
+    let out = flitsim(&[
+        "netlist",
+        "check",
+        "netlists/torus-8x8.toml",
+        "--routing",
+        "duato",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout_of(&out).contains(
+            "deadlock_check    channel dependency graph acyclic (81920 route computations)"
+        ),
+        "{}",
+        stdout_of(&out)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).is_empty());
+    let out = flitsim(&[
+        "netlist",
+        "check",
+        "netlists/paper004-torus-8x8.toml",
+        "--routing",
+        "minimal-adaptive",
+    ]);
+    assert!(
+        stdout_of(&out).contains("deadlock_check    by storage"),
+        "{}",
+        stdout_of(&out)
+    );
+}
+
+fn stdout_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The reproducers of the static check (each once aborted on a failed
+/// allocation or ran for tens of seconds): under a 3 GB address-space limit each
+/// finishes with a verdict, exit 0, no panic and no allocation failure.
+#[test]
+fn static_check_of_many_vcs_is_bounded() {
+    for args in [
+        ["netlists/torus-8x8.toml", "--set", "vcs=255"],
+        ["netlists/hypercube-6.toml", "--set", "vcs=255"],
+        ["netlists/hypercube-8.toml", "--routing", "source"],
+    ] {
+        let out = crate::run_cli::flitsim_under_ulimit(
+            3_000_000,
+            &[&["netlist", "check"][..], &args[..]].concat(),
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("memory allocation of"),
+            "{err}"
+        );
+        assert!(
+            stdout_of(&out).contains("deadlock_check    channel dependency graph acyclic"),
+            "{args:?}: {}",
+            stdout_of(&out)
+        );
+    }
 }
 
 #[test]

@@ -36,7 +36,7 @@ pub fn flitsim(args: &[&str]) -> Output {
 }
 
 /// `flitsim args` under `ulimit -v kb` (address space in kB), through `sh`.
-fn flitsim_under_ulimit(kb: u64, args: &[&str]) -> Output {
+pub fn flitsim_under_ulimit(kb: u64, args: &[&str]) -> Output {
     let limit = format!("ulimit -v {kb} && exec \"$0\" \"$@\"");
     Command::new("sh")
         .args(["-c", &limit, env!("CARGO_BIN_EXE_flitsim")])

@@ -79,6 +79,7 @@ struct Summary {
     channels: usize,
     diameter: u32,
     average_distance: f64,
+    deadlock_check: String,
 }
 
 /// Runs a `flitsim netlist` subcommand.
@@ -94,12 +95,9 @@ pub fn run(args: &NetlistArgs) -> anyhow::Result<ExitCode> {
             if let Some(w) = flitsim_router::routing::deadlock_warning(&n) {
                 eprintln!("warning: {w}");
             }
-            let max = flitsim_router::routing::cdg::MAX_ROUTERS;
-            if n.num_routers() > max {
-                eprintln!(
-                    "warning: the static deadlock check was skipped ({} routers, more than {max})\nhelp: check a smaller instance of the same family",
-                    n.num_routers()
-                );
+            let deadlock_check = flitsim_router::routing::deadlock_check_method(&n);
+            if deadlock_check.starts_with("not run") {
+                eprintln!("warning: the static deadlock check was {deadlock_check}");
             }
             let (diameter, average_distance, exact) = n.distance_summary();
             if !exact {
@@ -119,6 +117,7 @@ pub fn run(args: &NetlistArgs) -> anyhow::Result<ExitCode> {
                 channels: n.num_channels(),
                 diameter,
                 average_distance,
+                deadlock_check,
             };
             let mut text = String::new();
             if *json {
@@ -132,6 +131,7 @@ pub fn run(args: &NetlistArgs) -> anyhow::Result<ExitCode> {
                 let _ = writeln!(text, "  channels          {} (router-to-router, unidirectional)", s.channels);
                 let _ = writeln!(text, "  diameter          {} hops", s.diameter);
                 let _ = writeln!(text, "  average_distance  {:.4} hops", s.average_distance);
+                let _ = writeln!(text, "  deadlock_check    {}", s.deadlock_check);
             }
             Ok(text)
         }),

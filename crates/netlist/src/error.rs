@@ -451,6 +451,20 @@ pub enum NetlistError {
         /// The routing function's advice.
         help: String,
     },
+    /// The static deadlock check would need more memory than it may use.
+    #[error(
+        "the static deadlock check of routing `{routing}` needs more than {bytes} bytes of memory"
+    )]
+    DeadlockCheckTooLarge {
+        /// The `routing` key in force.
+        at: Location,
+        /// The routing function.
+        routing: String,
+        /// Bytes it asked for when it stopped.
+        bytes: usize,
+        /// What to change.
+        help: String,
+    },
     /// `--set key=value` with a key that is not a router or channel parameter.
     #[error("unknown setting `{key}`")]
     UnknownSetting {
@@ -519,6 +533,7 @@ impl NetlistError {
             TooFewVcs { .. } => "too-few-vcs",
             MessageClassesDoNotFit { .. } => "message-classes-do-not-fit",
             RoutingDependencyCycle { .. } => "routing-dependency-cycle",
+            DeadlockCheckTooLarge { .. } => "deadlock-check-too-large",
             UnknownSetting { .. } => "unknown-setting",
             BadSetting { .. } => "bad-setting",
         }
@@ -562,7 +577,8 @@ impl NetlistError {
             | RoutingDoesNotFit { at, .. }
             | TooFewVcs { at, .. }
             | MessageClassesDoNotFit { at, .. }
-            | RoutingDependencyCycle { at, .. } => Some(at),
+            | RoutingDependencyCycle { at, .. }
+            | DeadlockCheckTooLarge { at, .. } => Some(at),
             UnknownSetting { .. } | BadSetting { .. } => None,
         }
     }
@@ -633,7 +649,8 @@ impl NetlistError {
             | TooFewVcs { help, .. }
             | MessageClassesDoNotFit { help, .. }
             | PipelineMismatch { help, .. }
-            | RoutingDependencyCycle { help, .. } => help.clone(),
+            | RoutingDependencyCycle { help, .. }
+            | DeadlockCheckTooLarge { help, .. } => help.clone(),
             UnknownSetting { choices, .. } => format!("expected one of {}", one_of(choices)),
             BadSetting { .. } => "see `flitsim netlist expand` for the current values".into(),
         }

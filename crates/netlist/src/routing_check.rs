@@ -56,6 +56,13 @@ pub enum RoutingProblemKind {
         /// The channels on the cycle, as `r3.east -> r4.west` strings.
         channels: Vec<String>,
     },
+    /// The static deadlock check would need more memory than it may use.
+    CheckTooLarge {
+        /// Routing function name.
+        routing: String,
+        /// Bytes it asked for when it stopped.
+        bytes: usize,
+    },
 }
 
 /// Accepts every netlist: for tools that only need the structure checked.

@@ -88,6 +88,14 @@ pub fn check_routing(netlist: &Netlist, req: &dyn RoutingRequirements) -> Result
                     help,
                 }
             }
+            RoutingProblemKind::CheckTooLarge { routing, bytes } => {
+                NetlistError::DeadlockCheckTooLarge {
+                    at,
+                    routing,
+                    bytes,
+                    help,
+                }
+            }
         });
     }
     Diagnostics::new(errors).into_result()

@@ -15,195 +15,88 @@
 //! The graph is explored from every injection VC of every router, for every destination,
 //! over every candidate the function offers (so it covers every selection outcome). A
 //! cycle is reported with every virtual channel on it. The set of VCs a packet may request
-//! next is stored once and a VC's dependency on it is one edge, so the exploration costs
-//! about destinations x routers x ports x VCs x candidate VCs steps and memory linear in
-//! channels x VCs x distinct request sets, not the V^3 of one edge per pair of VCs. Netlists above
-//! [`MAX_ROUTERS`] routers are not checked (the exploration grows with the square of the
-//! router count); check a smaller instance of the same family.
+//! next is stored once as VC ranges of channels, and a VC's dependency on it is one edge
+//! ([`super::cdg_explore`]): about destinations x routers x ports x VCs route computations
+//! and memory linear in channels x VCs x distinct request sets. Above [`WORK_LIMIT`] route
+//! computations or [`MEMORY_LIMIT`] bytes the check is not run and says so
+//! ([`NotChecked`]).
 
-use super::{kind_name, RouteCtx, RouteSet, RoutingFunction};
+use super::cdg_explore::{dependencies, Dependencies};
+use super::{kind_name, RoutingFunction};
 use flitsim_netlist::{
-    BufferDepth, ChannelId, InPort, Netlist, RouterId, RoutingKind, Switching, TerminalId, VcId,
-    VcRelease, TERMINAL_PORT,
+    BufferDepth, ChannelId, InPort, Netlist, RoutingKind, Switching, VcId, VcRelease,
 };
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
-/// Largest netlist (in routers) the static check explores.
-pub const MAX_ROUTERS: usize = 1024;
+pub use super::cdg_explore::MEMORY_LIMIT;
 
-/// Index arithmetic over states `(router, in_port, in_vc)` and nodes `(channel, vc)`.
-struct Space<'a> {
-    f: &'a dyn RoutingFunction,
-    n: &'a Netlist,
-    escape: Option<u8>,
-    max_ports: usize,
-    max_vcs: usize,
+/// Route computations the check runs at most (destinations x routers x ports x VCs): a
+/// few seconds in a release build.
+pub const WORK_LIMIT: u64 = 1 << 27;
+
+/// Why the static check did not run to a verdict.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NotChecked {
+    /// It would run more than [`WORK_LIMIT`] route computations.
+    Work {
+        /// Route computations it would run.
+        steps: u64,
+    },
+    /// It would hold more than [`MEMORY_LIMIT`] bytes.
+    Memory {
+        /// Bytes it had asked for when it stopped.
+        bytes: usize,
+    },
 }
 
-impl Space<'_> {
-    fn state(&self, r: RouterId, p: InPort, v: VcId) -> usize {
-        (r.index() * self.max_ports + p.index()) * self.max_vcs + usize::from(v.0)
-    }
-
-    fn node(&self, ch: ChannelId, v: VcId) -> u32 {
-        (ch.index() * self.max_vcs + usize::from(v.0)) as u32
-    }
-
-    fn is_escape(&self, v: VcId) -> bool {
-        self.escape.is_none_or(|e| v.0 < e)
-    }
-
-    /// `(node, next state's router, port, vc)` for every router-to-router candidate VC.
-    fn successors(
-        &self,
-        r: RouterId,
-        p: InPort,
-        v: VcId,
-        dest: TerminalId,
-        set: &mut RouteSet,
-    ) -> Vec<(u32, RouterId, InPort, VcId)> {
-        self.f.route(
-            &RouteCtx {
-                router: r,
-                in_port: p,
-                in_vc: v,
-            },
-            dest,
-            set,
-        );
-        let mut out = Vec::new();
-        for c in set.iter() {
-            if self.n.router(r).is_terminal_port(c.port.0) {
-                continue;
-            }
-            let Some(id) = self.n.out_channel(r, c.port) else {
-                continue;
-            };
-            let ch = self.n.channel(id);
-            for w in c.vcs.iter() {
-                out.push((self.node(id, w), ch.to, ch.to_port, w));
-            }
-        }
-        out
-    }
-
-    /// The set (interned in `sets`) of escape nodes a packet in state `s` may request
-    /// next, directly or after adaptive hops (memoised per destination in `memo`).
-    fn first_escape(
-        &self,
-        s: (RouterId, InPort, VcId),
-        dest: TerminalId,
-        memo: &mut [Option<u32>],
-        sets: &mut Sets,
-        set: &mut RouteSet,
-    ) -> u32 {
-        let i = self.state(s.0, s.1, s.2);
-        if let Some(m) = memo[i] {
-            return m;
-        }
-        // Guard against adaptive cycles (none for minimal functions): the empty set while
-        // this state is being expanded.
-        memo[i] = Some(sets.intern(Vec::new()));
-        let mut found = Vec::new();
-        for (node, r, p, w) in self.successors(s.0, s.1, s.2, dest, set) {
-            if self.is_escape(w) {
-                found.push(node);
-            } else {
-                let id = self.first_escape((r, p, w), dest, memo, sets, set);
-                found.extend_from_slice(&sets.members[id as usize]);
-            }
-        }
-        found.sort_unstable();
-        found.dedup();
-        let id = sets.intern(found);
-        memo[i] = Some(id);
-        id
-    }
-}
-
-/// Sets of escape nodes, each stored once: a node's dependencies are edges to sets, so a
-/// VC that may request any of V VCs costs one edge, not V (the exploration stays
-/// near-linear in channels x VCs x destinations instead of growing with V^3).
-#[derive(Default)]
-struct Sets {
-    ids: HashMap<Vec<u32>, u32>,
-    members: Vec<Vec<u32>>,
-}
-
-impl Sets {
-    fn intern(&mut self, set: Vec<u32>) -> u32 {
-        if let Some(&id) = self.ids.get(&set) {
-            return id;
-        }
-        let id = self.members.len() as u32;
-        self.members.push(set.clone());
-        self.ids.insert(set, id);
-        id
-    }
-}
-
-/// The dependencies of `f` on `netlist`, compactly: the sorted, distinct (node, set)
-/// pairs (node depends on every member of the set), the sets, and the VCs per channel.
-fn dependencies(f: &dyn RoutingFunction, netlist: &Netlist) -> (Vec<u64>, Sets, usize) {
+/// Route computations the check runs on `netlist`: destinations x routers x ports x VCs.
+pub fn work(netlist: &Netlist) -> u64 {
     let max_ports = netlist.routers().map(|r| r.ports.len()).max().unwrap_or(1);
     let max_vcs = netlist
         .routers()
         .flat_map(|r| r.ports.iter().map(|p| usize::from(p.vcs)))
         .max()
-        .unwrap_or(1)
-        .max(1);
-    let space = Space {
-        f,
-        n: netlist,
-        escape: f.escape_vcs(),
+        .unwrap_or(1);
+    // One destination per router.
+    [
+        netlist.num_routers(),
+        netlist.num_routers(),
         max_ports,
         max_vcs,
-    };
-    let states = netlist.num_routers() * max_ports * max_vcs;
-    let mut edges: Vec<u64> = Vec::new();
-    let mut sets = Sets::default();
-    let mut set = RouteSet::new();
-    let mut memo: Vec<Option<u32>> = vec![None; states];
-    let mut seen = vec![false; states];
-    // The edge list is deduplicated whenever it has doubled since the last time, so the
-    // sorting costs O(E log E) in all, not a sort of the whole list per destination.
-    let mut distinct = 1usize << 20;
-    for t in 0..netlist.num_routers() {
-        // One destination per router: routing depends on the terminal only to eject.
-        let dest = netlist.router(RouterId(t as u32)).terminal(0);
-        memo.iter_mut().for_each(|m| *m = None);
-        seen.iter_mut().for_each(|s| *s = false);
-        let mut stack = Vec::new();
-        for r in netlist.routers() {
-            for v in 0..r.ports[0].vcs {
-                stack.push((r.id, InPort(TERMINAL_PORT), VcId(v)));
-            }
-        }
-        while let Some((r, p, v)) = stack.pop() {
-            let i = space.state(r, p, v);
-            if std::mem::replace(&mut seen[i], true) {
-                continue;
-            }
-            for (node, nr, np, w) in space.successors(r, p, v, dest, &mut set) {
-                if space.is_escape(w) {
-                    let b = space.first_escape((nr, np, w), dest, &mut memo, &mut sets, &mut set);
-                    if !sets.members[b as usize].is_empty() {
-                        edges.push(u64::from(node) << 32 | u64::from(b));
-                    }
-                }
-                stack.push((nr, np, w));
-            }
-        }
-        if edges.len() > 2 * distinct {
-            edges.sort_unstable();
-            edges.dedup();
-            distinct = distinct.max(edges.len());
-        }
+    ]
+    .iter()
+    .fold(1u64, |acc, &x| acc.saturating_mul(x as u64))
+}
+
+/// The exploration, refused above [`WORK_LIMIT`] or [`MEMORY_LIMIT`] (the graph built from
+/// it included).
+fn explored(f: &dyn RoutingFunction, netlist: &Netlist) -> Result<Dependencies, NotChecked> {
+    let steps = work(netlist);
+    if steps > WORK_LIMIT {
+        return Err(NotChecked::Work { steps });
     }
-    edges.sort_unstable();
-    edges.dedup();
-    (edges, sets, max_vcs)
+    let d = dependencies(f, netlist).map_err(|e| NotChecked::Memory { bytes: e.bytes })?;
+    // A petgraph node or edge with its index links: at most 32 bytes.
+    let members: usize = d
+        .sets
+        .iter()
+        .flatten()
+        .map(|s| usize::from(s.hi - s.lo))
+        .sum();
+    let nodes = netlist.num_channels() * d.max_vcs + d.sets.len();
+    let bytes = (nodes + d.pairs.len() + members).saturating_mul(32);
+    if bytes > MEMORY_LIMIT {
+        return Err(NotChecked::Memory { bytes });
+    }
+    Ok(d)
+}
+
+/// The VCs of a request set's spans, as node numbers.
+fn set_vcs(d: &Dependencies, set: usize) -> impl Iterator<Item = u64> + '_ {
+    d.sets[set].iter().flat_map(move |s| {
+        (s.lo..s.hi).map(move |v| (s.channel as usize * d.max_vcs + usize::from(v)) as u64)
+    })
 }
 
 /// The (extended) channel dependency graph of `f` on `netlist` (see the module docs):
@@ -211,22 +104,21 @@ fn dependencies(f: &dyn RoutingFunction, netlist: &Netlist) -> (Vec<u64>, Sets, 
 pub fn dependency_graph(
     f: &dyn RoutingFunction,
     netlist: &Netlist,
-) -> DiGraph<(ChannelId, VcId), ()> {
-    let (pairs, sets, max_vcs) = dependencies(f, netlist);
-    let mut edges: Vec<u64> = pairs
+) -> Result<DiGraph<(ChannelId, VcId), ()>, NotChecked> {
+    let d = explored(f, netlist)?;
+    let mut edges: Vec<u64> = d
+        .pairs
         .iter()
         .flat_map(|&e| {
             let node = e >> 32;
-            sets.members[(e & 0xffff_ffff) as usize]
-                .iter()
-                .map(move |&b| node << 32 | u64::from(b))
+            set_vcs(&d, (e & 0xffff_ffff) as usize).map(move |b| node << 32 | b)
         })
         .collect();
     edges.sort_unstable();
     edges.dedup();
-    let mut g = DiGraph::with_capacity(netlist.num_channels() * max_vcs, edges.len());
+    let mut g = DiGraph::with_capacity(netlist.num_channels() * d.max_vcs, edges.len());
     for c in 0..netlist.num_channels() {
-        for v in 0..max_vcs {
+        for v in 0..d.max_vcs {
             g.add_node((ChannelId(c as u32), VcId(v as u8)));
         }
     }
@@ -237,7 +129,7 @@ pub fn dependency_graph(
             (),
         );
     }
-    g
+    Ok(g)
 }
 
 /// Deadlock freedom by storage rather than by the dependency graph: every router switches
@@ -258,17 +150,24 @@ pub fn deadlock_free_by_storage(f: &dyn RoutingFunction, netlist: &Netlist) -> b
 }
 
 /// A cycle of the (extended) channel dependency graph, as the virtual channels on it in
-/// dependency order, or `None` when the graph is acyclic (or the netlist is larger than
-/// [`MAX_ROUTERS`], which is not checked).
+/// dependency order, or `None` when the graph is acyclic; [`NotChecked`] when the check
+/// would exceed [`WORK_LIMIT`] or [`MEMORY_LIMIT`].
 pub fn dependency_cycle(
     f: &dyn RoutingFunction,
     netlist: &Netlist,
-) -> Option<Vec<(ChannelId, VcId)>> {
-    if netlist.num_routers() > MAX_ROUTERS {
-        return None;
-    }
-    let g = compact_graph(f, netlist);
-    let start = petgraph::algo::toposort(&g, None).err()?.node_id();
+) -> Result<Option<Vec<(ChannelId, VcId)>>, NotChecked> {
+    let g = compact_graph(netlist, &explored(f, netlist)?);
+    let Err(cycle) = petgraph::algo::toposort(&g, None) else {
+        return Ok(None);
+    };
+    Ok(Some(cycle_through(&g, cycle.node_id())))
+}
+
+/// The shortest cycle of `g` through `start`, as its virtual channels.
+fn cycle_through(
+    g: &DiGraph<Option<(ChannelId, VcId)>, ()>,
+    start: NodeIndex,
+) -> Vec<(ChannelId, VcId)> {
     // Breadth-first from `start` back to itself: the shortest cycle through it.
     let mut parent = vec![None; g.node_count()];
     let mut queue = VecDeque::from([start]);
@@ -283,7 +182,7 @@ pub fn dependency_cycle(
                 }
                 cycle.reverse();
                 // Set nodes only group dependencies: the cycle is its virtual channels.
-                return Some(cycle.into_iter().flatten().collect());
+                return cycle.into_iter().flatten().collect();
             }
             if parent[w.index()].is_none() && w != start {
                 parent[w.index()] = Some(u);
@@ -298,29 +197,30 @@ pub fn dependency_cycle(
 /// the sets of [`dependencies`] (`None`): a VC has an edge to each set it depends on, a
 /// set to each of its members. Its cycles are those of [`dependency_graph`], with set
 /// nodes between the VCs.
-fn compact_graph(
-    f: &dyn RoutingFunction,
-    netlist: &Netlist,
-) -> DiGraph<Option<(ChannelId, VcId)>, ()> {
-    let (pairs, sets, max_vcs) = dependencies(f, netlist);
-    let vcs = netlist.num_channels() * max_vcs;
-    let members: usize = sets.members.iter().map(Vec::len).sum();
-    let mut g = DiGraph::with_capacity(vcs + sets.members.len(), pairs.len() + members);
+fn compact_graph(netlist: &Netlist, d: &Dependencies) -> DiGraph<Option<(ChannelId, VcId)>, ()> {
+    let vcs = netlist.num_channels() * d.max_vcs;
+    let members: usize = d
+        .sets
+        .iter()
+        .flatten()
+        .map(|s| usize::from(s.hi - s.lo))
+        .sum();
+    let mut g = DiGraph::with_capacity(vcs + d.sets.len(), d.pairs.len() + members);
     for c in 0..netlist.num_channels() {
-        for v in 0..max_vcs {
+        for v in 0..d.max_vcs {
             g.add_node(Some((ChannelId(c as u32), VcId(v as u8))));
         }
     }
-    for _ in &sets.members {
+    for _ in &d.sets {
         g.add_node(None);
     }
     let set_node = |id: usize| NodeIndex::new(vcs + id);
-    for e in pairs {
+    for &e in &d.pairs {
         let set = set_node((e & 0xffff_ffff) as usize);
         g.add_edge(NodeIndex::new((e >> 32) as usize), set, ());
     }
-    for (id, m) in sets.members.iter().enumerate() {
-        for &b in m {
+    for id in 0..d.sets.len() {
+        for b in set_vcs(d, id) {
             g.add_edge(set_node(id), NodeIndex::new(b as usize), ());
         }
     }

@@ -272,7 +272,7 @@ mod tests {
             let f = build(RoutingKind::DuatoNbc, &n).unwrap_or_else(|e| panic!("{}: {e}", n.name));
             assert_minimal(f.as_ref(), &n);
             assert_eq!(
-                cdg::dependency_cycle(f.as_ref(), &n),
+                cdg::dependency_cycle(f.as_ref(), &n).unwrap(),
                 None,
                 "{:?}",
                 n.topology
@@ -284,7 +284,7 @@ mod tests {
         let f = build(RoutingKind::DuatoNbc, &n).unwrap();
         assert_eq!(f.escape_vcs(), Some(6));
         assert_minimal(f.as_ref(), &n);
-        assert_eq!(cdg::dependency_cycle(f.as_ref(), &n), None);
+        assert_eq!(cdg::dependency_cycle(f.as_ref(), &n).unwrap(), None);
     }
 
     #[test]

@@ -46,6 +46,7 @@
 
 mod candidates;
 pub mod cdg;
+mod cdg_explore;
 mod classes;
 pub mod committed;
 mod concentration;
@@ -78,7 +79,9 @@ pub use geometry::Geometry;
 pub use hops::{hops, route_hops};
 pub use mismatch::RoutingMismatch;
 pub(crate) use registry::DOR_NEEDS_COORDINATES;
-pub use registry::{build, deadlock_warning, describe_topology, kind_name, warn_only};
+pub use registry::{
+    build, deadlock_check_method, deadlock_warning, describe_topology, kind_name, warn_only,
+};
 pub use selection::Selection;
 pub use validation::RoutingRegistry;
 

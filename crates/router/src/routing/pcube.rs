@@ -83,7 +83,7 @@ mod tests {
             let f = build(RoutingKind::Pcube, &n).unwrap();
             assert_minimal(f.as_ref(), &n);
             assert!(!dependency_graph_is_cyclic(f.as_ref(), &n));
-            assert_eq!(cdg::dependency_cycle(f.as_ref(), &n), None);
+            assert_eq!(cdg::dependency_cycle(f.as_ref(), &n).unwrap(), None);
         }
     }
 

@@ -113,7 +113,7 @@ mod tests {
         ] {
             let f = build(RoutingKind::Quaglia, &n).unwrap();
             assert_minimal(f.as_ref(), &n);
-            assert_eq!(cdg::dependency_cycle(f.as_ref(), &n), None);
+            assert_eq!(cdg::dependency_cycle(f.as_ref(), &n).unwrap(), None);
         }
     }
 

@@ -119,7 +119,7 @@ pub fn deadlock_warning(netlist: &Netlist) -> Option<String> {
     if cdg::deadlock_free_by_storage(f.as_ref(), netlist) {
         return None;
     }
-    let cycle = cdg::dependency_cycle(f.as_ref(), netlist)?;
+    let cycle = cdg::dependency_cycle(f.as_ref(), netlist).ok()??;
     let names = cdg::cycle_names(netlist, &cycle);
     Some(format!(
         "routing `{}` is not deadlock-free on this netlist (deadlock_check = \"warn\"): its \
@@ -129,6 +129,34 @@ pub fn deadlock_warning(netlist: &Netlist) -> Option<String> {
         names.len(),
         names.first().map_or("", String::as_str)
     ))
+}
+
+/// How `netlist check` established deadlock freedom for a netlist that passed validation:
+/// the line it prints after `deadlock_check`.
+pub fn deadlock_check_method(netlist: &Netlist) -> String {
+    let Some(kind) = netlist.routers().next().map(|r| r.config.routing) else {
+        return "not run: no routers".into();
+    };
+    if !netlist.routers().all(|r| r.config.routing == kind) {
+        return "not run: routers use different routing functions".into();
+    }
+    if warn_only(netlist) {
+        return "not enforced: deadlock_check = \"warn\"".into();
+    }
+    let Ok(f) = build(kind, netlist) else {
+        return "not run: the routing does not fit".into();
+    };
+    if cdg::deadlock_free_by_storage(f.as_ref(), netlist) {
+        return "by storage (vct/saf, unbounded network buffers, no escape VCs)".into();
+    }
+    let steps = cdg::work(netlist);
+    if steps > cdg::WORK_LIMIT {
+        return format!(
+            "not run: {steps} route computations, more than {}; check a smaller instance of the same family",
+            cdg::WORK_LIMIT
+        );
+    }
+    format!("channel dependency graph acyclic ({steps} route computations)")
 }
 
 /// The fewest VCs of any router-to-router input port.

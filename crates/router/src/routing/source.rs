@@ -132,10 +132,10 @@ mod tests {
         // 6 hops (3 east, 3 north): several of the 20 minimal paths are drawn.
         assert!(distinct.len() >= 5, "{}", distinct.len());
         assert_minimal(f.as_ref(), &n);
-        assert_eq!(cdg::dependency_cycle(f.as_ref(), &n), None);
+        assert_eq!(cdg::dependency_cycle(f.as_ref(), &n).unwrap(), None);
         let t = torus(&[4, 4], 1);
         assert_eq!(
-            cdg::dependency_cycle(build(RoutingKind::Source, &t).unwrap().as_ref(), &t),
+            cdg::dependency_cycle(build(RoutingKind::Source, &t).unwrap().as_ref(), &t).unwrap(),
             None
         );
     }

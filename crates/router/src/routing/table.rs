@@ -117,7 +117,7 @@ mod tests {
                 }
             }
             assert!(!dependency_graph_is_cyclic(f.as_ref(), &n));
-            assert_eq!(cdg::dependency_cycle(f.as_ref(), &n), None);
+            assert_eq!(cdg::dependency_cycle(f.as_ref(), &n).unwrap(), None);
         }
         // On a mesh the legal paths are shortest paths.
         let n = mesh(&[4, 3], 1);

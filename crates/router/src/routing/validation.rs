@@ -86,18 +86,30 @@ impl RoutingRequirements for RoutingRegistry {
                 && !warn_only(netlist)
                 && !cdg::deadlock_free_by_storage(f.as_ref(), netlist)
             {
-                if let Some(cycle) = cdg::dependency_cycle(f.as_ref(), netlist) {
-                    let channels = cdg::cycle_names(netlist, &cycle);
-                    for r in netlist.routers() {
-                        problems.push(RoutingProblem {
-                            router: r.id,
-                            kind: RoutingProblemKind::DependencyCycle {
-                                routing: kind_name(kind).to_string(),
-                                channels: channels.clone(),
-                            },
-                            help: cdg::cycle_help(kind),
-                        });
-                    }
+                let (kind_of, help) = match cdg::dependency_cycle(f.as_ref(), netlist) {
+                    Ok(Some(cycle)) => (
+                        RoutingProblemKind::DependencyCycle {
+                            routing: kind_name(kind).to_string(),
+                            channels: cdg::cycle_names(netlist, &cycle),
+                        },
+                        cdg::cycle_help(kind),
+                    ),
+                    Err(cdg::NotChecked::Memory { bytes }) => (
+                        RoutingProblemKind::CheckTooLarge {
+                            routing: kind_name(kind).to_string(),
+                            bytes,
+                        },
+                        "check a smaller instance of the same family or fewer VCs (`--set vcs=N`)"
+                            .into(),
+                    ),
+                    Ok(None) | Err(cdg::NotChecked::Work { .. }) => continue,
+                };
+                for r in netlist.routers() {
+                    problems.push(RoutingProblem {
+                        router: r.id,
+                        kind: kind_of.clone(),
+                        help: help.clone(),
+                    });
                 }
             }
         }
