@@ -362,7 +362,7 @@ impl Router {
         probe::routed(s, self.rc.decisions(), t);
         self.rc.commit(now, s);
         self.va.evaluate(now, s);
-        probe::vc_alloc(now, s, self.va.grants(), t);
+        probe::vc_alloc(now, s, &self.va, t);
         self.va.commit(now, s);
         // The probe sees the winners between allocation and the moves.
         self.sa.evaluate(now, s);
