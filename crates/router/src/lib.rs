@@ -69,6 +69,7 @@ pub mod buffer;
 pub mod config;
 pub mod credit;
 pub mod flit;
+pub mod link_times;
 pub mod mask;
 pub mod occupancy;
 pub mod pipeline;
@@ -247,6 +248,7 @@ impl Router {
             buffers,
             outputs: out_state,
             occupancy: occupancy::ChannelOccupancy::new(&out_vcs),
+            link_times: None,
         };
         let port_dim = spec
             .ports

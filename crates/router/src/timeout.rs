@@ -94,6 +94,11 @@ impl Router {
                     packet: head.packet,
                 });
             }
+            if let Some(t) = &mut self.state.link_times {
+                if let Some(c) = self.state.vcs.route(i).first() {
+                    t.timed_out(c.port.index());
+                }
+            }
             self.drop_front(now, i, head.packet);
             self.resets.out[p].push_back(Reset::of(&head, VcId(v)));
             self.resets.stats.timeouts += 1;

@@ -473,6 +473,9 @@ impl VcAlloc {
             s.busy_change(o, 1, now);
         }
         s.occupancy.allocated(o, ovc, now, !was_busy);
+        if let Some(t) = &mut s.link_times {
+            t.granted(o, s.vcs[i].ready_at, now);
+        }
         s.vcs.allocated(
             i,
             flitsim_netlist::OutPort(o as u8),
