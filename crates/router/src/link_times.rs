@@ -6,6 +6,9 @@
 //!   its first. A head restarted behind a dropped packet arrives again when it is routed.
 //! - Its *wait* runs from its arrival to its VC grant, on the port granted. A head that
 //!   times out is counted, not binned (its wait is cut at the timeout).
+//! - A port is *held* from a VC grant until the packet's tail leaves or a timeout reset
+//!   takes the VC back (the paper's link holding time); the credits still out after the
+//!   tail do not count.
 //! - Histograms have `bins` bins of `bin_width` cycles, `[k w, (k + 1) w)`, and one more
 //!   bin for everything from `bins * w` on.
 
@@ -29,6 +32,12 @@ pub struct PortLinkTimes {
     pub wait_cycles: u64,
     /// Heads that timed out waiting for this port.
     pub timeouts: u64,
+    /// Holding periods ended (tail left or reset).
+    pub releases: u64,
+    /// Their cycles summed.
+    pub held_cycles: u64,
+    /// Their squares summed (saturating).
+    pub held_cycles_sq: u64,
 }
 
 /// The histograms of every output port of a router.
@@ -39,12 +48,14 @@ pub struct LinkTimes {
     ports: Vec<PortLinkTimes>,
     /// Arrival cycle of the last head per port (kept across a reset).
     last: Vec<Option<u64>>,
+    /// Grant cycle per flat output VC (valid while it is held).
+    held_from: Vec<u64>,
 }
 
 impl LinkTimes {
-    /// Empty histograms for `ports` output ports, `bins` bins of `bin_width` cycles
-    /// (both at least 1, `bins` at most [`MAX_BINS`]; the engine validates them).
-    pub fn new(ports: usize, bin_width: u32, bins: u32) -> LinkTimes {
+    /// Empty histograms for `ports` output ports of `out_vcs` VCs in all, `bins` bins of
+    /// `bin_width` cycles (both at least 1, `bins` at most [`MAX_BINS`]).
+    pub fn new(ports: usize, out_vcs: usize, bin_width: u32, bins: u32) -> LinkTimes {
         let (bin_width, bins) = (bin_width.max(1), bins.clamp(1, MAX_BINS));
         let port = PortLinkTimes {
             inter_arrival: vec![0; bins as usize + 1],
@@ -56,15 +67,18 @@ impl LinkTimes {
             bins,
             ports: vec![port; ports],
             last: vec![None; ports],
+            held_from: vec![0; out_vcs],
         }
     }
 
     /// Bytes [`LinkTimes::new`] allocates, computed without allocating.
-    pub fn bytes(ports: usize, bins: u32) -> u64 {
+    pub fn bytes(ports: usize, out_vcs: usize, bins: u32) -> u64 {
         let per_port = std::mem::size_of::<PortLinkTimes>() as u64
-            + 8
+            + 16
             + 2 * 8 * (u64::from(bins.clamp(1, MAX_BINS)) + 1);
-        (ports as u64).saturating_mul(per_port)
+        (ports as u64)
+            .saturating_mul(per_port)
+            .saturating_add((out_vcs as u64).saturating_mul(8))
     }
 
     fn bin(&self, cycles: u64) -> usize {
@@ -81,14 +95,25 @@ impl LinkTimes {
         self.ports[o].arrivals += 1;
     }
 
-    /// A head that arrived at `since` was granted a VC of port `o` at `now`.
-    pub fn granted(&mut self, o: usize, since: Cycle, now: Cycle) {
+    /// A head that arrived at `since` was granted flat output VC `ovc` of port `o` at
+    /// `now`.
+    pub fn granted(&mut self, o: usize, ovc: usize, since: Cycle, now: Cycle) {
+        self.held_from[ovc] = now.0;
         let w = now.0.saturating_sub(since.0);
         let k = self.bin(w);
         let p = &mut self.ports[o];
         p.wait[k] += 1;
         p.granted += 1;
         p.wait_cycles += w;
+    }
+
+    /// Flat output VC `ovc` of port `o` was released at `now` (tail left, or reset).
+    pub fn released(&mut self, o: usize, ovc: usize, now: Cycle) {
+        let h = now.0.saturating_sub(self.held_from[ovc]);
+        let p = &mut self.ports[o];
+        p.releases += 1;
+        p.held_cycles += h;
+        p.held_cycles_sq = p.held_cycles_sq.saturating_add(h.saturating_mul(h));
     }
 
     /// A head waiting for port `o` timed out.
@@ -125,17 +150,20 @@ mod tests {
 
     #[test]
     fn arrivals_and_waits_fall_in_their_bins() {
-        let mut t = LinkTimes::new(2, 10, 3);
+        let mut t = LinkTimes::new(2, 2, 10, 3);
         for at in [5, 12, 40, 41] {
             t.arrived(1, Cycle(at));
         }
         // Gaps 7, 28, 1; the last bin takes 30 and more.
         assert_eq!(t.port(1).inter_arrival, [2, 0, 1, 0]);
-        t.granted(1, Cycle(5), Cycle(5));
-        t.granted(1, Cycle(12), Cycle(55));
+        t.granted(1, 1, Cycle(5), Cycle(5));
+        t.released(1, 1, Cycle(25));
+        t.granted(1, 1, Cycle(12), Cycle(55));
+        t.released(1, 1, Cycle(58));
         t.timed_out(1);
         let p = t.port(1);
         assert_eq!((p.arrivals, p.granted, p.timeouts), (4, 2, 1));
+        assert_eq!((p.releases, p.held_cycles, p.held_cycles_sq), (2, 23, 409));
         assert_eq!((p.wait.clone(), p.wait_cycles), (vec![1, 0, 0, 1], 43));
         assert_eq!(
             t.port(0),

@@ -49,8 +49,6 @@ pub struct VcHolding {
     pub releases: u64,
     /// Sum over ended busy periods of (release cycle - allocation cycle that started it).
     pub held_cycles: u64,
-    /// Sum of the squares of those periods (saturating).
-    pub held_cycles_sq: u64,
 }
 
 impl ChannelOccupancy {
@@ -152,9 +150,7 @@ impl ChannelOccupancy {
         debug_assert_eq!(self.port_of[ovc], o);
         let h = &mut self.ports[o].holding;
         h.releases += 1;
-        let held = now.0 - self.held_from[ovc];
-        h.held_cycles += held;
-        h.held_cycles_sq = h.held_cycles_sq.saturating_add(held.saturating_mul(held));
+        h.held_cycles += now.0 - self.held_from[ovc];
     }
 
     /// Allocations and holding times of port `o`.
@@ -254,7 +250,6 @@ mod tests {
             allocations: 2,
             releases: 2,
             held_cycles: 3 + 8,
-            held_cycles_sq: 3 * 3 + 8 * 8,
         };
         assert_eq!(c.holding(0), held);
         // From the reset on, port 1's busy VC counts from the reset cycle.

@@ -58,15 +58,21 @@ impl Router {
     /// Starts the inter-arrival and waiting-time histograms of every output port
     /// ([`crate::link_times`]), `bins` bins of `bin_width` cycles.
     pub fn enable_link_times(&mut self, bin_width: u32, bins: u32) {
-        let ports = self.state.layout.out_ports();
+        let (ports, vcs) = (
+            self.state.layout.out_ports(),
+            self.state.layout.total_out_vcs(),
+        );
         self.state.link_times = Some(Box::new(crate::link_times::LinkTimes::new(
-            ports, bin_width, bins,
+            ports, vcs, bin_width, bins,
         )));
     }
 
-    /// Number of output ports.
-    pub fn out_ports(&self) -> usize {
-        self.state.layout.out_ports()
+    /// Number of output ports and of output VCs over all of them.
+    pub fn out_ports_vcs(&self) -> (usize, usize) {
+        (
+            self.state.layout.out_ports(),
+            self.state.layout.total_out_vcs(),
+        )
     }
 
     /// Output port `out`'s inter-arrival and waiting-time histograms, when enabled.

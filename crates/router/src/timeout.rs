@@ -36,6 +36,9 @@ impl Router {
         if s.outputs[ovc].owner == Some(i as u32) && s.outputs[ovc].packet == Some(r.packet) {
             self.drop_front(now, i, r.packet);
             let s = &mut self.state;
+            if let Some(t) = &mut s.link_times {
+                t.released(out.index(), ovc, now);
+            }
             s.outputs[ovc].owner = None;
             s.outputs[ovc].packet = None;
             if !s.outputs[ovc].is_busy() {

@@ -30,10 +30,13 @@ impl Simulation {
     /// # Errors
     /// `NetworkTooLarge` when the histograms of all ports would take more than 1 GiB.
     pub fn enable_link_times(&mut self, bin_width: u32, bins: u32) -> Result<(), ConfigError> {
-        let ports: usize = (0..self.num_routers())
-            .map(|r| self.router(flitsim_netlist::RouterId(r as u32)).out_ports())
-            .sum();
-        let needed = LinkTimes::bytes(ports, bins);
+        let (ports, vcs) = (0..self.num_routers())
+            .map(|r| {
+                self.router(flitsim_netlist::RouterId(r as u32))
+                    .out_ports_vcs()
+            })
+            .fold((0, 0), |(p, v), (a, b)| (p + a, v + b));
+        let needed = LinkTimes::bytes(ports, vcs, bins);
         if needed > LIMIT {
             return Err(ConfigError::NetworkTooLarge {
                 needed,

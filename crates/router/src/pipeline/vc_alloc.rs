@@ -474,7 +474,7 @@ impl VcAlloc {
         }
         s.occupancy.allocated(o, ovc, now, !was_busy);
         if let Some(t) = &mut s.link_times {
-            t.granted(o, s.vcs[i].ready_at, now);
+            t.granted(o, ovc, s.vcs[i].ready_at, now);
         }
         s.vcs.allocated(
             i,
