@@ -421,6 +421,9 @@ mod tests {
         let (b1, b2) = l.holding_moments();
         // About one worm length (less the timed-out tries, plus the blocked time), and
         // a variance.
-        assert!(b1 > LENGTH / 2.0 && b1 < 2.0 * LENGTH && b2 > b1 * b1, "{b1} {b2}");
+        assert!(
+            b1 > LENGTH / 2.0 && b1 < 2.0 * LENGTH && b2 > b1 * b1,
+            "{b1} {b2}"
+        );
     }
 }
