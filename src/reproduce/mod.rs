@@ -12,6 +12,7 @@ pub mod p000;
 pub mod p001;
 pub mod p002;
 pub mod p003;
+pub mod p003_links;
 pub mod p004;
 
 use crate::measure::{self, Measured};

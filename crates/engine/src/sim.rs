@@ -21,6 +21,7 @@ use serde::Serialize;
 use std::sync::Arc;
 
 mod config;
+pub(crate) mod link_times;
 mod measure;
 mod occupancy;
 mod replay;

@@ -69,6 +69,7 @@ pub mod buffer;
 pub mod config;
 pub mod credit;
 pub mod flit;
+pub mod link_times;
 pub mod mask;
 pub mod occupancy;
 pub mod pipeline;
@@ -248,6 +249,7 @@ impl Router {
             buffers,
             outputs: out_state,
             occupancy: occupancy::ChannelOccupancy::new(&out_vcs),
+            link_times: None,
         };
         let port_dim = spec
             .ports
@@ -364,7 +366,7 @@ impl Router {
         probe::routed(s, self.rc.decisions(), t);
         self.rc.commit(now, s);
         self.va.evaluate(now, s);
-        probe::vc_alloc(now, s, self.va.grants(), t);
+        probe::vc_alloc(now, s, &self.va, t);
         self.va.commit(now, s);
         // The probe sees the winners between allocation and the moves.
         self.sa.evaluate(now, s, self.va.speculating());

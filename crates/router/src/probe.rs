@@ -213,7 +213,6 @@ pub enum RouterEvent {
     },
 }
 
-use crate::alloc::BitMatrix;
 use crate::pipeline::vc_alloc::VcAlloc;
 use crate::pipeline::RouterState;
 use crate::routing::{Candidate, VcRange};
@@ -237,8 +236,9 @@ pub(crate) fn routed(s: &RouterState, decisions: &[(u32, RouteSet)], t: &mut Vec
     }
 }
 
-/// VA evaluated `grant` (input VC x output VC) at `now`; called before its commit.
-pub(crate) fn vc_alloc(now: Cycle, s: &RouterState, grant: &BitMatrix, t: &mut Vec<RouterEvent>) {
+/// VA evaluated its grants (input VC x output VC) at `now`; called before its commit.
+pub(crate) fn vc_alloc(now: Cycle, s: &RouterState, va: &VcAlloc, t: &mut Vec<RouterEvent>) {
+    let grant = va.grants();
     for (i, ovc) in grant.ones() {
         let (p, v) = s.layout.in_split(i);
         let o = usize::from(s.layout.out_port_of[ovc]);
@@ -264,7 +264,8 @@ pub(crate) fn vc_alloc(now: Cycle, s: &RouterState, grant: &BitMatrix, t: &mut V
         let Some(b) = s.buffers.front(i) else {
             continue;
         };
-        let reason = if VcAlloc::has_free_candidate(s, i) {
+        let free = va.wait_target(s, i).is_some_and(|(_, free)| free);
+        let reason = if free {
             StallReason::LostVc
         } else {
             StallReason::NoVc

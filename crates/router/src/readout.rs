@@ -50,6 +50,34 @@ impl Router {
         let s = &mut self.state;
         s.occupancy.reset(now);
         s.buffers.reset_occupancy(now);
+        if let Some(t) = &mut s.link_times {
+            t.reset();
+        }
+    }
+
+    /// Starts the inter-arrival and waiting-time histograms of every output port
+    /// ([`crate::link_times`]), `bins` bins of `bin_width` cycles.
+    pub fn enable_link_times(&mut self, bin_width: u32, bins: u32) {
+        let (ports, vcs) = (
+            self.state.layout.out_ports(),
+            self.state.layout.total_out_vcs(),
+        );
+        self.state.link_times = Some(Box::new(crate::link_times::LinkTimes::new(
+            ports, vcs, bin_width, bins,
+        )));
+    }
+
+    /// Number of output ports and of output VCs over all of them.
+    pub fn out_ports_vcs(&self) -> (usize, usize) {
+        (
+            self.state.layout.out_ports(),
+            self.state.layout.total_out_vcs(),
+        )
+    }
+
+    /// Output port `out`'s inter-arrival and waiting-time histograms, when enabled.
+    pub fn link_times(&self, out: OutPort) -> Option<&crate::link_times::PortLinkTimes> {
+        self.state.link_times.as_ref().map(|t| t.port(out.index()))
     }
 
     /// Cycles output port `out` spent with exactly `v` busy VCs, `v = 0..=V`, from

@@ -1299,6 +1299,37 @@ fn a_blocked_head_commits_to_the_highest_port_and_waits_for_it() {
     assert!(c[0].0 < h.sent_of(1)[11].0);
 }
 
+/// The watchdog's wait reason follows the commitment: a head committed to a held port
+/// waits for a free VC even while another of its candidates has one.
+#[test]
+fn a_committed_head_waits_for_its_port_in_the_stall_report() {
+    use flitsim_netlist::SelectionKind::FirstFreeElseHighest;
+    let packets = [(0, 0, 4, 1), (1, 1, 12, 2), (2, 2, 2, 9)];
+    let mut h = paper004_router(FirstFreeElseHighest);
+    let flits_until = |h: &mut Harness, end: u64| {
+        while h.now < end {
+            let mut flits = Vec::new();
+            for (&(p, seq, len, dest), t) in packets.iter().zip([0u64, 0, 2]) {
+                if let Some(i) = h.now.checked_sub(t).filter(|&i| i < u64::from(len)) {
+                    flits.push((p, flit(seq, i as u32, len, dest, 0)));
+                }
+            }
+            h.step(&flits, &[]);
+        }
+    };
+    flits_until(&mut h, 9);
+    // A's tail has left port 1 (its second VC is free); B still holds port 2.
+    assert_eq!(h.sent_of(0).len(), 4);
+    assert!(h.sent_of(1).len() < 12);
+    let waits = h.r.waits();
+    let c = waits
+        .iter()
+        .find(|w| w.in_port == InPort(2))
+        .expect("C waits");
+    assert_eq!(c.out_port, OutPort(2), "{waits:?}");
+    assert_eq!(c.reason, WaitReason::NoFreeVc, "{waits:?}");
+}
+
 #[test]
 fn a_port_carries_one_packet_at_a_time_under_first_free_else_highest() {
     use flitsim_netlist::SelectionKind::{FirstFree, FirstFreeElseHighest};

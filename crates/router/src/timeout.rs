@@ -36,6 +36,9 @@ impl Router {
         if s.outputs[ovc].owner == Some(i as u32) && s.outputs[ovc].packet == Some(r.packet) {
             self.drop_front(now, i, r.packet);
             let s = &mut self.state;
+            if let Some(t) = &mut s.link_times {
+                t.released(out.index(), ovc, now);
+            }
             s.outputs[ovc].owner = None;
             s.outputs[ovc].packet = None;
             if !s.outputs[ovc].is_busy() {
@@ -93,6 +96,11 @@ impl Router {
                     vc: VcId(v),
                     packet: head.packet,
                 });
+            }
+            if let Some(t) = &mut self.state.link_times {
+                if let Some(c) = self.state.vcs.route(i).first() {
+                    t.timed_out(c.port.index());
+                }
             }
             self.drop_front(now, i, head.packet);
             self.resets.out[p].push_back(Reset::of(&head, VcId(v)));

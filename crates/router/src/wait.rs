@@ -1,7 +1,6 @@
 //! The watchdog's view of a router: which input VCs cannot advance and why, and whether
 //! anything is still inside a pipeline delay.
 
-use crate::pipeline::vc_alloc::VcAlloc;
 use crate::vc_state::VcPhase;
 use crate::Router;
 use flitsim_netlist::{Cycle, InPort, OutPort, VcId};
@@ -25,7 +24,8 @@ pub struct VcWait {
     pub in_port: InPort,
     /// The waiting VC.
     pub vc: VcId,
-    /// The output port it waits on (the first candidate when waiting for a VC).
+    /// The output port it waits on (when waiting for a VC: the candidate the selection
+    /// rule waits for, [`crate::pipeline::vc_alloc::VcAlloc::wait_target`]).
     pub out_port: OutPort,
     /// The downstream VCs it waits for (its candidate VCs, or the one VC it holds).
     pub out_vcs: SmallVec<[VcId; 8]>,
@@ -48,10 +48,10 @@ impl Router {
             }
             match vc.phase {
                 VcPhase::VcWait => {
-                    let Some(c) = s.vcs.route(i).first() else {
+                    let Some((c, free)) = self.va.wait_target(s, i) else {
                         continue;
                     };
-                    let reason = if VcAlloc::has_free_candidate(s, i) {
+                    let reason = if free {
                         WaitReason::LostArbitration
                     } else {
                         WaitReason::NoFreeVc

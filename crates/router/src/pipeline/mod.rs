@@ -229,9 +229,29 @@ pub struct RouterState {
     /// Timeout resets possible: packet -> (input port, input VC) it came in on, recorded
     /// by VA (see `reset.rs`); `None` when resets are off.
     pub trail: Option<std::collections::BTreeMap<crate::flit::PacketId, (u8, u8)>>,
+    /// Inter-arrival and waiting-time histograms per output port; `None` unless the
+    /// engine asked for them ([`crate::link_times`]).
+    pub link_times: Option<Box<crate::link_times::LinkTimes>>,
 }
 
 impl RouterState {
+    /// RC routed the head of input VC `i` (see [`crate::vc_state::InputVcs::routed`]); it
+    /// arrives at its first candidate's port at `ready`.
+    #[inline(always)]
+    pub fn routed(
+        &mut self,
+        i: usize,
+        route: &mut crate::routing::RouteSet,
+        ready: flitsim_netlist::Cycle,
+    ) {
+        self.vcs.routed(i, route, ready);
+        if let Some(t) = &mut self.link_times {
+            if let Some(c) = self.vcs.route(i).first() {
+                t.arrived(c.port.index(), ready);
+            }
+        }
+    }
+
     /// Records that output port `o` gained (`+1`) or lost (`-1`) a busy VC at `now`.
     #[inline(always)]
     pub fn busy_change(&mut self, o: usize, delta: i32, now: flitsim_netlist::Cycle) {

@@ -130,7 +130,7 @@ impl RouteCompute {
         };
         debug_assert!(self.route.is_empty(), "a VC handed back a route");
         self.routing.route_packet(&ctx, head, &mut self.route);
-        s.vcs.routed(i, &mut self.route, now.plus(s.delays.rc()));
+        s.routed(i, &mut self.route, now.plus(s.delays.rc()));
     }
 
     /// Where input VC `i` is and the head at its front, when RC may route it at `now`.
@@ -180,7 +180,7 @@ impl RouteCompute {
     fn store_routes(&mut self, now: Cycle, s: &mut RouterState) {
         let ready = now.plus(s.delays.rc());
         for (i, route) in &mut self.decisions {
-            s.vcs.routed(*i as usize, route, ready);
+            s.routed(*i as usize, route, ready);
         }
     }
 }

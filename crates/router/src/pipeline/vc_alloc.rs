@@ -495,6 +495,9 @@ impl VcAlloc {
             s.busy_change(o, 1, now);
         }
         s.occupancy.allocated(o, ovc, now, !was_busy);
+        if let Some(t) = &mut s.link_times {
+            t.granted(o, ovc, s.vcs[i].ready_at, now);
+        }
         s.vcs.allocated(
             i,
             flitsim_netlist::OutPort(o as u8),
@@ -504,13 +507,38 @@ impl VcAlloc {
         );
     }
 
-    /// Would input VC `i` find a free VC among its candidates now? (For `waits`.)
-    pub fn has_free_candidate(s: &RouterState, i: usize) -> bool {
-        let len = s.buffers.front(i).map_or(1, |b| b.flit.len);
-        s.vcs
-            .route(i)
+    /// The candidate input VC `i` waits for and whether the selection rule would let it
+    /// take a VC now (for `waits` and traces). A head committed under
+    /// `first-free-else-highest` waits for its committed candidate only: it may go when
+    /// that candidate is idle or an escape candidate has a free VC. Under the other rules
+    /// the head waits on its first candidate and may go when any candidate has a free VC.
+    pub fn wait_target(&self, s: &RouterState, i: usize) -> Option<(Candidate, bool)> {
+        let route = s.vcs.route(i);
+        let first = *route.first()?;
+        let len = if s.switching == Switching::Wormhole {
+            1
+        } else {
+            s.buffers.front(i).map_or(1, |b| b.flit.len)
+        };
+        let has_free = |c: &Candidate| Self::free_vcs(s, c, len).next().is_some();
+        if self.committed.is_empty() || route.iter().any(|c| c.hops > 0) {
+            return Some((first, route.iter().any(has_free)));
+        }
+        let idle = |c: &Candidate| {
+            let (_, _, _, outs) = Self::candidate_vcs(s, c);
+            !outs.is_empty() && Self::free_vcs(s, c, len).count() == outs.len()
+        };
+        let escape_free = route
             .iter()
-            .any(|c| Self::free_vcs(s, c, len).next().is_some())
+            .any(|c| c.port.index() != 0 && c.vcs.hi <= self.escape_vcs && has_free(c));
+        let packet = s.buffers.front(i).map(|b| b.flit.packet);
+        let committed = self.committed[i]
+            .filter(|&(p, _)| Some(p) == packet)
+            .and_then(|(_, k)| route.get(usize::from(k)).copied());
+        Some(match committed {
+            Some(c) => (c, idle(&c) || escape_free),
+            None => (first, route.iter().any(idle) || escape_free),
+        })
     }
 }
 

@@ -420,6 +420,9 @@ impl SwitchAlloc {
         debug_assert_eq!(s.outputs[ovc].owner, Some(i as u32));
         s.outputs[ovc].owner = None;
         s.outputs[ovc].packet = None;
+        if let Some(t) = &mut s.link_times {
+            t.released(usize::from(s.layout.out_port_of[ovc]), ovc, now);
+        }
         s.vcs.tail_left(i);
         // Under `vc_release = credits` upstream the FIFO is empty now; under `tail` the
         // next packet's head may already wait behind this tail: it is routed from the
