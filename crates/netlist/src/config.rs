@@ -298,6 +298,49 @@ pub struct RouterConfig {
     /// source's packets take the classes in turn). Set it on every router.
     #[serde(default = "one_class", skip_serializing_if = "is_one_class")]
     pub message_classes: u8,
+    /// Request/reply traffic: every packet a terminal generates is a request, and the
+    /// terminal consuming a request's tail sends a reply of this many flits back to its
+    /// source. 0 (the default) = off. Read at the router of the replying terminal.
+    /// With `message_classes >= 2` requests take class 0 and replies class 1.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reply_length: u32,
+    /// Cycles from a request's tail consumed to its reply being generated (ignored
+    /// without `reply_length`). Default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub service_delay: u32,
+    /// Replies a terminal holds at most (in service, waiting or being injected); while it
+    /// holds this many it consumes no request tail, so the ejection channel's credits are
+    /// withheld (ignored without `reply_length`). 1 to [`MAX_REPLY_QUEUE`]. Default
+    /// [`DEFAULT_REPLY_QUEUE`].
+    #[serde(
+        default = "default_reply_queue",
+        skip_serializing_if = "is_default_reply_queue"
+    )]
+    pub reply_queue: u32,
+}
+
+/// Largest `reply_length` in flits.
+pub const MAX_REPLY_LENGTH: u32 = 65_536;
+
+/// Largest `service_delay` in cycles.
+pub const MAX_SERVICE_DELAY: u32 = 65_536;
+
+/// Largest `reply_queue` in packets.
+pub const MAX_REPLY_QUEUE: u32 = 65_536;
+
+/// Default `reply_queue` in packets.
+pub const DEFAULT_REPLY_QUEUE: u32 = 4;
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+fn default_reply_queue() -> u32 {
+    DEFAULT_REPLY_QUEUE
+}
+
+fn is_default_reply_queue(v: &u32) -> bool {
+    *v == DEFAULT_REPLY_QUEUE
 }
 
 /// Largest `message_classes`.
@@ -335,6 +378,9 @@ impl Default for RouterConfig {
             dateline: DatelineRule::Entry,
             deadlock_check: DeadlockCheck::Refuse,
             message_classes: 1,
+            reply_length: 0,
+            service_delay: 0,
+            reply_queue: DEFAULT_REPLY_QUEUE,
         }
     }
 }

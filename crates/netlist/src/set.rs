@@ -2,6 +2,7 @@
 
 use crate::config::{
     BufferDepth, RouterConfig, MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY,
+    MAX_REPLY_LENGTH, MAX_REPLY_QUEUE, MAX_SERVICE_DELAY,
 };
 use crate::error::{Diagnostics, NetlistError};
 use crate::format::parse_name;
@@ -31,6 +32,9 @@ pub const SET_KEYS: &[&str] = &[
     "dateline",
     "deadlock_check",
     "message_classes",
+    "reply_length",
+    "service_delay",
+    "reply_queue",
     "channel_latency",
     "terminal_latency",
     "max_packet_length",
@@ -279,6 +283,18 @@ fn config_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
             let max = u32::from(crate::config::MAX_MESSAGE_CLASSES);
             let v = bounded(key, value, 1, max, "classes")? as u8;
             Box::new(move |c| c.message_classes = v)
+        }
+        "reply_length" => {
+            let v = bounded(key, value, 0, MAX_REPLY_LENGTH, "flits")?;
+            Box::new(move |c| c.reply_length = v)
+        }
+        "service_delay" => {
+            let v = bounded(key, value, 0, MAX_SERVICE_DELAY, "cycles")?;
+            Box::new(move |c| c.service_delay = v)
+        }
+        "reply_queue" => {
+            let v = bounded(key, value, 1, MAX_REPLY_QUEUE, "packets")?;
+            Box::new(move |c| c.reply_queue = v)
         }
         _ => {
             return Err(NetlistError::UnknownSetting {

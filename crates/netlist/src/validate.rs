@@ -97,10 +97,32 @@ pub fn check_routing(netlist: &Netlist, req: &dyn RoutingRequirements) -> Result
 /// against `max_packet_length`, when the netlist sets it. Loading runs them after reading
 /// the file and [`Netlist::set_all`] after applying overrides.
 pub fn check_settings(netlist: &Netlist) -> Result<(), Diagnostics> {
+    check_replies(netlist)?;
     match netlist.max_packet_length {
         Some(len) if len > 0 => check_vct_depth(netlist, len),
         _ => Ok(()),
     }
+}
+
+/// Request/reply traffic is not combined with timeout resets (a reset reply would have
+/// to be re-generated at its server).
+fn check_replies(netlist: &Netlist) -> Result<(), Diagnostics> {
+    let loc = Locator::new(netlist);
+    let errors = netlist
+        .routers()
+        .filter(|r| r.config.reply_length > 0 && r.config.timeout > 0)
+        .take(1)
+        .map(|r| NetlistError::BadValue {
+            at: loc.param(r.id, None, "reply_length"),
+            key: "reply_length".into(),
+            message: format!(
+                "router {} has reply_length = {} and timeout = {}: request/reply traffic \
+                 does not run with timeout resets; set `timeout = 0` or `reply_length = 0`",
+                r.name, r.config.reply_length, r.config.timeout
+            ),
+        })
+        .collect();
+    Diagnostics::new(errors).into_result()
 }
 
 /// Under virtual cut-through and store-and-forward a VC must hold a whole packet: every

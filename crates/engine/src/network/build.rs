@@ -11,7 +11,7 @@ use crate::channel::{
     TERMINAL_FLIT,
 };
 use crate::rng::{self, ComponentKind};
-use crate::terminal::{Terminal, TerminalConfig};
+use crate::terminal::{ReplyConfig, Terminal, TerminalConfig};
 use crate::traffic::TrafficPattern;
 use flitsim_netlist::{
     BufferDepth, InPort, Netlist, OutPort, RouterId, RouterSpec, TerminalId, TERMINAL_PORT,
@@ -290,9 +290,15 @@ impl Builder<'_> {
 
     /// What router `spec` knows of the input port each output port feeds.
     fn output_specs(&self, spec: &RouterSpec) -> Vec<OutputPortSpec> {
+        // With request/reply traffic the terminal's ejection buffer is bounded (it may
+        // refuse a request): as deep as the router's buffers.
+        let ejection_depth = match ReplyConfig::of(&spec.config) {
+            Some(_) => spec.config.buffer_depth,
+            None => BufferDepth::Unbounded,
+        };
         let ejection = OutputPortSpec {
             downstream_vcs: spec.config.vcs,
-            downstream_depth: BufferDepth::Unbounded,
+            downstream_depth: ejection_depth,
         };
         let outputs = (1..spec.ports.len()).map(|p| {
             match self.netlist.out_channel(spec.id, OutPort(p as u8)) {
@@ -368,16 +374,20 @@ impl Builder<'_> {
         let local = &spec.ports[TERMINAL_PORT as usize];
         let t = TerminalId(spec.id.0);
         let port = TERMINAL_PORT.into();
+        let mut terminal = Terminal::new(
+            t,
+            tc,
+            Arc::clone(pattern),
+            rng::stream(seed, ComponentKind::Terminal, t.0),
+            local.vcs,
+            local.buffer_depth,
+        )
+        .with_classes(spec.config.message_classes);
+        if let Some(replies) = ReplyConfig::of(&spec.config) {
+            terminal = terminal.with_replies(replies, spec.config.vcs);
+        }
         TerminalNode {
-            terminal: Terminal::new(
-                t,
-                tc,
-                Arc::clone(pattern),
-                rng::stream(seed, ComponentKind::Terminal, t.0),
-                local.vcs,
-                local.buffer_depth,
-            )
-            .with_classes(spec.config.message_classes),
+            terminal,
             read_flits: ejection.forward,
             read_credits: injection.reverse,
             write_flits: WriteSide {

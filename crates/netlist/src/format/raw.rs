@@ -68,6 +68,9 @@ pub(super) struct RawParams {
     pub(super) dateline: Option<Spanned<String>>,
     pub(super) deadlock_check: Option<Spanned<String>>,
     pub(super) message_classes: Option<Spanned<u8>>,
+    pub(super) reply_length: Option<Spanned<u32>>,
+    pub(super) service_delay: Option<Spanned<u32>>,
+    pub(super) reply_queue: Option<Spanned<u32>>,
 }
 
 /// `[topology]`.
