@@ -295,7 +295,8 @@ pub struct RouterConfig {
     /// `c*w .. (c+1)*w` (`w = vcs / C`, so every port's `vcs` must be a multiple of `C`);
     /// the routing function runs inside each range as if the port had `w` VCs, so `w`
     /// must hold its VC classes. A packet's class is its sequence number modulo `C` (the
-    /// source's packets take the classes in turn). Set it on every router.
+    /// source's packets take the classes in turn); with `reply_length` requests are
+    /// class 0 and replies class 1. Set it on every router.
     #[serde(default = "one_class", skip_serializing_if = "is_one_class")]
     pub message_classes: u8,
     /// Request/reply traffic: every packet a terminal generates is a request, and the
