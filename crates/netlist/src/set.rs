@@ -284,6 +284,14 @@ fn config_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
             let v = bounded(key, value, 1, max, "classes")? as u8;
             Box::new(move |c| c.message_classes = v)
         }
+        _ => return reply_edit(key, value),
+    };
+    Ok(edit)
+}
+
+/// The edit a request/reply key makes, or the error naming the key (or the known keys).
+fn reply_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
+    let edit: Edit = match key {
         "reply_length" => {
             let v = bounded(key, value, 0, MAX_REPLY_LENGTH, "flits")?;
             Box::new(move |c| c.reply_length = v)

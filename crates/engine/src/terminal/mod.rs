@@ -29,7 +29,8 @@ mod state;
 mod tally;
 
 pub use delivery::Delivery;
-pub use reply::{is_reply, ReplyConfig, ReplyWait, REPLY_BIT};
+pub use records::ReplyConfig;
+pub use reply::{is_reply, ReplyWait, REPLY_BIT};
 pub use state::{Terminal, TerminalConfig, DRAW_AHEAD};
 pub use tally::Tally;
 

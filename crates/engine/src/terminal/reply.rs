@@ -15,38 +15,15 @@
 //! otherwise. With `message_classes >= 2`, requests take class 0 and replies class 1.
 //! A reply's sequence number has [`REPLY_BIT`] set.
 
-use super::records::{Injecting, QueuedPacket};
+use super::records::{QueuedPacket, Replies, ReplyConfig};
 use super::state::Terminal;
 use super::tally::Tally;
-use flitsim_netlist::{Cycle, RouterConfig, TerminalId, VcId};
+use flitsim_netlist::{Cycle, VcId};
 use flitsim_router::{Credit, Flit};
 use std::collections::VecDeque;
 
 /// Set in the sequence number of every reply (requests count from 0 below it).
 pub const REPLY_BIT: u32 = 1 << 31;
-
-/// A terminal's request/reply parameters (its router's `reply_length`, `service_delay`
-/// and `reply_queue`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct ReplyConfig {
-    /// Flits per reply (>= 1).
-    pub length: u32,
-    /// Cycles from a request's tail consumed to its reply generated.
-    pub service_delay: u32,
-    /// Replies held at most (>= 1).
-    pub queue: u32,
-}
-
-impl ReplyConfig {
-    /// The parameters of router configuration `c`; `None` when `reply_length` is 0.
-    pub fn of(c: &RouterConfig) -> Option<ReplyConfig> {
-        (c.reply_length > 0).then(|| ReplyConfig {
-            length: c.reply_length,
-            service_delay: c.service_delay,
-            queue: c.reply_queue.max(1),
-        })
-    }
-}
 
 /// Is `f` a reply's flit?
 #[inline]
@@ -54,28 +31,8 @@ pub fn is_reply(f: &Flit) -> bool {
     f.packet.seq & REPLY_BIT != 0
 }
 
-/// The reply side of a terminal.
-#[derive(Debug)]
-pub(super) struct Replies {
-    config: ReplyConfig,
-    /// Requests consumed: (cycle their reply is generated, requester), in that order.
-    serving: VecDeque<(Cycle, TerminalId)>,
-    /// Replies generated, waiting for an injection VC.
-    ready: VecDeque<QueuedPacket>,
-    /// The reply being injected.
-    current: Option<Injecting>,
-    /// Sequence number of the next reply, without [`REPLY_BIT`].
-    next_seq: u32,
-    /// The ejection buffer: flits not consumed yet, by ejection VC.
-    held: Vec<VecDeque<Flit>>,
-    /// Flits in `held`.
-    held_total: u32,
-    /// The ejection VC looked at first for the next flit consumed from `held`.
-    next_vc: usize,
-}
-
 impl Replies {
-    fn new(config: ReplyConfig, ejection_vcs: u8) -> Replies {
+    pub(super) fn new(config: ReplyConfig, ejection_vcs: u8) -> Replies {
         Replies {
             config,
             serving: VecDeque::new(),

@@ -1,8 +1,7 @@
 //! [`Terminal`]: its state, its construction, its step and what the engine reads of it.
 
 use super::delivery::Delivery;
-use super::records::{Injecting, InjectionVc, QueuedPacket};
-use super::reply::Replies;
+use super::records::{Injecting, InjectionVc, QueuedPacket, Replies};
 use super::tally::Tally;
 use crate::injection::{Generator, InjectionProcess};
 use crate::latency::LatencyDef;
