@@ -23,6 +23,7 @@ mod netlist_cli;
 mod netlist_errors;
 mod netrace;
 mod occupancy;
+mod request_reply;
 mod robustness;
 mod routing_cli;
 mod routing_deadlock;

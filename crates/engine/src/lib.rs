@@ -52,7 +52,7 @@ pub mod trace;
 pub mod traffic;
 
 pub use channel::{Channel, DelayLine, DelayLines};
-pub use error::{ConfigError, SimError, WaitingVc};
+pub use error::{ConfigError, SimError, WaitingVc, EJECTION_BUFFER};
 pub use injection::InjectionProcess;
 pub use latency::{LatencyDef, LatencyFrom, LatencyTo};
 pub use length::LengthDist;

@@ -115,6 +115,7 @@ impl Simulation {
         config.validate()?;
         let lengths = config.lengths();
         crate::switching::check_depth(netlist, &lengths)?;
+        crate::switching::check_replies(netlist, config.watchdog)?;
         let pattern = traffic::build(&config.traffic, netlist, config.seed)?;
         let replay = replay::Replay::load(netlist, &config.traffic)?;
         let trace = match &replay {
@@ -484,12 +485,15 @@ impl Simulation {
         self.totals().in_network()
     }
 
-    /// No flit in the network and no packet waiting in any source queue.
+    /// No flit in the network or in a terminal's ejection buffer, and no packet waiting in
+    /// any source queue.
     pub fn is_idle(&self) -> bool {
         self.flits_in_network() == 0
-            && View::new(&self.net)
-                .terminals()
-                .all(|t| t.terminal.source_queue_len() == 0 && t.terminal.scheduled() == 0)
+            && View::new(&self.net).terminals().all(|t| {
+                t.terminal.source_queue_len() == 0
+                    && t.terminal.scheduled() == 0
+                    && t.terminal.ejection_held_total() == 0
+            })
     }
 
     /// Idle (see [`Simulation::is_idle`]) and also no credit on any channel and nothing

@@ -9,6 +9,37 @@ use crate::error::ConfigError;
 use crate::length::LengthDist;
 use flitsim_netlist::{validate, BufferDepth, Netlist, Switching};
 
+/// Request/reply traffic: replies fit the `vct`/`saf` buffers as requests must, and a
+/// service delay is shorter than the watchdog's limit (a network waiting only for
+/// replies in service moves no flit).
+///
+/// # Errors
+/// As [`check_depth`], or `ConfigError::TrafficDoesNotFit`.
+pub(crate) fn check_replies(netlist: &Netlist, watchdog: u64) -> Result<(), ConfigError> {
+    let Some(longest) = netlist.routers().map(|r| r.config.reply_length).max() else {
+        return Ok(());
+    };
+    if longest == 0 {
+        return Ok(());
+    }
+    check_depth(netlist, &LengthDist::Fixed(longest))?;
+    let slow = netlist.routers().find(|r| {
+        r.config.reply_length > 0 && watchdog > 0 && u64::from(r.config.service_delay) >= watchdog
+    });
+    match slow {
+        Some(r) => Err(ConfigError::TrafficDoesNotFit {
+            traffic: "request/reply".into(),
+            netlist: netlist.name.clone(),
+            reason: format!(
+                "router {} has service_delay = {}, not below the watchdog's {watchdog} cycles",
+                r.name, r.config.service_delay
+            ),
+            help: "lower service_delay or raise --watchdog".into(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Refuses `vct`/`saf` routers whose buffers cannot hold the longest packet `lengths`
 /// produces (exponential lengths need `buffer_depth = "unbounded"`).
 ///

@@ -296,7 +296,8 @@ pub struct RouterConfig {
     /// `c*w .. (c+1)*w` (`w = vcs / C`, so every port's `vcs` must be a multiple of `C`);
     /// the routing function runs inside each range as if the port had `w` VCs, so `w`
     /// must hold its VC classes. A packet's class is its sequence number modulo `C` (the
-    /// source's packets take the classes in turn). Set it on every router.
+    /// source's packets take the classes in turn); with `reply_length` requests are
+    /// class 0 and replies class 1. Set it on every router.
     #[serde(default = "one_class", skip_serializing_if = "is_one_class")]
     pub message_classes: u8,
     /// Speculative switch allocation (BookSim `speculative = 1`): a head requests the
@@ -314,6 +315,49 @@ pub struct RouterConfig {
     /// (`switch_alloc_delay + crossbar_delay` when `speculative`). Default off.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lookahead_routing: bool,
+    /// Request/reply traffic: every packet a terminal generates is a request, and the
+    /// terminal consuming a request's tail sends a reply of this many flits back to its
+    /// source. 0 (the default) = off. Read at the router of the replying terminal.
+    /// With `message_classes >= 2` requests take class 0 and replies class 1.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reply_length: u32,
+    /// Cycles from a request's tail consumed to its reply being generated (ignored
+    /// without `reply_length`). Default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub service_delay: u32,
+    /// Replies a terminal holds at most (in service, waiting or being injected); while it
+    /// holds this many it consumes no request tail, so the ejection channel's credits are
+    /// withheld (ignored without `reply_length`). 1 to [`MAX_REPLY_QUEUE`]. Default
+    /// [`DEFAULT_REPLY_QUEUE`].
+    #[serde(
+        default = "default_reply_queue",
+        skip_serializing_if = "is_default_reply_queue"
+    )]
+    pub reply_queue: u32,
+}
+
+/// Largest `reply_length` in flits.
+pub const MAX_REPLY_LENGTH: u32 = 65_536;
+
+/// Largest `service_delay` in cycles.
+pub const MAX_SERVICE_DELAY: u32 = 65_536;
+
+/// Largest `reply_queue` in packets.
+pub const MAX_REPLY_QUEUE: u32 = 65_536;
+
+/// Default `reply_queue` in packets.
+pub const DEFAULT_REPLY_QUEUE: u32 = 4;
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+fn default_reply_queue() -> u32 {
+    DEFAULT_REPLY_QUEUE
+}
+
+fn is_default_reply_queue(v: &u32) -> bool {
+    *v == DEFAULT_REPLY_QUEUE
 }
 
 /// Largest `message_classes`.
@@ -353,6 +397,9 @@ impl Default for RouterConfig {
             message_classes: 1,
             speculative: false,
             lookahead_routing: false,
+            reply_length: 0,
+            service_delay: 0,
+            reply_queue: DEFAULT_REPLY_QUEUE,
         }
     }
 }

@@ -55,7 +55,21 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("message_classes", c.message_classes.to_string()),
         ("speculative", c.speculative.to_string()),
         ("lookahead_routing", c.lookahead_routing.to_string()),
+        ("reply_length", c.reply_length.to_string()),
+        ("service_delay", c.service_delay.to_string()),
+        ("reply_queue", c.reply_queue.to_string()),
     ]
+}
+
+/// A key at the value of the plain network that the JSON config echo omits.
+fn plain_default(key: &str, value: &str) -> bool {
+    let default = match key {
+        "message_classes" => "1".to_string(),
+        "reply_length" | "service_delay" => "0".to_string(),
+        "reply_queue" => crate::config::DEFAULT_REPLY_QUEUE.to_string(),
+        _ => return false,
+    };
+    value == default
 }
 
 /// The most frequent item (first seen wins ties).
@@ -146,8 +160,9 @@ pub fn expand(netlist: &Netlist) -> String {
     );
     let _ = writeln!(w, "[defaults]");
     for (k, v) in fields(&defaults) {
-        // One class is the plain network: not written, as the JSON config echo omits it.
-        if k != "message_classes" || v != "1" {
+        // One class and no replies are the plain network: not written, as the JSON
+        // config echo omits them.
+        if !plain_default(k, &v) {
             let _ = writeln!(w, "{k} = {v}");
         }
     }

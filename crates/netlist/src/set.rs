@@ -2,6 +2,7 @@
 
 use crate::config::{
     BufferDepth, RouterConfig, MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY,
+    MAX_REPLY_LENGTH, MAX_REPLY_QUEUE, MAX_SERVICE_DELAY,
 };
 use crate::error::{Diagnostics, NetlistError};
 use crate::format::parse_name;
@@ -33,6 +34,9 @@ pub const SET_KEYS: &[&str] = &[
     "message_classes",
     "speculative",
     "lookahead_routing",
+    "reply_length",
+    "service_delay",
+    "reply_queue",
     "channel_latency",
     "terminal_latency",
     "max_packet_length",
@@ -305,6 +309,26 @@ fn config_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
         "lookahead_routing" => {
             let v = flag(key, value)?;
             Box::new(move |c| c.lookahead_routing = v)
+        }
+        _ => return reply_edit(key, value),
+    };
+    Ok(edit)
+}
+
+/// The edit a request/reply key makes, or the error naming the key (or the known keys).
+fn reply_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
+    let edit: Edit = match key {
+        "reply_length" => {
+            let v = bounded(key, value, 0, MAX_REPLY_LENGTH, "flits")?;
+            Box::new(move |c| c.reply_length = v)
+        }
+        "service_delay" => {
+            let v = bounded(key, value, 0, MAX_SERVICE_DELAY, "cycles")?;
+            Box::new(move |c| c.service_delay = v)
+        }
+        "reply_queue" => {
+            let v = bounded(key, value, 1, MAX_REPLY_QUEUE, "packets")?;
+            Box::new(move |c| c.reply_queue = v)
         }
         _ => {
             return Err(NetlistError::UnknownSetting {

@@ -107,6 +107,9 @@ pub fn check_routing(netlist: &Netlist, req: &dyn RoutingRequirements) -> Result
 /// reading the file and [`Netlist::set_all`] after applying overrides.
 pub fn check_settings(netlist: &Netlist) -> Result<(), Diagnostics> {
     let mut errors = check_pipeline(netlist);
+    if let Err(d) = check_replies(netlist) {
+        errors.extend(d.errors);
+    }
     if let Some(len) = netlist.max_packet_length.filter(|&len| len > 0) {
         if let Err(d) = check_vct_depth(netlist, len) {
             errors.extend(d.errors);
@@ -168,6 +171,38 @@ fn check_pipeline(netlist: &Netlist) -> Vec<NetlistError> {
             },
         )
         .collect()
+}
+
+/// Request/reply traffic is not combined with timeout resets (a reset reply would have
+/// to be re-generated at its server), nor with more than one terminal per router (the
+/// watchdog knows a router's one ejection buffer).
+fn check_replies(netlist: &Netlist) -> Result<(), Diagnostics> {
+    let loc = Locator::new(netlist);
+    let c = netlist.concentration();
+    let errors = netlist
+        .routers()
+        .filter(|r| r.config.reply_length > 0 && (r.config.timeout > 0 || c > 1))
+        .take(1)
+        .map(|r| NetlistError::BadValue {
+            at: loc.param(r.id, None, "reply_length"),
+            key: "reply_length".into(),
+            message: if c > 1 {
+                format!(
+                    "router {} has reply_length = {} and concentration = {c}: request/reply \
+                     traffic runs with one terminal per router; set `concentration = 1` or \
+                     `reply_length = 0`",
+                    r.name, r.config.reply_length
+                )
+            } else {
+                format!(
+                    "router {} has reply_length = {} and timeout = {}: request/reply traffic \
+                     does not run with timeout resets; set `timeout = 0` or `reply_length = 0`",
+                    r.name, r.config.reply_length, r.config.timeout
+                )
+            },
+        })
+        .collect();
+    Diagnostics::new(errors).into_result()
 }
 
 /// Under virtual cut-through and store-and-forward a VC must hold a whole packet: every

@@ -6,8 +6,9 @@
 //!   the VC on the channel + flits in the downstream FIFO + credits pending inside the
 //!   downstream router (its `credit_delay`) + credits of the VC on the reverse side =
 //!   FIFO depth. The terminal upstream of an injection channel holds `depth - outstanding`.
-//! - Ejection channels (unbounded): flits the router counts as outstanding = in its
-//!   crossbar + on the channel + credits on the way back (the terminal returns credits at once).
+//! - Ejection channels: flits the router counts as outstanding = in its crossbar + on the
+//!   channel + credits on the way back + flits waiting in the terminal's ejection buffer
+//!   (request/reply traffic only; otherwise the terminal returns credits at once).
 //!
 //! - Packet counts kept by events (the stop rules' measured packets generated and
 //!   delivered, packets queued) = the same counts swept over the terminals.
@@ -162,17 +163,21 @@ fn check_injection(now: Cycle, net: &View<'_>, on: &OnChannel, (d, inp): (Router
 }
 
 /// An ejection channel: the router's outstanding flits of every VC are in its crossbar,
-/// on the channel or returning as credits.
+/// on the channel, waiting in the terminal's ejection buffer or returning as credits.
 fn check_ejection(now: Cycle, net: &View<'_>, on: &OnChannel, (r, out): (RouterId, OutPort)) {
     debug_assert!(
         out.index() < net.net.concentration,
         "an ejection channel on a network port"
     );
     let up = &net.router(r.index()).router;
+    let t = &net.terminal(r.index()).terminal;
     let vcs = net.router(r.index()).ejection_vcs;
     for v in 0..vcs {
         let vc = VcId(v);
-        let total = up.in_crossbar(out, vc) + on.flits[usize::from(v)] + on.credits[usize::from(v)];
+        let total = up.in_crossbar(out, vc)
+            + on.flits[usize::from(v)]
+            + on.credits[usize::from(v)]
+            + t.ejection_held(vc);
         assert_eq!(
             up.outstanding(out, vc),
             total,

@@ -5,6 +5,11 @@
 //! of latency L or in a pipeline delay of D cycles is progress: the limit counts from its
 //! arrival, so no latency or delay needs a larger limit.
 //!
+//! With request/reply traffic a terminal's ejection buffer is a node too (port
+//! [`EJECTION_BUFFER`] of its router): a router VC waiting for an ejection credit waits for
+//! it, and while the terminal refuses a request tail (its reply queue full) it waits for
+//! the injection VCs its next reply needs.
+//!
 //! The diagnosis is off the hot path: it asks every router for its waiting input VCs
 //! (`Router::waits`), maps each wait through the channel map to the downstream input VCs
 //! it waits for, and looks for a cycle in that wait-for graph (petgraph's Tarjan SCC). The
@@ -13,8 +18,8 @@
 //! component, and rotated to start at its smallest VC.
 
 use crate::cycle::View;
-use crate::error::{SimError, WaitingVc};
-use flitsim_netlist::{Cycle, InPort, RouterId, VcId};
+use crate::error::{SimError, WaitingVc, EJECTION_BUFFER};
+use flitsim_netlist::{Cycle, InPort, RouterId, VcId, TERMINAL_PORT};
 use petgraph::algo::tarjan_scc;
 use petgraph::graphmap::DiGraphMap;
 use std::collections::{BTreeMap, BTreeSet};
@@ -81,6 +86,11 @@ pub(crate) fn diagnose(now: Cycle, idle: u64, view: &View<'_>) -> SimError {
             waiting.insert(from);
             graph.add_node(from);
             if w.out_port.index() < net.concentration {
+                // The terminal's ejection buffer (bounded with request/reply traffic,
+                // which runs with one terminal per router).
+                for vc in &w.out_vcs {
+                    graph.add_edge(from, (r as u32, EJECTION_BUFFER.0, vc.0), ());
+                }
                 continue;
             }
             let Some(&ch) = out_channel.get(&(RouterId(r as u32), w.out_port.0)) else {
@@ -94,11 +104,19 @@ pub(crate) fn diagnose(now: Cycle, idle: u64, view: &View<'_>) -> SimError {
             }
         }
     }
+    add_terminal_waits(view, &mut graph, &mut waiting);
     let name = |n: VcNode| WaitingVc {
         router: RouterId(n.0),
         port: InPort(n.1),
         vc: VcId(n.2),
-        name: net.names.vc(RouterId(n.0), InPort(n.1), VcId(n.2)),
+        name: if InPort(n.1) == EJECTION_BUFFER {
+            format!(
+                "terminal {} ejection vc{} (its reply queue is full)",
+                net.names.routers[n.0 as usize], n.2
+            )
+        } else {
+            net.names.vc(RouterId(n.0), InPort(n.1), VcId(n.2))
+        },
     };
     match find_cycle(&graph) {
         Some(cycle) => SimError::Deadlock {
@@ -113,6 +131,27 @@ pub(crate) fn diagnose(now: Cycle, idle: u64, view: &View<'_>) -> SimError {
                 cycle: now,
                 idle,
                 waiting: waiting.into_iter().map(name).collect(),
+            }
+        }
+    }
+}
+
+/// The waits of request/reply terminals: an ejection VC whose request tail the terminal
+/// refuses waits for the injection VCs its next reply needs (input port 0 of its router).
+fn add_terminal_waits(
+    view: &View<'_>,
+    graph: &mut DiGraphMap<VcNode, ()>,
+    waiting: &mut BTreeSet<VcNode>,
+) {
+    for (r, node) in view.terminals().enumerate() {
+        let Some(w) = node.terminal.reply_wait() else {
+            continue;
+        };
+        for e in &w.ejection_vcs {
+            let from: VcNode = (r as u32, EJECTION_BUFFER.0, e.0);
+            waiting.insert(from);
+            for vc in &w.injection_vcs {
+                graph.add_edge(from, (r as u32, TERMINAL_PORT, vc.0), ());
             }
         }
     }

@@ -12,5 +12,5 @@ mod trace_file;
 #[cfg(test)]
 pub(crate) use bytes::bytes_text;
 pub use config::ConfigError;
-pub use sim::{SimError, WaitingVc};
+pub use sim::{SimError, WaitingVc, EJECTION_BUFFER};
 pub use trace_file::TraceFileError;

@@ -4,7 +4,12 @@ use flitsim_netlist::{Cycle, InPort, RouterId, VcId};
 use serde::Serialize;
 use std::fmt;
 
-/// One waiting input VC in a deadlock report.
+/// The port of a [`WaitingVc`] that is a terminal's ejection buffer (request/reply
+/// traffic), not an input port of its router.
+pub const EJECTION_BUFFER: InPort = InPort(u8::MAX);
+
+/// One waiting input VC in a deadlock report (or a terminal's ejection VC: port
+/// [`EJECTION_BUFFER`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct WaitingVc {
     /// The router holding the VC.
@@ -88,6 +93,11 @@ impl SimError {
     /// What to do about it (one line, lowercase, no trailing period).
     pub fn help(&self) -> &'static str {
         match self {
+            SimError::Deadlock { waiting, .. }
+                if waiting.iter().any(|w| w.port == EJECTION_BUFFER) =>
+            {
+                "a protocol deadlock: give requests and replies their own VCs (`--set message_classes=2`)"
+            }
             SimError::Deadlock { .. } => {
                 "use a deadlock-free routing (e.g. `--routing dor` with datelines on a torus)"
             }

@@ -12,7 +12,7 @@ use crate::channel::{
 };
 use crate::rng::{self, ComponentKind};
 use crate::setup::progress::SetupProgress;
-use crate::terminal::{Terminal, TerminalConfig};
+use crate::terminal::{ReplyConfig, Terminal, TerminalConfig};
 use crate::traffic::TrafficPattern;
 use flitsim_netlist::{BufferDepth, InPort, Netlist, OutPort, RouterId, RouterSpec, TerminalId};
 use flitsim_router::{OutputPortSpec, Router};
@@ -317,9 +317,15 @@ impl Builder<'_> {
 
     /// What router `spec` knows of the input port each output port feeds.
     fn output_specs(&self, spec: &RouterSpec) -> Vec<OutputPortSpec> {
+        // With request/reply traffic the terminal's ejection buffer is bounded (it may
+        // refuse a request): as deep as the router's buffers.
+        let ejection_depth = match ReplyConfig::of(&spec.config) {
+            Some(_) => spec.config.buffer_depth,
+            None => BufferDepth::Unbounded,
+        };
         let ejection = OutputPortSpec {
             downstream_vcs: spec.config.vcs,
-            downstream_depth: BufferDepth::Unbounded,
+            downstream_depth: ejection_depth,
         };
         let outputs = (usize::from(spec.terminals)..spec.ports.len()).map(|p| {
             match self.netlist.out_channel(spec.id, OutPort(p as u8)) {
@@ -399,16 +405,20 @@ impl Builder<'_> {
         let (injection, ejection) = self.terminal_channels(t);
         let local = &spec.ports[usize::from(i)];
         let port = usize::from(i);
+        let mut terminal = Terminal::new(
+            t,
+            tc,
+            Arc::clone(pattern),
+            rng::stream(seed, ComponentKind::Terminal, t.0),
+            local.vcs,
+            local.buffer_depth,
+        )
+        .with_classes(spec.config.message_classes);
+        if let Some(replies) = ReplyConfig::of(&spec.config) {
+            terminal = terminal.with_replies(replies, spec.config.vcs);
+        }
         TerminalNode {
-            terminal: Terminal::new(
-                t,
-                tc,
-                Arc::clone(pattern),
-                rng::stream(seed, ComponentKind::Terminal, t.0),
-                local.vcs,
-                local.buffer_depth,
-            )
-            .with_classes(spec.config.message_classes),
+            terminal,
             read_flits: ejection.forward,
             read_credits: injection.reverse,
             write_flits: WriteSide {

@@ -1,7 +1,7 @@
 //! Injection: credits home, the packet at the head of the source queue onto a free VC,
 //! one flit per cycle, and timeout resets that put a packet back in the queue.
 
-use super::records::{Injecting, QueuedPacket};
+use super::records::{Injecting, InjectionVc, QueuedPacket};
 use super::state::Terminal;
 use super::tally::Tally;
 use flitsim_netlist::{Cycle, VcId};
@@ -54,41 +54,52 @@ impl Terminal {
         if self.current.is_none() && !self.start_packet(now) {
             return;
         }
-        let Some(cur) = self.current.as_mut() else {
-            return;
-        };
-        let vc = &mut self.vcs[cur.next.vc.index()];
-        if vc.outstanding >= vc.depth {
-            return;
+        if let Some(done) = send_flit(&mut self.vcs, &mut self.current, out) {
+            self.stats.flits_injected += 1;
+            tally.queued_out += u64::from(done);
         }
-        vc.outstanding += 1;
-        *out = Some(cur.next);
-        let (index, len) = (cur.next.index + 1, cur.next.len);
-        if index == len {
-            vc.owned = false;
-            self.current = None;
-            tally.queued_out += 1;
-        } else {
-            // Not the head (index > 0).
-            cur.next.index = index;
-            cur.next.kind = if index + 1 == len {
-                FlitKind::Tail
-            } else {
-                FlitKind::Body
-            };
-        }
-        self.stats.flits_injected += 1;
     }
 
     /// The first free injection VC (no packet on it, all its credits home) in the range
-    /// of the class of packet `seq`.
+    /// of message class `class`.
     #[inline]
-    fn free_vc(&self, seq: u32) -> Option<usize> {
+    pub(super) fn free_vc(&self, class: usize) -> Option<usize> {
         let w = self.vcs.len() / usize::from(self.classes);
-        let lo = (seq % u32::from(self.classes)) as usize * w;
+        let lo = class * w;
         let range = &self.vcs[lo..lo + w];
         let free = range.iter().position(|v| !v.owned && v.outstanding == 0)?;
         Some(lo + free)
+    }
+
+    /// The message class of the packet generated here with sequence number `seq`: 0 for
+    /// every request of request/reply traffic, else `seq` modulo the classes.
+    #[inline]
+    fn class_of(&self, seq: u32) -> usize {
+        if self.replies.is_some() {
+            0
+        } else {
+            (seq % u32::from(self.classes)) as usize
+        }
+    }
+
+    /// The packet `p` starting on injection VC `vc` at `now`: its head.
+    pub(super) fn injecting(&self, p: &QueuedPacket, vc: usize, now: Cycle) -> Injecting {
+        Injecting {
+            next: Flit {
+                packet: PacketId {
+                    source: self.id,
+                    seq: p.seq,
+                },
+                index: 0,
+                len: p.len,
+                kind: FlitKind::of(0, p.len),
+                vc: VcId(vc as u8),
+                dest: p.dest,
+                created: Stamp::of(p.created),
+                injected: Stamp::of(now),
+                hops: 0,
+            },
+        }
     }
 
     /// Starts sending the packet at the head of the source queue if it may go at `now`
@@ -100,28 +111,45 @@ impl Terminal {
         let Some(&packet) = self.queue.front().filter(|p| p.not_before <= now) else {
             return false;
         };
-        let Some(vc) = self.free_vc(packet.seq) else {
+        let Some(vc) = self.free_vc(self.class_of(packet.seq)) else {
             return false;
         };
         self.queue.pop_front();
         self.retransmissions += u64::from(packet.retry);
         self.vcs[vc].owned = true;
-        self.current = Some(Injecting {
-            next: Flit {
-                packet: PacketId {
-                    source: self.id,
-                    seq: packet.seq,
-                },
-                index: 0,
-                len: packet.len,
-                kind: FlitKind::of(0, packet.len),
-                vc: VcId(vc as u8),
-                dest: packet.dest,
-                created: Stamp::of(packet.created),
-                injected: Stamp::of(now),
-                hops: 0,
-            },
-        });
+        self.current = Some(self.injecting(&packet, vc, now));
         true
     }
+}
+
+/// Puts the next flit of the packet in `slot` into `out` if its VC has a credit; returns
+/// whether that flit was its tail (the packet done, its VC released), `None` if nothing
+/// was sent.
+#[inline(always)]
+pub(super) fn send_flit(
+    vcs: &mut [InjectionVc],
+    slot: &mut Option<Injecting>,
+    out: &mut Option<Flit>,
+) -> Option<bool> {
+    let cur = slot.as_mut()?;
+    let vc = &mut vcs[cur.next.vc.index()];
+    if vc.outstanding >= vc.depth {
+        return None;
+    }
+    vc.outstanding += 1;
+    *out = Some(cur.next);
+    let (index, len) = (cur.next.index + 1, cur.next.len);
+    if index == len {
+        vc.owned = false;
+        *slot = None;
+        return Some(true);
+    }
+    // Not the head (index > 0).
+    cur.next.index = index;
+    cur.next.kind = if index + 1 == len {
+        FlitKind::Tail
+    } else {
+        FlitKind::Body
+    };
+    Some(false)
 }

@@ -7,7 +7,9 @@
 //! in FIFO order, one at a time; a packet takes the lowest-index injection VC whose
 //! credits are all home and that no packet owns, and keeps it until its tail is sent.
 //! Ejection never blocks: each arriving flit is consumed the cycle it arrives and its
-//! credit is sent back at once (`credit_delay` 0 on the terminal side).
+//! credit is sent back at once (`credit_delay` 0 on the terminal side). Request/reply
+//! traffic is the exception: a terminal whose reply queue is full refuses request tails
+//! (see `reply.rs`).
 //!
 //! Within one step the order is: credits in, flit consumed, generation, injection. Only
 //! the terminal's own random stream is drawn from, and only for generation: one Bernoulli
@@ -21,11 +23,14 @@ mod delivery;
 mod ejection;
 mod injection;
 mod records;
+mod reply;
 mod source;
 mod state;
 mod tally;
 
 pub use delivery::Delivery;
+pub use records::ReplyConfig;
+pub use reply::{is_reply, ReplyWait, REPLY_BIT};
 pub use state::{Terminal, TerminalConfig, DRAW_AHEAD};
 pub use tally::Tally;
 

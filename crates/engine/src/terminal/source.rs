@@ -23,9 +23,9 @@ impl Terminal {
         len: u32,
         tally: &mut Tally,
     ) {
-        self.settle_areas(now);
         let seq = self.next_seq;
         self.next_seq += 1;
+        self.count_generated(now, len, tally);
         self.queue.push_back(QueuedPacket {
             seq,
             dest,
@@ -34,6 +34,11 @@ impl Terminal {
             not_before: now,
             retry: false,
         });
+    }
+
+    /// Counts a packet of `len` flits generated at `now` (a request or a reply).
+    pub(super) fn count_generated(&mut self, now: Cycle, len: u32, tally: &mut Tally) {
+        self.settle_areas(now);
         self.stats.packets_generated += 1;
         if self.window.contains(now) {
             tally.measured_generated += 1;

@@ -1,7 +1,7 @@
 //! [`Terminal`]: its state, its construction, its step and what the engine reads of it.
 
 use super::delivery::Delivery;
-use super::records::{Injecting, InjectionVc, QueuedPacket};
+use super::records::{Injecting, InjectionVc, QueuedPacket, Replies};
 use super::tally::Tally;
 use crate::injection::{Generator, InjectionProcess};
 use crate::latency::LatencyDef;
@@ -89,6 +89,8 @@ pub struct Terminal {
     /// With a netrace replay: (sequence number, tag) of each packet generated from the
     /// schedule, in generation order.
     pub(super) tags: Option<Vec<(u32, u32)>>,
+    /// Request/reply traffic (`reply_length`): the replies held and the ejection buffer.
+    pub(super) replies: Option<Box<Replies>>,
 }
 
 impl Terminal {
@@ -128,6 +130,7 @@ impl Terminal {
             latency: config.latency,
             terminal_latency: Arc::clone(&config.terminal_latency),
             tags: None,
+            replies: None,
             resets: 0,
             retransmissions: 0,
             drawn: Cycle(0),
@@ -192,7 +195,9 @@ impl Terminal {
         if let Some(c) = credit_in {
             self.take_credit(now, c);
         }
-        if let Some(f) = flit_in {
+        if self.replies.is_some() {
+            self.eject_with_replies(now, flit_in, tally, credit_out);
+        } else if let Some(f) = flit_in {
             self.consume(now, f, tally);
             *credit_out = Some(Credit { vc: f.vc });
         }
@@ -217,7 +222,10 @@ impl Terminal {
                 self.push_packet(now, dest, len, tally);
             }
         }
-        if self.current.is_some() || !self.queue.is_empty() {
+        if self.replies.is_some() {
+            self.step_replies(now, tally, flit_out);
+        }
+        if flit_out.is_none() && (self.current.is_some() || !self.queue.is_empty()) {
             self.inject(now, tally, flit_out);
         }
     }
@@ -258,7 +266,10 @@ impl Terminal {
     /// Nothing queued, being injected or scheduled: a step at a cycle where nothing
     /// arrives and the trial fails changes nothing but the random stream.
     pub fn is_idle(&self) -> bool {
-        self.current.is_none() && self.queue.is_empty() && self.schedule.is_empty()
+        self.current.is_none()
+            && self.queue.is_empty()
+            && self.schedule.is_empty()
+            && self.replies.as_ref().is_none_or(|r| r.is_empty())
     }
 
     /// Packets re-queued after a timeout reset.
@@ -283,9 +294,10 @@ impl Terminal {
         &self.stats
     }
 
-    /// Packets in the source queue, including the one being injected.
+    /// Packets in the source queue, including the one being injected, and the replies
+    /// held (in service, waiting, being injected).
     pub fn source_queue_len(&self) -> usize {
-        self.queue.len() + usize::from(self.current.is_some())
+        self.queue.len() + usize::from(self.current.is_some()) + self.replies_held()
     }
 
     /// Flits sent on injection VC `vc` whose credits have not come back.

@@ -206,3 +206,61 @@ fn skipping_idle_steps_with_look_ahead_changes_nothing() {
     }
     assert!(every.stats().generated_area > 0);
 }
+
+#[test]
+fn a_full_reply_queue_withholds_the_credit_of_a_request_tail() {
+    use super::{ReplyConfig, REPLY_BIT};
+    let config = ReplyConfig {
+        length: 2,
+        service_delay: 3,
+        queue: 1,
+    };
+    let mut t = terminal(0.0, 2, 8).with_replies(config, 2);
+    let request = |seq: u32, vc: u8| Flit {
+        packet: PacketId {
+            source: TerminalId(3),
+            seq,
+        },
+        index: 0,
+        len: 1,
+        kind: FlitKind::HeadTail,
+        vc: VcId(vc),
+        dest: TerminalId(0),
+        created: Stamp(0),
+        injected: Stamp(0),
+        hops: 1,
+    };
+    let mut out = Vec::new();
+    for c in 0..10 {
+        let arriving = match c {
+            0 => Some(request(0, 0)),
+            1 => Some(request(1, 1)),
+            _ => None,
+        };
+        let (f, credit) = t.step(Cycle(c), arriving, None);
+        let f = f.map(|f| (f.packet.seq, f.dest, f.index));
+        out.push((c, f, credit.map(|k| k.vc)));
+    }
+    let reply = |i: u32| Some((REPLY_BIT, TerminalId(3), i));
+    assert_eq!(
+        out,
+        vec![
+            // The first request is consumed; its reply is in service until cycle 3.
+            (0, None, Some(VcId(0))),
+            // The second request's tail waits: its credit is withheld.
+            (1, None, None),
+            (2, None, None),
+            (3, reply(0), None),
+            (4, reply(1), None),
+            // The reply is out: the waiting tail is consumed, its credit returned.
+            (5, None, Some(VcId(1))),
+            (6, None, None),
+            (7, None, None),
+            (8, Some((REPLY_BIT | 1, TerminalId(3), 0)), None),
+            (9, Some((REPLY_BIT | 1, TerminalId(3), 1)), None),
+        ]
+    );
+    assert_eq!(t.stats().packets_consumed, 2);
+    assert_eq!(t.stats().packets_generated, 2);
+    assert!(t.is_idle());
+}

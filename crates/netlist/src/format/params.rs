@@ -5,7 +5,7 @@ use super::loader::Loader;
 use super::raw::{parse_name, RawDepth, RawParams};
 use crate::config::{
     BufferDepth, RouterConfig, MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_MESSAGE_CLASSES,
-    MAX_PIPELINE_DELAY,
+    MAX_PIPELINE_DELAY, MAX_REPLY_LENGTH, MAX_REPLY_QUEUE, MAX_SERVICE_DELAY,
 };
 use crate::error::NetlistError;
 use crate::source::Span;
@@ -105,6 +105,7 @@ impl Loader {
                 *out = *v.get_ref();
             }
         }
+        self.apply_replies(p, cfg, keys, scope);
         if let Some(v) = &p.adaptive_vcs {
             keys.insert("adaptive_vcs".to_string(), v.span());
             cfg.adaptive_vcs = *v.get_ref();
@@ -118,6 +119,53 @@ impl Loader {
             scope,
         );
         self.apply_names(p, cfg, keys);
+    }
+
+    /// The request/reply keys, each within its bounds.
+    fn apply_replies(
+        &mut self,
+        p: &RawParams,
+        cfg: &mut RouterConfig,
+        keys: &mut BTreeMap<String, Span>,
+        scope: &str,
+    ) {
+        for (v, key, out, min, max, unit) in [
+            (
+                &p.reply_length,
+                "reply_length",
+                &mut cfg.reply_length,
+                0,
+                MAX_REPLY_LENGTH,
+                "flits",
+            ),
+            (
+                &p.service_delay,
+                "service_delay",
+                &mut cfg.service_delay,
+                0,
+                MAX_SERVICE_DELAY,
+                "cycles",
+            ),
+            (
+                &p.reply_queue,
+                "reply_queue",
+                &mut cfg.reply_queue,
+                1,
+                MAX_REPLY_QUEUE,
+                "packets",
+            ),
+        ] {
+            let Some(v) = v else { continue };
+            keys.insert(key.to_string(), v.span());
+            *out = *v.get_ref();
+            if !(min..=max).contains(out) {
+                self.errors.push(NetlistError::BadValue {
+                    at: self.at(&v.span()),
+                    key: key.to_string(),
+                    message: format!("{} {unit} in {scope}; give {min} to {max}", *out),
+                });
+            }
+        }
     }
 
     /// The pipeline delays, each at most [`MAX_PIPELINE_DELAY`].
