@@ -13,6 +13,7 @@ pub mod p001;
 pub mod p002;
 pub mod p003;
 pub mod p003_links;
+pub mod p003_switch;
 pub mod p004;
 
 use crate::measure::{self, Measured};

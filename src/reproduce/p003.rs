@@ -17,72 +17,13 @@
 //! lengths (`exp:MEAN`), the timeout reset (`timeout` key) and, for Fig. 10, a constant
 //! retransmission delay (`backoff`).
 
-use super::{
-    f2, parallel_map, pct, preset, rel, sim_cell, simulate, Budget, Output, SimPoint, Table,
-};
+use super::{f2, parallel_map, pct, rel, sim_cell, simulate, Budget, Output, SimPoint, Table};
 use crate::plot::{Chart, Series, Style};
 use flitsim_analysis::papers::p003_hu_kleinrock as hk;
 use flitsim_engine::{LengthDist, SimConfig};
 use serde_json::json;
 
-/// One curve of a figure: the paper's parameters and flitsim's buffer depth.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Case {
-    /// Mean worm length (flits, exponential).
-    pub length: f64,
-    /// Timeout (time units).
-    pub timeout: f64,
-    /// Link propagation delay (time units): the channel latency.
-    pub propagation: u32,
-    /// Flits of buffer per switch input.
-    pub depth: u32,
-    /// Constant delay before a retransmission (Fig. 10).
-    pub backoff: u64,
-}
-
-/// The buffer that covers the credit round trip of a link with propagation `p` (flit
-/// out, `p` cycles over, credit `p` cycles back, one cycle to use it): `2p + 1` flits let
-/// a link carry one flit per time unit, as the paper's links do ("a minimum buffer which
-/// stores the data currently being propagated across the link", section 7).
-pub fn round_trip_depth(propagation: u32) -> u32 {
-    2 * propagation + 1
-}
-
-/// The paper's switch in flitsim: `netlists/torus-3x3.toml` with one VC per channel,
-/// fixed dimension-order paths without datelines (the paper's source routes; the
-/// timeouts break deadlocks), every router stage 0 cycles (one flit per time unit per
-/// link), the case's propagation, buffer and timeout.
-pub fn netlist(c: &Case) -> Result<flitsim_netlist::Netlist, String> {
-    netlist_sized(c, 3)
-}
-
-/// [`netlist`] on a `side` x `side` torus.
-pub fn netlist_sized(c: &Case, side: u32) -> Result<flitsim_netlist::Netlist, String> {
-    let (t, d, p) = (
-        format!("{}", c.timeout),
-        c.depth.to_string(),
-        c.propagation.to_string(),
-    );
-    let src = include_str!("../../netlists/torus-3x3.toml")
-        .replace("radix = [3, 3]", &format!("radix = [{side}, {side}]"))
-        .replace("\"torus-3x3\"", &format!("\"torus-{side}x{side}\""));
-    preset(
-        "netlists/torus-3x3.toml",
-        &src,
-        &[
-            ("vcs", "1"),
-            ("routing", "dor-nodateline"),
-            ("buffer_depth", &d),
-            ("channel_latency", &p),
-            ("terminal_latency", &p),
-            ("routing_delay", "0"),
-            ("vc_alloc_delay", "0"),
-            ("switch_alloc_delay", "0"),
-            ("crossbar_delay", "0"),
-            ("timeout", &t),
-        ],
-    )
-}
+pub use super::p003_switch::{netlist, netlist_sized, round_trip_depth, Case};
 
 fn sim(b: &Budget, c: &Case, rate: f64) -> Result<SimPoint, String> {
     let net = netlist(c)?;

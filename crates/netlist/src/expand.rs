@@ -123,37 +123,7 @@ pub fn expand(netlist: &Netlist) -> String {
         let _ = writeln!(w, "# Terminals per router (c).");
         let _ = writeln!(w, "concentration = {}", netlist.concentration());
     }
-    match &netlist.topology {
-        Topology::Explicit => {}
-        t => {
-            let _ = writeln!(
-                w,
-                "\n# The geometry routing functions use; the routers and channels below match it."
-            );
-            let _ = writeln!(w, "[topology]");
-            match t {
-                Topology::Torus { radix } => {
-                    let _ = writeln!(w, "kind = \"torus\"\nradix = {}", list(radix));
-                }
-                Topology::Mesh { radix } => {
-                    let _ = writeln!(w, "kind = \"mesh\"\nradix = {}", list(radix));
-                }
-                Topology::Hypercube { dim } => {
-                    let _ = writeln!(w, "kind = \"hypercube\"\ndim = {dim}");
-                }
-                Topology::Ring { n } => {
-                    let _ = writeln!(w, "kind = \"ring\"\nn = {n}");
-                }
-                Topology::Dragonfly { a, h } => {
-                    let _ = writeln!(w, "kind = \"dragonfly\"\na = {a}\nh = {h}");
-                }
-                Topology::HyperX { radix } => {
-                    let _ = writeln!(w, "kind = \"hyperx\"\nradix = {}", list(radix));
-                }
-                Topology::Explicit => {}
-            }
-        }
-    }
+    write_topology(w, &netlist.topology);
     let _ = writeln!(
         w,
         "\n# Router parameters in force unless a router or port overrides them."
@@ -191,6 +161,41 @@ pub fn expand(netlist: &Netlist) -> String {
         }
     }
     out
+}
+
+/// The `[topology]` table of a generated family (nothing for an explicit netlist).
+fn write_topology(w: &mut String, topology: &Topology) {
+    match topology {
+        Topology::Explicit => {}
+        t => {
+            let _ = writeln!(
+                w,
+                "\n# The geometry routing functions use; the routers and channels below match it."
+            );
+            let _ = writeln!(w, "[topology]");
+            match t {
+                Topology::Torus { radix } => {
+                    let _ = writeln!(w, "kind = \"torus\"\nradix = {}", list(radix));
+                }
+                Topology::Mesh { radix } => {
+                    let _ = writeln!(w, "kind = \"mesh\"\nradix = {}", list(radix));
+                }
+                Topology::Hypercube { dim } => {
+                    let _ = writeln!(w, "kind = \"hypercube\"\ndim = {dim}");
+                }
+                Topology::Ring { n } => {
+                    let _ = writeln!(w, "kind = \"ring\"\nn = {n}");
+                }
+                Topology::Dragonfly { a, h } => {
+                    let _ = writeln!(w, "kind = \"dragonfly\"\na = {a}\nh = {h}");
+                }
+                Topology::HyperX { radix } => {
+                    let _ = writeln!(w, "kind = \"hyperx\"\nradix = {}", list(radix));
+                }
+                Topology::Explicit => {}
+            }
+        }
+    }
 }
 
 fn write_router(w: &mut String, r: &RouterSpec, dflt: &[(&str, String)], term: u32) {

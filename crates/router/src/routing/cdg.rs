@@ -16,7 +16,7 @@
 //! over every candidate the function offers (so it covers every selection outcome). A
 //! cycle is reported with every virtual channel on it. The set of VCs a packet may request
 //! next is stored once as VC ranges of channels, and a VC's dependency on it is one edge
-//! ([`super::cdg_explore`]): about destinations x routers x ports x VCs route computations
+//! (`cdg_explore`): about destinations x routers x ports x VCs route computations
 //! and memory linear in channels x VCs x distinct request sets. Above [`WORK_LIMIT`] route
 //! computations or [`MEMORY_LIMIT`] bytes the check is not run and says so
 //! ([`NotChecked`]).

@@ -1,7 +1,7 @@
 //! The registry as netlist validation sees it ([`RoutingRequirements`]).
 
 use super::registry::{build, construct, warn_only};
-use super::{cdg, kind_name, RoutingMismatch};
+use super::{cdg, kind_name, RoutingFunction, RoutingMismatch};
 use flitsim_netlist::{
     Netlist, RoutingKind, RoutingProblem, RoutingProblemKind, RoutingRequirements,
 };
@@ -86,23 +86,8 @@ impl RoutingRequirements for RoutingRegistry {
                 && !warn_only(netlist)
                 && !cdg::deadlock_free_by_storage(f.as_ref(), netlist)
             {
-                let (kind_of, help) = match cdg::dependency_cycle(f.as_ref(), netlist) {
-                    Ok(Some(cycle)) => (
-                        RoutingProblemKind::DependencyCycle {
-                            routing: kind_name(kind).to_string(),
-                            channels: cdg::cycle_names(netlist, &cycle),
-                        },
-                        cdg::cycle_help(kind),
-                    ),
-                    Err(cdg::NotChecked::Memory { bytes }) => (
-                        RoutingProblemKind::CheckTooLarge {
-                            routing: kind_name(kind).to_string(),
-                            bytes,
-                        },
-                        "check a smaller instance of the same family or fewer VCs (`--set vcs=N`)"
-                            .into(),
-                    ),
-                    Ok(None) | Err(cdg::NotChecked::Work { .. }) => continue,
+                let Some((kind_of, help)) = static_check(kind, f.as_ref(), netlist) else {
+                    continue;
                 };
                 for r in netlist.routers() {
                     problems.push(RoutingProblem {
@@ -114,5 +99,31 @@ impl RoutingRequirements for RoutingRegistry {
             }
         }
         problems
+    }
+}
+
+/// The static deadlock check's finding against `f` on `netlist`: a dependency cycle, or
+/// a check too large to run; `None` when acyclic or above the work limit.
+fn static_check(
+    kind: RoutingKind,
+    f: &dyn RoutingFunction,
+    netlist: &Netlist,
+) -> Option<(RoutingProblemKind, String)> {
+    match cdg::dependency_cycle(f, netlist) {
+        Ok(Some(cycle)) => Some((
+            RoutingProblemKind::DependencyCycle {
+                routing: kind_name(kind).to_string(),
+                channels: cdg::cycle_names(netlist, &cycle),
+            },
+            cdg::cycle_help(kind),
+        )),
+        Err(cdg::NotChecked::Memory { bytes }) => Some((
+            RoutingProblemKind::CheckTooLarge {
+                routing: kind_name(kind).to_string(),
+                bytes,
+            },
+            "check a smaller instance of the same family or fewer VCs (`--set vcs=N`)".into(),
+        )),
+        Ok(None) | Err(cdg::NotChecked::Work { .. }) => None,
     }
 }
