@@ -12,7 +12,7 @@
 
 use crate::config::{RouterConfig, DEFAULT_CHANNEL_LATENCY};
 use crate::ids::{InPort, OutPort, RouterId};
-use crate::netlist::{Netlist, PortSpec, RouterSpec, Topology};
+use crate::netlist::{Netlist, PortSpec, Topology};
 
 /// A dragonfly with default router parameters and 1-cycle channels and terminals.
 ///
@@ -64,15 +64,7 @@ pub(super) fn build(a: u32, h: u32) -> Netlist {
                 .map(|j| plain_port(format!("l{j}"), &config)),
         );
         ports.extend((0..h).map(|k| plain_port(format!("g{k}"), &config)));
-        n.add_router(RouterSpec {
-            id: RouterId(id),
-            name: format!("r{id}"),
-            coord: Some(vec![i, group]),
-            config: config.clone(),
-            ports,
-            terminal_latency: 1,
-            terminals: 1,
-        });
+        n.add_router(super::generated_router(id, vec![i, group], &config, ports));
     }
     // Local port toward router j of the group, at router i: 1 + j, minus one past i.
     let local = |i: u32, j: u32| (1 + j - u32::from(j > i)) as u8;

@@ -10,7 +10,7 @@
 
 use crate::config::{RouterConfig, DEFAULT_CHANNEL_LATENCY};
 use crate::ids::{InPort, OutPort, RouterId};
-use crate::netlist::{Netlist, PortSpec, RouterSpec, Topology};
+use crate::netlist::{Netlist, PortSpec, Topology};
 
 /// A HyperX with default router parameters and 1-cycle channels and terminals.
 ///
@@ -67,15 +67,7 @@ pub(super) fn build(radix: &[u32]) -> Netlist {
                 buffer_depth: config.buffer_depth,
             }));
         }
-        n.add_router(RouterSpec {
-            id: RouterId(id),
-            name: format!("r{id}"),
-            coord: Some(c),
-            config: config.clone(),
-            ports,
-            terminal_latency: 1,
-            terminals: 1,
-        });
+        n.add_router(super::generated_router(id, c, &config, ports));
     }
     for id in 0..total {
         let c = hyperx_coord(radix, id);

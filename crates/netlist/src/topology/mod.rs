@@ -178,6 +178,25 @@ fn port(name: String, direction: (u8, Dir), config: &RouterConfig) -> PortSpec {
 }
 
 /// The terminal port every router has as port 0.
+/// A generated router: named `r{id}`, its one terminal on port 0 (`ports[0]`, the
+/// `local` port), 1-cycle terminal channels.
+pub(crate) fn generated_router(
+    id: u32,
+    coord: Vec<u32>,
+    config: &RouterConfig,
+    ports: Vec<PortSpec>,
+) -> RouterSpec {
+    RouterSpec {
+        id: RouterId(id),
+        name: format!("r{id}"),
+        coord: Some(coord),
+        config: config.clone(),
+        ports,
+        terminal_latency: 1,
+        terminals: 1,
+    }
+}
+
 pub(crate) fn local_port(config: &RouterConfig) -> PortSpec {
     PortSpec {
         name: "local".into(),
@@ -253,15 +272,7 @@ fn grid(topology: Topology, radix: &[u32], wrap: bool) -> Netlist {
                 }
             }
         }
-        n.add_router(RouterSpec {
-            id: RouterId(id),
-            name: format!("r{id}"),
-            coord: Some(c),
-            config: config.clone(),
-            ports,
-            terminal_latency: 1,
-            terminals: 1,
-        });
+        n.add_router(generated_router(id, c, &config, ports));
     }
     for id in 0..total {
         let c = coord_of(id);
@@ -299,15 +310,12 @@ fn cube(dim: u32) -> Netlist {
         for d in 0..dim {
             ports.push(port(format!("d{d}"), (d as u8, Dir::Plus), &config));
         }
-        n.add_router(RouterSpec {
-            id: RouterId(id),
-            name: format!("r{id}"),
-            coord: Some((0..dim).map(|d| (id >> d) & 1).collect()),
-            config: config.clone(),
+        n.add_router(generated_router(
+            id,
+            (0..dim).map(|d| (id >> d) & 1).collect(),
+            &config,
             ports,
-            terminal_latency: 1,
-            terminals: 1,
-        });
+        ));
     }
     for id in 0..total {
         for d in 0..dim {

@@ -42,6 +42,17 @@ pub enum Variant {
     UgalL,
 }
 
+impl Variant {
+    /// The routing's name in netlists and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Minimal => "minimal",
+            Variant::Valiant => "valiant",
+            Variant::UgalL => "ugal-l",
+        }
+    }
+}
+
 /// Where a packet is on its path: the hop class of the channel it takes next.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Hop {
@@ -366,7 +377,7 @@ pub(super) fn share(k: u8, classes: u8, vcs: u16) -> u16 {
 }
 
 /// Appends `c` unless `out` holds it (the union over intermediate groups repeats ports).
-fn push_new(out: &mut RouteSet, c: Candidate) {
+pub(super) fn push_new(out: &mut RouteSet, c: Candidate) {
     if !out.contains(&c) {
         out.push(c);
     }
@@ -374,11 +385,7 @@ fn push_new(out: &mut RouteSet, c: Candidate) {
 
 impl RoutingFunction for Dragonfly {
     fn name(&self) -> &'static str {
-        match self.variant {
-            Variant::Minimal => "minimal",
-            Variant::Valiant => "valiant",
-            Variant::UgalL => "ugal-l",
-        }
+        self.variant.name()
     }
 
     fn vc_classes(&self) -> u8 {

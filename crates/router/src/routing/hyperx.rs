@@ -21,7 +21,7 @@
 //! dependency graph is acyclic; the static check ([`super::cdg`]) confirms it on each
 //! netlist. A class is an even share of a port's VCs.
 
-use super::dragonfly::{share, Variant};
+use super::dragonfly::{push_new, share, Variant};
 use super::source::path_hash;
 use super::{eject, Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
 use crate::Flit;
@@ -300,20 +300,9 @@ impl HyperX {
     }
 }
 
-/// Appends `c` unless `out` holds it.
-fn push_new(out: &mut RouteSet, c: Candidate) {
-    if !out.contains(&c) {
-        out.push(c);
-    }
-}
-
 impl RoutingFunction for HyperX {
     fn name(&self) -> &'static str {
-        match self.variant {
-            Variant::Minimal => "minimal",
-            Variant::Valiant => "valiant",
-            Variant::UgalL => "ugal-l",
-        }
+        self.variant.name()
     }
 
     fn vc_classes(&self) -> u8 {
