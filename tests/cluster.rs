@@ -14,11 +14,16 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn skipped() -> bool {
+/// One MPI job at a time: three ranks per job already oversubscribe a 2-core machine, and
+/// the killed-rank test needs rank 0 to run promptly. `None` (the test is skipped) without
+/// the `mpi` feature.
+fn one_mpi_job() -> Option<std::sync::MutexGuard<'static, ()>> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     if !cfg!(feature = "mpi") {
         eprintln!("skipped: flitsim built without the `mpi` feature");
+        return None;
     }
-    !cfg!(feature = "mpi")
+    Some(LOCK.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// `flitsim args` as one process, in `dir`.
@@ -68,9 +73,9 @@ fn repo(path: &str) -> String {
 
 #[test]
 fn a_sweep_over_three_ranks_writes_the_one_process_csv() {
-    if skipped() {
+    let Some(_one_job) = one_mpi_job() else {
         return;
-    }
+    };
     let (a, b) = (scratch("sweep-mpi"), scratch("sweep-one"));
     let torus = repo("netlists/torus-8x8.toml");
     let args = |csv| {
@@ -96,9 +101,9 @@ fn a_sweep_over_three_ranks_writes_the_one_process_csv() {
 
 #[test]
 fn a_quick_reproduction_over_three_ranks_writes_the_one_process_files() {
-    if skipped() {
+    let Some(_one_job) = one_mpi_job() else {
         return;
-    }
+    };
     let (a, b) = (scratch("p004-mpi"), scratch("p004-one"));
     over_ranks(3, &a, &["reproduce", "004", "--quick", "--out", "r"]);
     alone(&b, &["reproduce", "004", "--quick", "--out", "r"]);
@@ -119,9 +124,9 @@ fn a_quick_reproduction_over_three_ranks_writes_the_one_process_files() {
 
 #[test]
 fn an_experiment_file_over_three_ranks_writes_the_one_process_files() {
-    if skipped() {
+    let Some(_one_job) = one_mpi_job() else {
         return;
-    }
+    };
     let (a, b) = (scratch("exp-mpi"), scratch("exp-one"));
     let file = repo("experiments/torus-4x4-sweep.toml");
     for (dir, run) in [(&a, true), (&b, false)] {
@@ -161,9 +166,9 @@ fn ranks_running(marker: &str) -> Vec<(u32, String)> {
 
 #[test]
 fn a_rank_that_dies_is_reported_with_the_jobs_held_and_no_file_is_written() {
-    if skipped() {
+    let Some(_one_job) = one_mpi_job() else {
         return;
-    }
+    };
     let dir = scratch("dies");
     let torus = repo("netlists/torus-8x8.toml");
     let marker = format!("dies-{}.csv", std::process::id());
@@ -172,6 +177,9 @@ fn a_rank_that_dies_is_reported_with_the_jobs_held_and_no_file_is_written() {
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .args(["-n", "3", "--oversubscribe"])
+        // `mpirun` gives the other ranks 1 s between SIGTERM and SIGKILL by default: too
+        // short for rank 0 to print on a loaded machine (docs/cluster.md).
+        .args(["--mca", "odls_base_sigkill_timeout", "5"])
         .arg(env!("CARGO_BIN_EXE_flitsim"))
         .args([
             "sweep", &torus, "--rates", "0.1,0.2", "--warmup", "1000", "--cycles",
@@ -191,7 +199,7 @@ fn a_rank_that_dies_is_reported_with_the_jobs_held_and_no_file_is_written() {
         }
         assert!(
             std::time::Instant::now() < deadline,
-            "the ranks did not start"
+            "the ranks did not start: {running:?}"
         );
         std::thread::sleep(std::time::Duration::from_millis(100));
     };
