@@ -119,6 +119,12 @@ impl SimPoint {
     /// 95% interval is wider than 10% of the mean over at least 2000 packets (no steady
     /// state), or a deadlock.
     pub fn saturated(&self) -> bool {
+        self.saturation_cause().is_some()
+    }
+
+    /// The first rule of [`SimPoint::saturated`] that holds: `deadlock`, `undelivered`,
+    /// `throughput` or `wide interval`; `None` when the point is unsaturated.
+    pub fn saturation_cause(&self) -> Option<&'static str> {
         let r = &self.measured.report;
         let offered = r.offered.measured_flits_per_terminal_cycle;
         let short = offered > 0.0 && r.accepted.flits_per_terminal_cycle < 0.95 * offered;
@@ -127,7 +133,14 @@ impl SimPoint {
             (Some(m), Some(ci)) => ci > 0.1 * m && r.packets.delivered >= 2000,
             _ => false,
         };
-        self.undelivered > 0.01 || short || wide || r.deadlock.is_some()
+        [
+            (r.deadlock.is_some(), "deadlock"),
+            (self.undelivered > 0.01, "undelivered"),
+            (short, "throughput"),
+            (wide, "wide interval"),
+        ]
+        .into_iter()
+        .find_map(|(hit, cause)| hit.then_some(cause))
     }
 
     /// Mean latency, `None` when saturated.

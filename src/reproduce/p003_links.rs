@@ -15,6 +15,7 @@ use super::{parallel_map, Budget, Output, Table};
 use crate::plot::{Chart, Series, Style};
 use flitsim_analysis::papers::p003_hu_kleinrock as hk;
 use flitsim_engine::{LengthDist, SimConfig, Simulation};
+use flitsim_router::link_times::PortLinkTimes;
 use serde_json::json;
 
 /// Torus side of Figs. 2-3.
@@ -62,6 +63,42 @@ pub struct Links {
     pub timeouts: u64,
     /// Holding periods ended (grant to tail or reset), their cycles and squared cycles.
     pub holding: (u64, u64, u64),
+    /// Busy as seen by the arriving heads and over time, per output port name (`east`,
+    /// ...), in name order.
+    pub busy: Vec<(String, Busy)>,
+}
+
+/// How often a class of links is busy: as the arriving heads find it, and over time. The
+/// model's Poisson arrivals see time averages (PASTA), so the two agree under it.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Busy {
+    /// Links summed.
+    pub channels: u64,
+    /// Heads that arrived.
+    pub arrivals: u64,
+    /// Heads that waited `WIDTH` cycles or more, or timed out.
+    pub found_busy: u64,
+    /// Cycles the links were held (holding periods ended in the window).
+    pub held_cycles: u64,
+}
+
+impl Busy {
+    fn add(&mut self, t: &PortLinkTimes) {
+        self.channels += 1;
+        self.arrivals += t.arrivals;
+        self.found_busy += t.timeouts + t.granted - t.wait.first().copied().unwrap_or(0);
+        self.held_cycles += t.held_cycles;
+    }
+
+    /// Fraction of the arriving heads that found the link busy.
+    pub fn seen_by_arrivals(&self) -> f64 {
+        self.found_busy as f64 / self.arrivals.max(1) as f64
+    }
+
+    /// Fraction of the `cycles` the links were held.
+    pub fn over_time(&self, cycles: u64) -> f64 {
+        self.held_cycles as f64 / (self.channels * cycles).max(1) as f64
+    }
 }
 
 impl Links {
@@ -125,9 +162,9 @@ pub fn measure(b: &Budget, rate: f64) -> Result<Links, String> {
         waits: vec![0; BINS as usize + 1],
         ..Links::default()
     };
-    for t in sim.link_times(&net) {
+    for c in sim.link_times(&net) {
         l.channels += 1;
-        let t = t.times;
+        let t = &c.times;
         l.holding.0 += t.releases;
         l.holding.1 += t.held_cycles;
         l.holding.2 = l.holding.2.saturating_add(t.held_cycles_sq);
@@ -141,8 +178,55 @@ pub fn measure(b: &Budget, rate: f64) -> Result<Links, String> {
         l.granted += t.granted;
         l.wait_cycles += t.wait_cycles;
         l.timeouts += t.timeouts;
+        let port = c.from.rsplit('.').next().unwrap_or_default();
+        match l.busy.iter_mut().find(|(p, _)| p == port) {
+            Some((_, b)) => b.add(t),
+            None => {
+                let mut b = Busy::default();
+                b.add(t);
+                l.busy.push((port.to_string(), b));
+            }
+        }
     }
+    l.busy.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(l)
+}
+
+/// The rows that test the model's Poisson arrivals (PASTA): how often the arriving heads
+/// find a link busy against how often it is busy, over all links and per port name, and
+/// the mean wait of the heads that did wait.
+fn busy_rows(l: &Links, m: &hk::ChannelWait, t: &mut Table) {
+    let all = Busy {
+        channels: l.channels,
+        arrivals: l.arrivals,
+        found_busy: l.timeouts + l.granted - l.waits[0],
+        held_cycles: l.holding.1,
+    };
+    let model_busy = 1.0 - m.phi0;
+    let waited = l.granted - l.waits[0];
+    let model_waited = 1.0 - model_bin(m, 0.0, f64::from(WIDTH));
+    t.rows.push(vec![
+        format!("mean wait | waited {WIDTH} or more, no timeout"),
+        format!("{:.1}", l.wait_cycles as f64 / waited.max(1) as f64),
+        format!("{:.1}", m.mean_wait / model_waited),
+    ]);
+    t.rows.push(vec![
+        format!("busy as found by arriving heads (waited {WIDTH} or more, or timed out)"),
+        format!("{:.4}", all.seen_by_arrivals()),
+        format!("{model_busy:.4}"),
+    ]);
+    t.rows.push(vec![
+        "busy over time (held)".into(),
+        format!("{:.4}", all.over_time(l.cycles)),
+        format!("{model_busy:.4} (PASTA)"),
+    ]);
+    for (port, b) in &l.busy {
+        t.rows.push(vec![
+            format!("{port} links: busy as found by arriving heads / over time"),
+            format!("{:.4} / {:.4}", b.seen_by_arrivals(), b.over_time(l.cycles)),
+            "equal".into(),
+        ]);
+    }
 }
 
 /// `counts` (`WIDTH`-cycle bins, last bin open) summed into bins of `w` cycles and
@@ -286,6 +370,7 @@ pub fn run(b: &Budget, out: &mut Output) -> serde_json::Value {
             format!("{p_timeout:.4}"),
             format!("{:.4}", m.p_timeout),
         ));
+        busy_rows(l, &m, &mut t);
         t.rows.push(row(
             &format!("waiting-time TV distance ({WAIT_BIN}-cycle bins)"),
             format!("{:.3}", tv(&waits, &wait_model)),
@@ -327,7 +412,8 @@ pub fn run(b: &Budget, out: &mut Output) -> serde_json::Value {
             "wait_below_width": no_wait, "model_wait_below_width": model_no_wait,
             "wait_mean": wait_mean, "model_wait_mean": m.mean_wait,
             "p_timeout": p_timeout, "model_p_timeout": m.p_timeout,
-            "wait_bins": waits, "wait_model": wait_model,
+            "wait_bins": waits, "wait_model": wait_model, "busy": l.busy,
+            "model_busy_found": 1.0 - m.phi0,
         }));
     }
     out.charts.push((
@@ -408,6 +494,13 @@ mod tests {
         );
         assert_eq!(l.waits.iter().sum::<u64>(), l.granted);
         assert!(l.timeouts > 0 && l.granted > l.waits[0], "{l:?}");
+        // The four port classes of the torus add up to the totals.
+        assert_eq!(l.busy.len(), 4, "{:?}", l.busy);
+        let sum = |f: fn(&Busy) -> u64| l.busy.iter().map(|(_, b)| f(b)).sum::<u64>();
+        assert_eq!(sum(|b| b.channels), l.channels);
+        assert_eq!(sum(|b| b.arrivals), l.arrivals);
+        assert_eq!(sum(|b| b.held_cycles), l.holding.1);
+        assert_eq!(sum(|b| b.found_busy), l.timeouts + l.granted - l.waits[0]);
         let (lo, hi) = l
             .waits
             .iter()

@@ -182,6 +182,14 @@ fn saturation(r: &CurveRun) -> Option<f64> {
     }
 }
 
+/// Why the lowest saturated rate of a curve was judged saturated (a rule of
+/// [`SimPoint::saturation_cause`], or `error` when it did not run).
+fn first_saturated_cause(r: &CurveRun) -> Option<&'static str> {
+    let z = r.bracket.1?;
+    let (_, p) = r.points.iter().find(|(rate, _)| *rate == z)?;
+    p.as_ref().map_or(Some("error"), SimPoint::saturation_cause)
+}
+
 /// Table 1: base latency on every size and path length, one packet length each.
 fn base_table(b: &Budget, out: &mut Output) -> Vec<serde_json::Value> {
     let sizes: &[u32] = if b.quick { &[4] } else { &SIZES };
@@ -292,6 +300,7 @@ fn saturation_table(all: &[(Case, CurveRun)], out: &mut Output) -> Vec<serde_jso
             "s >= 2l",
             "last unsat. x m",
             "first sat. x m",
+            "first sat. by",
             "lambda_cr x m",
             "vs 0.8",
             "model 4/l",
@@ -312,13 +321,15 @@ fn saturation_table(all: &[(Case, CurveRun)], out: &mut Output) -> Vec<serde_jso
                     if s >= 2 * l { "yes" } else { "no" }.into(),
                     r.bracket.0.map_or("-".into(), |v| format!("{:.3}", v * m)),
                     r.bracket.1.map_or("-".into(), |v| format!("{:.3}", v * m)),
+                    first_saturated_cause(r).unwrap_or("-").into(),
                     cr.map_or("-".into(), |v| format!("{:.3}", v * m)),
                     pct(rel(cr.map(|v| v * m), Some(0.8))),
                     format!("{:.3}", 4.0 / f64::from(l)),
                 ]);
                 pts.extend(cr.map(|v| (1.0 / m, v)));
                 json.push(json!({"s": s, "l": l, "m": c.m, "lambda_cr": cr,
-                    "bracket": [r.bracket.0, r.bracket.1]}));
+                    "bracket": [r.bracket.0, r.bracket.1],
+                    "first_saturated_by": first_saturated_cause(r)}));
             }
             if !pts.is_empty() {
                 series.push(Series::new(
