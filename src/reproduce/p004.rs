@@ -552,3 +552,54 @@ pub fn run(b: &Budget) -> Output {
     });
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each saturation rule is named: a light load passes, an overload of the terminal
+    /// links fails on undelivered packets and throughput, and the light point fails on a wide interval or on
+    /// undelivered packets when those are set; a curve reports its first saturated
+    /// point's rule.
+    #[test]
+    fn the_saturation_cause_names_the_rule_that_holds() {
+        let run = |rate: f64| {
+            simulate(
+                &netlist(4, PAPER).unwrap(),
+                &SimConfig {
+                    rate,
+                    length: 5,
+                    traffic: traffic(2).unwrap(),
+                    warmup: 1_000,
+                    cycles: 4_000,
+                    drain: 10_000,
+                    seed: 1,
+                    ..SimConfig::default()
+                },
+            )
+            .unwrap()
+        };
+        // 0.25 and 1.5 flits per terminal per cycle; a terminal link carries 1.
+        let light = run(0.05);
+        assert_eq!(light.saturation_cause(), None);
+        assert!(light.measured.report.packets.delivered >= 2000);
+        // The overload leaves measured packets behind after the drain, and with them
+        // counted as delivered it still fails on the accepted throughput.
+        let over = run(0.3);
+        assert_eq!(over.saturation_cause(), Some("undelivered"));
+        let mut short = over.clone();
+        short.undelivered = 0.0;
+        assert_eq!(short.saturation_cause(), Some("throughput"));
+        let mut wide = light.clone();
+        wide.measured.latency_ci95 = wide.measured.report.latency.mean.map(|m| 0.2 * m);
+        assert_eq!(wide.saturation_cause(), Some("wide interval"));
+        let mut lost = light.clone();
+        lost.undelivered = 0.02;
+        assert_eq!(lost.saturation_cause(), Some("undelivered"));
+        let curve = CurveRun {
+            points: vec![(0.05, Ok(light)), (0.3, Ok(over))],
+            bracket: (Some(0.05), Some(0.3)),
+        };
+        assert_eq!(first_saturated_cause(&curve), Some("undelivered"));
+    }
+}
