@@ -10,11 +10,10 @@ use flitsim_netlist::{AllocatorKind, ArbiterKind};
 
 /// A many-to-many matcher of any kind (see the module docs).
 ///
-/// Laid out as C lays out a tagged union, over separable kinds that hold their
-/// `Separable` state first: that state sits at one offset whichever of them it is, so
-/// reaching it ([`Allocator::arbiters_mut`], once per flit in switch allocation) needs no
-/// branch on the kind. The other kinds, larger and off the one-word paths, are boxed: a
-/// router holds two allocators inline, each as large as its largest kind.
+/// Laid out as C lays out a tagged union, over kinds that hold their `Separable` state
+/// first: that state sits at one offset whatever the kind, so reaching it
+/// ([`Allocator::arbiters_mut`], once per flit in switch allocation) needs no branch on
+/// the kind.
 ///
 /// The separable kinds have one-word fast paths and shortcuts (a lone row, requests that
 /// form a matching); the others (iSLIP, wavefront, PIM) take the general path only: their
@@ -28,11 +27,11 @@ pub enum Allocator {
     /// Separable output-first.
     OutputFirst(SeparableOutputFirst),
     /// iSLIP.
-    Islip(Box<Islip>),
+    Islip(Islip),
     /// Wavefront.
-    Wavefront(Box<Wavefront>),
+    Wavefront(Wavefront),
     /// Parallel iterative matching.
-    Pim(Box<Pim>),
+    Pim(Pim),
 }
 
 impl Allocator {
@@ -44,9 +43,9 @@ impl Allocator {
         match kind {
             AllocatorKind::SeparableInputFirst => SeparableInputFirst::bytes(arbiter, rows, cols),
             AllocatorKind::SeparableOutputFirst => SeparableOutputFirst::bytes(arbiter, rows, cols),
-            AllocatorKind::Islip => boxed::<Islip>(Islip::bytes(arbiter, rows, cols)),
-            AllocatorKind::Wavefront => boxed::<Wavefront>(Wavefront::bytes(arbiter, rows, cols)),
-            AllocatorKind::Pim => boxed::<Pim>(Pim::bytes(arbiter, rows, cols)),
+            AllocatorKind::Islip => Islip::bytes(arbiter, rows, cols),
+            AllocatorKind::Wavefront => Wavefront::bytes(arbiter, rows, cols),
+            AllocatorKind::Pim => Pim::bytes(arbiter, rows, cols),
         }
     }
 
@@ -73,15 +72,9 @@ impl Allocator {
             AllocatorKind::SeparableOutputFirst => {
                 Allocator::OutputFirst(SeparableOutputFirst::new(arbiter, rows, cols))
             }
-            AllocatorKind::Islip => {
-                Allocator::Islip(Box::new(Islip::new(arbiter, iters, rows, cols)))
-            }
-            AllocatorKind::Wavefront => {
-                Allocator::Wavefront(Box::new(Wavefront::new(arbiter, rows, cols)))
-            }
-            AllocatorKind::Pim => {
-                Allocator::Pim(Box::new(Pim::new(arbiter, iters, seed, rows, cols)))
-            }
+            AllocatorKind::Islip => Allocator::Islip(Islip::new(arbiter, iters, rows, cols)),
+            AllocatorKind::Wavefront => Allocator::Wavefront(Wavefront::new(arbiter, rows, cols)),
+            AllocatorKind::Pim => Allocator::Pim(Pim::new(arbiter, iters, seed, rows, cols)),
         }
     }
 
@@ -210,11 +203,6 @@ impl Allocator {
     }
 }
 
-/// `heap` bytes of a boxed kind `T`, plus its box.
-fn boxed<T>(heap: u64) -> u64 {
-    heap.saturating_add(std::mem::size_of::<T>() as u64)
-}
-
 #[cfg(test)]
 impl Allocator {
     /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
@@ -222,9 +210,9 @@ impl Allocator {
         match self {
             Allocator::InputFirst(a) => a.s.heap_bytes(),
             Allocator::OutputFirst(a) => a.heap_bytes(),
-            Allocator::Islip(a) => boxed::<Islip>(a.heap_bytes()),
-            Allocator::Wavefront(a) => boxed::<Wavefront>(a.heap_bytes()),
-            Allocator::Pim(a) => boxed::<Pim>(a.heap_bytes()),
+            Allocator::Islip(a) => a.heap_bytes(),
+            Allocator::Wavefront(a) => a.heap_bytes(),
+            Allocator::Pim(a) => a.heap_bytes(),
         }
     }
 }
