@@ -174,7 +174,7 @@ fn the_allocators_grow_with_the_square_of_the_vcs_and_the_cube_with_matrix_arbit
     let err = check(&big, 1, DOR, limit).unwrap_err().to_string();
     assert_eq!(
         err,
-        "the network needs about 452.1 MB for buffers, channels, router state and set-up \
+        "the network needs about 452.2 MB for buffers, channels, router state and set-up \
          (allocators 450.7 MB: 4 routers, up to 765 input VCs x 765 output VCs, \
          matrix arbiters), more than the 400.0 MB of memory this machine has\n\
          help: use round-robin arbiters (--set arbiter=round-robin) or lower vcs (--set)"
