@@ -56,8 +56,9 @@ pub struct InputBuffer {
     /// `levels[fifos[i].level_base + k]`, the sum of the cycles of the pops from occupancy
     /// `k`, minus the sum of the cycles of the pushes to `k`, minus the reset cycle if the
     /// FIFO held `k` or more then (wrapping; level 0, never pushed to, holds minus the
-    /// reset cycle).
-    levels: Vec<u64>,
+    /// reset cycle). 32 bits are exact: what a level yields, the cycles the FIFO held `k`
+    /// or more since the reset, is below 2^32 (no run passes `Stamp::LAST`).
+    levels: Vec<u32>,
     /// Flits in all FIFOs.
     count: u64,
     /// The router's current cycle (set at the start of each step and before a reset is
@@ -137,7 +138,7 @@ impl InputBuffer {
         let ring = ring_size(depth);
         let levels = levels(depth.flits().unwrap_or(u32::MAX), ring);
         u64::from(ring) * std::mem::size_of::<BufferedFlit>() as u64
-            + levels * std::mem::size_of::<u64>() as u64
+            + levels * std::mem::size_of::<u32>() as u64
             + (std::mem::size_of::<Fifo>() + std::mem::size_of::<FifoRecord>()) as u64
     }
 
@@ -187,7 +188,7 @@ impl InputBuffer {
     /// its levels along, to the end of `levels`).
     #[cold]
     #[inline(never)]
-    fn grow(f: &mut Fifo, e: &FifoRecord, slots: &mut Vec<BufferedFlit>, levels: &mut Vec<u64>) {
+    fn grow(f: &mut Fifo, e: &FifoRecord, slots: &mut Vec<BufferedFlit>, levels: &mut Vec<u32>) {
         debug_assert!(e.depth == u32::MAX && f.len == f.mask + 1);
         let size = (f.mask + 1) * 2;
         let base = u32::try_from(slots.len()).expect("input buffers exceed 2^32 slots");
@@ -234,7 +235,7 @@ impl InputBuffer {
         }
         f.arrivals += 1;
         let level = &mut levels[(f.level_base + f.len) as usize];
-        *level = level.wrapping_sub(now.0);
+        *level = level.wrapping_sub(Stamp::of(now).0);
         slots[slot] = BufferedFlit {
             flit: *flit,
             arrived: Stamp::of(now),
@@ -260,7 +261,7 @@ impl InputBuffer {
         let f = &mut fifos[vc];
         debug_assert!(f.len > 0, "pop from an empty input FIFO {vc}");
         let level = &mut levels[(f.level_base + f.len) as usize];
-        *level = level.wrapping_add(*now);
+        *level = level.wrapping_add(*now as u32);
         let b = &slots[(f.base + f.head) as usize];
         f.head = (f.head + 1) & f.mask;
         f.len -= 1;
@@ -319,7 +320,7 @@ impl InputBuffer {
             let levels = &mut self.levels[f.level_base as usize..][..self.records[vc].levels(&f)];
             levels.fill(0);
             // Holding `k <= len` flits counts from `now` on.
-            levels[..=f.len as usize].fill(now.0.wrapping_neg());
+            levels[..=f.len as usize].fill(Stamp::of(now).0.wrapping_neg());
             let resided = now
                 .0
                 .wrapping_mul(u64::from(f.len))
@@ -337,10 +338,12 @@ impl InputBuffer {
     pub fn occupancy(&self, vc: usize, until: Cycle) -> crate::occupancy::BufferOccupancy {
         let (f, record) = (&self.fifos[vc], self.records[vc]);
         let levels = &self.levels[f.level_base as usize..][..record.levels(f)];
-        // Cycles spent holding at least `k` flits (still counting for `k <= len`).
+        // Cycles spent holding at least `k` flits (still counting for `k <= len`): below
+        // 2^32, so exact in the 32-bit levels.
+        let until32 = Stamp::of(until).0;
         let at_least = |k: usize| {
             levels.get(k).map_or(0, |l| {
-                l.wrapping_add(if k <= f.len as usize { until.0 } else { 0 })
+                u64::from(l.wrapping_add(if k <= f.len as usize { until32 } else { 0 }))
             })
         };
         let (arrivals, max) = (f.arrivals, f.max);
@@ -349,10 +352,11 @@ impl InputBuffer {
             .collect();
         // The levels above 0 sum to the departures' cycles minus the arrivals' cycles
         // since the reset, minus the reset cycle once per flit held then; the flits still
-        // inside are among the arrivals but have not departed.
-        let residence_cycles = levels[1..]
-            .iter()
-            .fold(record.resided, |sum, l| sum.wrapping_add(*l))
+        // inside are among the arrivals but have not departed. Each level is summed as its
+        // count (below 2^32), less `until` for each of the `len` levels still counting.
+        let residence_cycles = (1..levels.len())
+            .fold(record.resided, |sum, k| sum.wrapping_add(at_least(k)))
+            .wrapping_sub(until.0.wrapping_mul(u64::from(f.len)))
             .wrapping_add(self.arrivals_inside(vc));
         crate::occupancy::BufferOccupancy {
             histogram,
@@ -400,6 +404,40 @@ pub(crate) mod tests {
             injected: Stamp(0),
             hops: 0,
         }
+    }
+
+    /// The 32-bit levels give exact counts up to the last stamp, and a residence sum
+    /// past 2^32 (four flits held for almost 2^32 cycles each), also across a reset.
+    #[test]
+    fn occupancy_is_exact_up_to_the_last_stamp() {
+        let last = Stamp::LAST.0;
+        let mut b = InputBuffer::new([BufferDepth::Flits(4)]);
+        b.set_now(Cycle(5));
+        for i in 0..4 {
+            b.push(0, &flit(i, 4), Cycle(5));
+        }
+        b.set_now(Cycle(last - 3));
+        for _ in 0..4 {
+            b.pop(0);
+        }
+        let o = b.occupancy(0, Cycle(last));
+        assert_eq!(o.histogram, [8, 0, 0, 0, last - 8]);
+        assert_eq!((o.arrivals, o.departures, o.max), (4, 4, 4));
+        assert_eq!(o.residence_cycles, 4 * (last - 8));
+        // A reset at cycle 9 while the four flits wait: they count from their arrival.
+        let mut b = InputBuffer::new([BufferDepth::Flits(4)]);
+        b.set_now(Cycle(5));
+        for i in 0..4 {
+            b.push(0, &flit(i, 4), Cycle(5));
+        }
+        b.reset_occupancy(Cycle(9));
+        b.set_now(Cycle(last - 1));
+        for _ in 0..4 {
+            b.pop(0);
+        }
+        let o = b.occupancy(0, Cycle(last));
+        assert_eq!(o.histogram, [1, 0, 0, 0, last - 10]);
+        assert_eq!(o.residence_cycles, 4 * (last - 6));
     }
 
     #[test]

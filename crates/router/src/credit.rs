@@ -82,11 +82,9 @@ impl CreditCounter {
 /// One downstream VC as the upstream router sees it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct OutputVcState {
-    /// Flat input VC of the packet holding it, if any.
+    /// Flat input VC of the packet holding it, if any (which packet:
+    /// `RouterState::holders`, kept only with the reset trail).
     pub owner: Option<u32>,
-    /// The packet holding it (with `owner`), recorded only while the router keeps the reset
-    /// trail: timeout resets check it.
-    pub packet: Option<crate::flit::PacketId>,
     /// Its credits.
     pub credits: CreditCounter,
 }
@@ -96,7 +94,6 @@ impl OutputVcState {
     pub fn new(depth: BufferDepth) -> OutputVcState {
         OutputVcState {
             owner: None,
-            packet: None,
             credits: CreditCounter::new(depth),
         }
     }

@@ -162,23 +162,31 @@ impl Router {
     /// state, which grows faster, is [`Router::allocator_bytes`].
     pub fn vc_state_bytes(in_vcs: usize, out_vcs: usize) -> u64 {
         use std::mem::size_of;
+        // The occupancy counters' port of each output VC, kept for a debug check.
+        const PORT_OF: usize = if cfg!(debug_assertions) { 1 } else { 0 };
         (in_vcs * (size_of::<vc_state::InputVcState>() + size_of::<routing::RouteSet>())
-            + out_vcs * (size_of::<credit::OutputVcState>() + 3 * size_of::<u64>())) as u64
+            + out_vcs * (size_of::<credit::OutputVcState>() + 2 * size_of::<u64>() + PORT_OF))
+            as u64
     }
 
     /// Bytes [`Router::new`] allocates for its bookkeeping beside the per-VC state of
     /// [`Router::vc_state_bytes`], for input ports with `in_vcs` VCs each and output ports
     /// whose downstream sides have `out_vcs` VCs each: the port/VC layout, the per-port
-    /// occupancy counters, the reset markers and queues, and the input VC phase masks.
-    pub fn bookkeeping_bytes(in_vcs: &[u8], out_vcs: &[u8]) -> u64 {
+    /// occupancy counters, the reset markers, queues and output VC holders (only with
+    /// `resets`: some router of the network has a timeout), and the input VC phase masks.
+    pub fn bookkeeping_bytes(in_vcs: &[u8], out_vcs: &[u8], resets: bool) -> u64 {
         use std::mem::size_of;
         let total = |vcs: &[u8]| vcs.iter().map(|&v| usize::from(v)).sum::<usize>();
         let (vin, vout) = (total(in_vcs), total(out_vcs));
         let (pin, pout) = (in_vcs.len(), out_vcs.len());
         let layout = vin + vout + (pin + pout + 2) * size_of::<u32>();
         let occupancy = pout * (occupancy::ChannelOccupancy::PORT_BYTES + size_of::<u64>());
-        let resets = vin * size_of::<Option<PacketId>>()
-            + pin * size_of::<std::collections::VecDeque<Reset>>();
+        let resets = if resets {
+            (vin + vout) * size_of::<Option<PacketId>>()
+                + pin * size_of::<std::collections::VecDeque<Reset>>()
+        } else {
+            0
+        };
         let masks = 3 * mask::words(vin) * size_of::<u64>();
         (layout + occupancy + resets + masks) as u64
     }
@@ -221,7 +229,6 @@ impl Router {
         let in_vcs: Vec<u8> = spec.ports.iter().map(|p| p.vcs).collect();
         let out_vcs: Vec<u8> = outputs.iter().map(|o| o.downstream_vcs).collect();
         let layout = Layout::new(&in_vcs, &out_vcs);
-        let layout_total = layout.total_in_vcs();
         let delays = Delays::of(&spec.config);
         let buffers = InputBuffer::new(
             spec.ports
@@ -236,7 +243,7 @@ impl Router {
             )
         }));
         let n_out = outputs.len();
-        let state = RouterState {
+        let mut state = RouterState {
             id: spec.id,
             vcs: vc_state::InputVcs::new(layout.total_in_vcs()),
             layout,
@@ -245,12 +252,16 @@ impl Router {
             vc_release: spec.config.vc_release,
             escape_vcs: routing.escape_vcs().unwrap_or(0),
             terminals: spec.terminals,
-            trail: (spec.config.timeout > 0).then(Default::default),
+            trail: None,
+            holders: Vec::new(),
             buffers,
             outputs: out_state,
             occupancy: occupancy::ChannelOccupancy::new(&out_vcs),
             link_times: None,
         };
+        if spec.config.timeout > 0 {
+            state.keep_trail();
+        }
         let port_dim = spec
             .ports
             .iter()
@@ -266,7 +277,7 @@ impl Router {
             sa: SwitchAlloc::new(&spec.config, &state, seed ^ SA_ALLOC_STREAM),
             crossbar: Crossbar::new(n_out, delays.sd + delays.xd),
             credit_return: CreditReturn::new(in_vcs.len(), delays.cd),
-            resets: reset::ResetState::new(spec.config.timeout, layout_total, in_vcs.len()),
+            resets: Self::reset_state(&spec.config, &state.layout),
             adaptive: stats::AdaptiveHops::default(),
             trace: None,
             inputs_watched: state.trail.is_some(),
@@ -274,6 +285,16 @@ impl Router {
             dimension_order,
             state,
         }
+    }
+
+    /// The reset machinery of a router with `config` and `layout`: markers and queues
+    /// only with a timeout (others get them from [`Router::enable_resets`]).
+    fn reset_state(config: &RouterConfig, layout: &Layout) -> reset::ResetState {
+        let mut r = reset::ResetState::new(config.timeout);
+        if config.timeout > 0 {
+            r.enable(layout.total_in_vcs(), layout.in_ports());
+        }
+        r
     }
 
     /// The router's id.

@@ -20,8 +20,9 @@ pub struct ChannelOccupancy {
     hist: Vec<u64>,
     /// Allocation cycle of each flat output VC currently held.
     held_from: Vec<u64>,
-    /// Port of each flat output VC.
-    port_of: Vec<usize>,
+    /// Port of each flat output VC (debug builds check releases against it).
+    #[cfg(debug_assertions)]
+    port_of: Vec<u8>,
 }
 
 /// The busy-VC bookkeeping of one output port. One cache line.
@@ -73,13 +74,14 @@ impl ChannelOccupancy {
             ports,
             hist: vec![0; hist_base as usize],
             held_from: vec![0; out_vcs.iter().map(|&v| usize::from(v)).sum()],
+            #[cfg(debug_assertions)]
             port_of: {
                 let mut p = Vec::with_capacity(out_vcs.iter().map(|&v| usize::from(v)).sum());
                 p.extend(
                     out_vcs
                         .iter()
                         .enumerate()
-                        .flat_map(|(o, &v)| std::iter::repeat_n(o, usize::from(v))),
+                        .flat_map(|(o, &v)| std::iter::repeat_n(o as u8, usize::from(v))),
                 );
                 p
             },
@@ -147,7 +149,8 @@ impl ChannelOccupancy {
     /// Flat output VC `ovc` of port `o` was released at `now`.
     #[inline]
     pub fn released(&mut self, o: usize, ovc: usize, now: flitsim_netlist::Cycle) {
-        debug_assert_eq!(self.port_of[ovc], o);
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(usize::from(self.port_of[ovc]), o);
         let h = &mut self.ports[o].holding;
         h.releases += 1;
         h.held_cycles += now.0 - self.held_from[ovc];

@@ -84,12 +84,21 @@ pub(crate) struct ResetState {
 }
 
 impl ResetState {
-    pub fn new(timeout: u32, in_vcs: usize, in_ports: usize) -> ResetState {
+    /// With a timer of `timeout` cycles (0: none); its markers and queues exist only once
+    /// [`ResetState::enable`] sized them (a router in a network without resets keeps none).
+    pub fn new(timeout: u32) -> ResetState {
         ResetState {
             timeout: u64::from(timeout),
-            discarding: vec![None; in_vcs],
-            out: vec![VecDeque::new(); in_ports],
-            stats: ResetStats::default(),
+            ..ResetState::default()
+        }
+    }
+
+    /// Sizes the markers for `in_vcs` flat input VCs and the queues for `in_ports` input
+    /// ports (once).
+    pub fn enable(&mut self, in_vcs: usize, in_ports: usize) {
+        if self.out.len() != in_ports {
+            self.discarding = vec![None; in_vcs];
+            self.out = vec![VecDeque::new(); in_ports];
         }
     }
 

@@ -10,7 +10,9 @@ impl Router {
     /// Keeps the trail that timeout resets need (the engine calls it on every router when
     /// any router of the network has a timeout, before the first step).
     pub fn enable_resets(&mut self) {
-        self.state.trail.get_or_insert_with(Default::default);
+        let layout = &self.state.layout;
+        self.resets.enable(layout.total_in_vcs(), layout.in_ports());
+        self.state.keep_trail();
         self.inputs_watched = true;
     }
 
@@ -33,14 +35,14 @@ impl Router {
         };
         let i = s.layout.ivc(usize::from(ip), iv);
         let ovc = s.layout.ovc(out.index(), r.vc.0);
-        if s.outputs[ovc].owner == Some(i as u32) && s.outputs[ovc].packet == Some(r.packet) {
+        if s.outputs[ovc].owner == Some(i as u32) && s.holders[ovc] == Some(r.packet) {
             self.drop_front(now, i, r.packet);
             let s = &mut self.state;
             if let Some(t) = &mut s.link_times {
                 t.released(out.index(), ovc, now);
             }
             s.outputs[ovc].owner = None;
-            s.outputs[ovc].packet = None;
+            s.holders[ovc] = None;
             if !s.outputs[ovc].is_busy() {
                 s.busy_change(out.index(), -1, now);
             }

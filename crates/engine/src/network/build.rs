@@ -288,6 +288,8 @@ impl Builder<'_> {
         resets: bool,
     ) -> RouterNode {
         let ports = spec.ports.len();
+        // Only a router wider than the arrival masks reads through an inbox.
+        let inbox = if ports > MASK_PORTS { ports } else { 0 };
         let mut router = Router::new(
             spec,
             self.output_specs(spec),
@@ -306,9 +308,9 @@ impl Builder<'_> {
         RouterNode {
             router,
             ports: PortTable::new(&channels),
-            flits_in: vec![None; ports].into_boxed_slice(),
-            credits_in: vec![None; ports].into_boxed_slice(),
-            resets_out: vec![None; ports].into_boxed_slice(),
+            flits_in: vec![None; inbox].into_boxed_slice(),
+            credits_in: vec![None; inbox].into_boxed_slice(),
+            resets_out: vec![None; if resets { ports } else { 0 }].into_boxed_slice(),
             in_vcs: spec.ports.iter().map(|p| p.vcs).collect(),
             in_depth: spec.ports.iter().map(|p| p.buffer_depth.flits()).collect(),
             ejection_vcs: spec.config.vcs,

@@ -14,10 +14,11 @@ pub(crate) struct RouterNode {
     /// The channels of each port, read on every step.
     pub ports: PortTable,
     /// Inbox of a router wider than the masks (`read_all` of the cycle's router step); others get
-    /// their inputs from the channel sides by reference (`step_arrived`).
+    /// their inputs from the channel sides by reference (`step_arrived`) and keep it empty.
     pub flits_in: Box<[Option<Flit>]>,
     pub credits_in: Box<[Option<Credit>]>,
-    /// Timeout resets written this cycle, by input port.
+    /// Timeout resets written this cycle, by input port (empty when no router of the
+    /// network has a timeout).
     pub resets_out: Box<[Option<Reset>]>,
     /// VCs of each input port (conservation checks).
     pub in_vcs: Box<[u8]>,

@@ -184,8 +184,11 @@ pub(crate) fn generated_router(
     id: u32,
     coord: Vec<u32>,
     config: &RouterConfig,
-    ports: Vec<PortSpec>,
+    mut ports: Vec<PortSpec>,
 ) -> RouterSpec {
+    // Pushed one by one, the ports' vector would keep up to twice their size (a million
+    // routers hold it).
+    ports.shrink_to_fit();
     RouterSpec {
         id: RouterId(id),
         name: format!("r{id}"),

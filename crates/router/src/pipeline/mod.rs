@@ -229,12 +229,23 @@ pub struct RouterState {
     /// Timeout resets possible: packet -> (input port, input VC) it came in on, recorded
     /// by VA (see `reset.rs`); `None` when resets are off.
     pub trail: Option<std::collections::BTreeMap<crate::flit::PacketId, (u8, u8)>>,
+    /// With the trail, the packet holding each flat output VC (with its `owner`): timeout
+    /// resets check it. Empty without the trail.
+    pub holders: Vec<Option<crate::flit::PacketId>>,
     /// Inter-arrival and waiting-time histograms per output port; `None` unless the
     /// engine asked for them ([`crate::link_times`]).
     pub link_times: Option<Box<crate::link_times::LinkTimes>>,
 }
 
 impl RouterState {
+    /// Keeps the reset trail (and the holders of the output VCs) from now on.
+    pub fn keep_trail(&mut self) {
+        if self.trail.is_none() {
+            self.trail = Some(Default::default());
+            self.holders = vec![None; self.outputs.len()];
+        }
+    }
+
     /// RC routed the head of input VC `i` (see [`crate::vc_state::InputVcs::routed`]); it
     /// arrives at its first candidate's port at `ready`.
     #[inline(always)]

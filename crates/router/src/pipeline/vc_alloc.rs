@@ -485,7 +485,7 @@ impl VcAlloc {
         // Only timeout resets (which keep the trail) ask which packet holds the VC.
         if let Some(trail) = &mut s.trail {
             let packet = s.buffers.front(i).map(|b| b.flit.packet);
-            s.outputs[ovc].packet = packet;
+            s.holders[ovc] = packet;
             if let Some(p) = packet {
                 let (ip, iv) = s.layout.in_split(i);
                 trail.insert(p, (ip as u8, iv));

@@ -110,9 +110,9 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
         e.allocators =
             e.allocators
                 .saturating_add(Router::allocator_bytes(c, &router_in, &router_out));
-        e.nodes = e
-            .nodes
-            .saturating_add(Router::bookkeeping_bytes(&router_in, &router_out));
+        e.nodes =
+            e.nodes
+                .saturating_add(Router::bookkeeping_bytes(&router_in, &router_out, resets));
         // Its terminals' injection and ejection channels, and nodes.
         let terminals = u64::from(r.terminals);
         e.lines = e

@@ -37,10 +37,10 @@
 //! Left out: routing tables, the walk's tables shared by its workers (16 bytes per
 //! router and 9 per router and port) and each worker's route in progress, what unbounded
 //! FIFOs, source queues and statistics grow to while running, and a few fixed-size
-//! arrays per router. So the estimate is a slight lower bound: within 8% of the bytes
+//! arrays per router. So the estimate is a slight lower bound: within 7% of the bytes
 //! really allocated for every generator family and an explicit netlist
-//! (`tests/memory_peak.rs`); hypercube of dimension 16 estimates 3.8 GB against a peak
-//! resident set of 4.09 GB.
+//! (`tests/memory_peak.rs`); torus 512x512 estimates 5.1 GB against a peak resident set
+//! of 5.47 GB (malloc's overhead and the binary on top).
 
 mod check;
 mod estimate;

@@ -53,8 +53,8 @@ fn the_estimate_of_a_small_ring_matches_a_hand_count() {
         36
     );
     let e = estimate(&n, 1, DOR);
-    // Per VC: 5 flits round up to 8 slots, 6 levels: 8 x 36 + 6 x 8 + 32 + 16.
-    let per_vc = 8 * 36 + 6 * 8 + 32 + 16;
+    // Per VC: 5 flits round up to 8 slots, 6 levels of 4 bytes: 8 x 36 + 6 x 4 + 32 + 16.
+    let per_vc = 8 * 36 + 6 * 4 + 32 + 16;
     assert_eq!(e.fifos, 4 * 3 * 2 * per_vc);
     // 8 channels of 3 cycles (rings of 4 slots) and 8 terminal links of 1 (rings of
     // 2), each a flit side and a credit side.
@@ -70,7 +70,7 @@ fn the_estimate_of_a_small_ring_matches_a_hand_count() {
     // 24 input VCs; 24 output VCs (2 ejection VCs per router, 2 per channel).
     let nodes = std::mem::size_of::<RouterNode>() + std::mem::size_of::<TerminalNode>();
     // Each router's bookkeeping: 3 input ports of 2 VCs, 3 output ports of 2 VCs.
-    let bookkeeping = Router::bookkeeping_bytes(&[2, 2, 2], &[2, 2, 2]);
+    let bookkeeping = Router::bookkeeping_bytes(&[2, 2, 2], &[2, 2, 2], false);
     assert_eq!(
         e.nodes,
         4 * (nodes as u64 + bookkeeping) + Router::vc_state_bytes(24, 24)
@@ -100,7 +100,7 @@ fn the_estimate_of_a_small_ring_matches_a_hand_count() {
     );
     // An unbounded FIFO counts its start: 16 slots, 17 levels.
     let u = estimate(&ring("\"unbounded\""), 1, DOR);
-    assert_eq!(u.fifos, 4 * 3 * 2 * (16 * 36 + 17 * 8 + 32 + 16));
+    assert_eq!(u.fifos, 4 * 3 * 2 * (16 * 36 + 17 * 4 + 32 + 16));
 }
 
 #[test]
@@ -133,7 +133,7 @@ fn a_network_over_the_limit_is_refused_with_its_largest_part() {
     assert_eq!(detail, "4 routers x 3 ports x 2 VCs x 65536 flits");
     let text = err.to_string();
     assert!(
-        text.starts_with("the network needs about 69.3 MB for buffers, channels, router state and set-up (input FIFOs 69.2 MB: 4 routers x 3 ports x 2 VCs x 65536 flits), more than the "),
+        text.starts_with("the network needs about 63.0 MB for buffers, channels, router state and set-up (input FIFOs 62.9 MB: 4 routers x 3 ports x 2 VCs x 65536 flits), more than the "),
         "{text}"
     );
     assert!(
@@ -174,7 +174,7 @@ fn the_allocators_grow_with_the_square_of_the_vcs_and_the_cube_with_matrix_arbit
     let err = check(&big, 1, DOR, limit).unwrap_err().to_string();
     assert_eq!(
         err,
-        "the network needs about 452.4 MB for buffers, channels, router state and set-up \
+        "the network needs about 452.2 MB for buffers, channels, router state and set-up \
          (allocators 450.7 MB: 4 routers, up to 765 input VCs x 765 output VCs, \
          matrix arbiters), more than the 400.0 MB of memory this machine has\n\
          help: use round-robin arbiters (--set arbiter=round-robin) or lower vcs (--set)"

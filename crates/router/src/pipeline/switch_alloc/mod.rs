@@ -419,7 +419,9 @@ impl SwitchAlloc {
     fn tail_left(now: Cycle, s: &mut RouterState, i: usize, ovc: usize) {
         debug_assert_eq!(s.outputs[ovc].owner, Some(i as u32));
         s.outputs[ovc].owner = None;
-        s.outputs[ovc].packet = None;
+        if let Some(h) = s.holders.get_mut(ovc) {
+            *h = None;
+        }
         if let Some(t) = &mut s.link_times {
             t.released(usize::from(s.layout.out_port_of[ovc]), ovc, now);
         }
