@@ -356,9 +356,17 @@ fn dependencies_within(
     let mut pairs: Vec<u64> = Vec::new();
     // Deduplicated whenever it has doubled: O(E log E) sorting in all.
     let mut distinct = 1usize << 16;
-    for r in netlist.routers() {
-        // One destination per router: routing depends on the terminal only to eject.
-        walk.dest = r.terminal(0);
+    // One destination per router (routing depends on the terminal only to eject), or
+    // every terminal when routers carry different counts (a fat tree's `minimal` picks
+    // its up port by the terminal).
+    let uniform = netlist.concentration().is_some();
+    let dests = netlist.routers().flat_map(|r| {
+        let first = netlist.terminal_map().first(r.id.index());
+        let count = if uniform { 1 } else { u32::from(r.terminals) };
+        (first..first + count).map(TerminalId)
+    });
+    for dest in dests {
+        walk.dest = dest;
         walk.memo.fill(NONE);
         walk.seen.fill([0; 4]);
         walk.ranges.clear();
