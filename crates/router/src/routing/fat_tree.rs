@@ -124,9 +124,9 @@ impl RoutingFunction for FatTree {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{build, cdg, RouteCtx, RouteSet};
+    use super::super::{build, cdg, RouteCtx, RouteSet, RoutingFunction};
     use flitsim_netlist::topology::fat_tree;
-    use flitsim_netlist::{InPort, RouterId, RoutingKind, TerminalId, VcId};
+    use flitsim_netlist::{InPort, OutPort, RouterId, RoutingKind, TerminalId, VcId};
 
     /// Follows the deterministic route from terminal `s` to terminal `d`: the routers
     /// visited and the ejection port.
@@ -206,6 +206,39 @@ mod tests {
         // A top router (level 2) only goes down: toward leaf 15, digit 1 of 15 is 3.
         f.route(&ctx(32, 0), TerminalId(63), &mut set);
         assert_eq!(set.iter().map(|c| c.port.0).collect::<Vec<_>>(), [3]);
+    }
+
+    /// A broken variant: a middle router sends a head that came from below and must
+    /// climb back down to the next leaf instead, so up and down channels wait on each
+    /// other in a ring.
+    struct DownThenUp(std::sync::Arc<dyn RoutingFunction>);
+
+    impl RoutingFunction for DownThenUp {
+        fn name(&self) -> &'static str {
+            "down-then-up"
+        }
+
+        fn vc_classes(&self) -> u8 {
+            1
+        }
+
+        fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet) {
+            self.0.route(ctx, dest, out);
+            // 2-ary 3-tree: 4 routers per level, ports 0-1 down, 2-3 up.
+            let middle = ctx.router.0 / 4 == 1;
+            if middle && ctx.in_port.0 < 2 && out[0].port.0 >= 2 {
+                out[0].port = OutPort((ctx.in_port.0 + 1) % 2);
+            }
+        }
+    }
+
+    #[test]
+    fn the_static_check_refuses_a_down_then_up_variant() {
+        let n = fat_tree(2, 3);
+        let f = build(RoutingKind::Minimal, &n).unwrap();
+        assert_eq!(cdg::dependency_cycle(f.as_ref(), &n).unwrap(), None);
+        let broken = DownThenUp(f);
+        assert!(cdg::dependency_cycle(&broken, &n).unwrap().is_some());
     }
 
     #[test]
