@@ -2,9 +2,9 @@
 //! `DiGraph`, unidirectional router-to-router channels as its edges.
 //!
 //! Architecture invariant: node index `i` is `RouterId(i)`, edge index `i` is
-//! `ChannelId(i)`. With concentration `c` (every router has `c` terminal ports, ports
-//! `0..c`), terminal `t` hangs off router `t / c` on port `t % c`: router `r` carries
-//! terminals `r * c .. r * c + c`.
+//! `ChannelId(i)`. Terminal ids run router by router over each router's terminal ports
+//! `0..terminals` ([`crate::TerminalMap`]); with concentration `c` (every router has `c`),
+//! terminal `t` hangs off router `t / c` on port `t % c`.
 //! Everything else in flitsim (the engine's flat arrays, routing tables, DOT) is built
 //! from this graph; petgraph never appears in the cycle loop.
 
