@@ -97,3 +97,30 @@ fn bad_parameters_and_misfits_are_refused() {
     let n = with(fat_tree(4, 2), &[("routing", "table")]);
     assert!(Simulation::new(&n, &SimConfig::default()).is_err());
 }
+
+#[test]
+fn run_json_echoes_the_terminal_counts_per_router() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .arg("run")
+        .arg(root.join("netlists/fat-tree-4ary2.toml"))
+        .args([
+            "--rate", "0.01", "--warmup", "50", "--cycles", "200", "--quiet",
+        ])
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let config = &v["config"];
+    assert_eq!(config["terminals"], 16);
+    assert!(config["concentration"].is_null(), "{config}");
+    assert_eq!(
+        config["router_terminals"],
+        serde_json::json!([[4, 4], [0, 4]])
+    );
+}
