@@ -233,6 +233,16 @@ fn concentrated_torus_is_identical_at_1_2_3_8_threads() {
 }
 
 #[test]
+fn fat_tree_is_identical_at_1_2_3_8_threads() {
+    for routing in ["minimal", "minimal-adaptive"] {
+        same_json_at_any_thread_count(
+            &shipped("fat-tree-4ary3.toml"),
+            &["--routing", routing, "--rate", "0.1", "--length", "4"],
+        );
+    }
+}
+
+#[test]
 fn mesh_is_identical_at_1_2_3_8_threads() {
     same_json_at_any_thread_count(
         &shipped("mesh-8x8.toml"),

@@ -11,6 +11,7 @@ mod docs_commands;
 mod dragonfly;
 mod experiment_files;
 mod experiments;
+mod fat_tree;
 mod fuzz;
 mod hyperx;
 mod latency_definition;

@@ -7,18 +7,27 @@
 //! The expected values come from that formula with H computed here from the coordinates
 //! (torus: shortest way around each ring; mesh: Manhattan; hypercube: Hamming distance;
 //! dragonfly: the local-global-local route from the global wiring; HyperX: the number of
-//! differing coordinates),
+//! differing coordinates; fat tree: twice the level of the nearest common ancestor),
 //! never from the simulator or the routing code.
 
 use flitsim::engine::zero_load::UniformSums;
 use flitsim::engine::{zero_load_latency_pair, zero_load_latency_uniform, SimConfig, Simulation};
-use flitsim::netlist::topology::{dragonfly, hypercube, hyperx, mesh, torus};
+use flitsim::netlist::topology::{dragonfly, fat_tree, hypercube, hyperx, mesh, torus};
 use flitsim::netlist::{Netlist, TerminalId, Topology};
 
 /// Router-to-router hops of a minimal route between the routers of terminals `s` and
 /// `d` (terminal `t` hangs off router `t / c` with `c` terminals per router).
 fn distance(n: &Netlist, s: usize, d: usize) -> u64 {
-    let c = n.concentration() as usize;
+    if let Topology::FatTree { k, .. } = n.topology {
+        // Leaf `t / k`; the ancestors at level `l` agree in the leaf digits from `l` up.
+        let (k, mut a, mut b) = (k as usize, s / k as usize, d / k as usize);
+        let mut level = 0;
+        while a != b {
+            (a, b, level) = (a / k, b / k, level + 1);
+        }
+        return 2 * level;
+    }
+    let c = n.concentration().unwrap() as usize;
     let (s, d) = (s / c, d / c);
     if let Topology::Dragonfly { a, h } = n.topology {
         return dragonfly_distance(a, h, s as u32, d as u32);
@@ -380,6 +389,26 @@ fn hyperx_minimal_and_ugal_at_zero_load() {
 }
 
 #[test]
+fn fat_tree_routings_at_zero_load() {
+    for routing in ["minimal", "minimal-adaptive"] {
+        for (k, levels, terminals) in [(4, 2, 16), (3, 3, 27)] {
+            let mut n = fat_tree(k, levels);
+            n.set("routing", routing).unwrap();
+            check(n, DEFAULT, &all_pairs(terminals), &[1, 4]);
+        }
+    }
+    let d = Delays {
+        l: 3,
+        lt: 2,
+        cd: 0,
+        ..DEFAULT
+    };
+    let mut n = fat_tree(2, 4);
+    n.set("routing", "minimal").unwrap();
+    check(n, d, &some_pairs(16, 7), &[1, 6]);
+}
+
+#[test]
 fn the_reported_zero_load_latency_is_the_formula_averaged_over_uniform_pairs() {
     let n = torus(&[4, 4]);
     let mut sum = 0;
@@ -433,7 +462,7 @@ fn the_reported_zero_load_latency_is_the_formula_averaged_over_uniform_pairs() {
 fn uniform_sums_of_the_fixtures_equal_the_per_pair_walk() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let explicit = "tests/data/ok/mesh-2x2-explicit.toml";
-    let cases: [(&str, &[(&str, &str)]); 15] = [
+    let cases: [(&str, &[(&str, &str)]); 16] = [
         ("netlists/torus-4x4.toml", &[]),
         ("netlists/torus-4x4.toml", &[("switching", "saf")]),
         ("netlists/torus-4x4.toml", &[("routing", "duato")]),
@@ -449,6 +478,7 @@ fn uniform_sums_of_the_fixtures_equal_the_per_pair_walk() {
         ("netlists/ring-8.toml", &[("channel_latency", "3")]),
         ("netlists/paper004-torus-8x8.toml", &[]),
         ("netlists/hyperx-4x4.toml", &[]),
+        ("netlists/fat-tree-4ary3.toml", &[]),
         (explicit, &[]),
         (explicit, &[("routing", "table")]),
         (explicit, &[("routing", "source"), ("switching", "saf")]),

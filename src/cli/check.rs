@@ -43,6 +43,7 @@ pub fn setup(netlist: &Netlist, config: &SimConfig) -> Setup {
         Topology::Hypercube { dim } => ("hypercube", vec![2; *dim as usize]),
         Topology::Dragonfly { .. } => ("dragonfly", Vec::new()),
         Topology::HyperX { radix } => ("hyperx", radix.clone()),
+        Topology::FatTree { k, n } => ("fat-tree", vec![*k; *n as usize]),
         Topology::Explicit => ("explicit", Vec::new()),
     };
     Setup {

@@ -192,11 +192,28 @@ pub fn effective_config(netlist: &Netlist, config: &SimConfig, args: &RunArgs) -
         "channel_latency": min_max(netlist.channels().map(|c| c.latency)),
         "terminal_latency": min_max(netlist.routers().map(|r| r.terminal_latency)),
     });
+    // Routers with different terminal counts (concentration null): the counts, run-length
+    // encoded as [terminals, routers] in router order.
+    if netlist.concentration().is_none() {
+        echo["router_terminals"] = json!(terminal_runs(netlist));
+    }
     // Only a process other than the default Bernoulli one is echoed.
     if config.injection != InjectionProcess::Bernoulli {
         echo["injection"] = json!(config.injection);
     }
     echo
+}
+
+/// The routers' terminal counts as runs `[terminals, routers]`, in router order.
+fn terminal_runs(netlist: &Netlist) -> Vec<[u32; 2]> {
+    let mut runs: Vec<[u32; 2]> = Vec::new();
+    for r in netlist.routers() {
+        match runs.last_mut() {
+            Some(run) if run[0] == u32::from(r.terminals) => run[1] += 1,
+            _ => runs.push([u32::from(r.terminals), 1]),
+        }
+    }
+    runs
 }
 
 fn opt(x: Option<f64>, digits: usize) -> String {

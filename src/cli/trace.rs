@@ -129,7 +129,7 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
     let mut filter = TraceFilter {
         from: args.from.map(Cycle),
         to: args.to.map(Cycle),
-        concentration: netlist.concentration(),
+        terminals: Some(netlist.terminal_map().clone()),
         ..TraceFilter::default()
     };
     for r in &args.router {

@@ -31,6 +31,11 @@ impl Netlist {
                 "concentration {c} is outside 1..={MAX_CONCENTRATION} terminals per router"
             ));
         }
+        if matches!(self.topology, crate::Topology::FatTree { .. }) {
+            return Err(format!(
+                "a fat tree's leaves carry its k terminals each; concentration {c} does not apply"
+            ));
+        }
         if let Some(r) = self
             .routers()
             .find(|r| r.ports.len() - usize::from(r.terminals) + c as usize > MAX_PORTS)
@@ -61,13 +66,14 @@ impl Netlist {
             ch.from_port = OutPort(moved(ch.from_port.0, shift[ch.from.index()]));
             ch.to_port = InPort(moved(ch.to_port.0, shift[ch.to.index()]));
         }
+        self.renumber_terminals();
         Ok(())
     }
 
-    /// The terminals of router `r`'s place: `r * c .. r * c + c`.
+    /// The terminals of router `r`'s place.
     pub fn terminals_of(&self, r: crate::RouterId) -> impl Iterator<Item = TerminalId> {
-        let c = self.concentration();
-        (r.0 * c..r.0 * c + c).map(TerminalId)
+        let m = self.terminal_map();
+        (m.first(r.index())..m.first(r.index() + 1)).map(TerminalId)
     }
 }
 
@@ -84,7 +90,7 @@ mod tests {
         assert_eq!(n.terminal_router(TerminalId(13)).0, 3);
         assert_eq!(n.terminal_port(TerminalId(13)), 1);
         let r = n.router(crate::RouterId(3));
-        assert_eq!(r.terminal(1), TerminalId(13));
+        assert_eq!(n.terminal_of(r.id, 1), TerminalId(13));
         assert_eq!(n.terminals_of(r.id).collect::<Vec<_>>()[1], TerminalId(13));
         assert_eq!(r.ports[2].name, "local2");
         assert!(r.is_terminal_port(3) && !r.is_terminal_port(4));
@@ -118,7 +124,7 @@ mod tests {
         let mut n = torus(&[3, 3]);
         assert!(n.set_concentration(0).is_err());
         assert!(n.set_concentration(MAX_CONCENTRATION + 1).is_err());
-        assert_eq!(n.concentration(), 1);
+        assert_eq!(n.concentration(), Some(1));
         let mut wide = torus(&[2]);
         let extra = wide.router(crate::RouterId(0)).ports[1].clone();
         wide.router_mut(crate::RouterId(0)).ports.resize(200, extra);

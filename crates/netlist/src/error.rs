@@ -595,7 +595,7 @@ impl NetlistError {
             BadValue { .. } => "see the netlist format in docs/netlist.md".into(),
             UnknownName { choices, .. } => format!("expected one of {}", one_of(choices)),
             BadTopology { .. } => {
-                "torus: radix >= 2 per dimension; mesh: radix >= 1; hypercube: 1 <= dim <= 16; ring: n >= 2; dragonfly: a, h >= 1, a + h <= 200; hyperx: radix >= 2 per dimension, sum of (radix - 1) <= 200, at most 4194304 channels; at most 1048576 routers".into()
+                "torus: radix >= 2 per dimension; mesh: radix >= 1; hypercube: 1 <= dim <= 16; ring: n >= 2; dragonfly: a, h >= 1, a + h <= 200; hyperx: radix >= 2 per dimension, sum of (radix - 1) <= 200, at most 4194304 channels; fat-tree: 2 <= k <= 32, 1 <= n <= 20; at most 1048576 routers".into()
             }
             BadForm { .. } => {
                 "give either a generator (`[topology]` alone) or `[[router]]` and `[[channel]]` entries".into()

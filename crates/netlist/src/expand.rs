@@ -119,9 +119,9 @@ pub fn expand(netlist: &Netlist) -> String {
     if let Some(m) = netlist.max_packet_length {
         let _ = writeln!(w, "max_packet_length = {m}");
     }
-    if netlist.concentration() != 1 {
+    if let Some(c) = netlist.concentration().filter(|&c| c != 1) {
         let _ = writeln!(w, "# Terminals per router (c).");
-        let _ = writeln!(w, "concentration = {}", netlist.concentration());
+        let _ = writeln!(w, "concentration = {c}");
     }
     write_topology(w, &netlist.topology);
     let _ = writeln!(
@@ -138,7 +138,7 @@ pub fn expand(netlist: &Netlist) -> String {
     }
     let dflt = fields(&defaults);
     for r in netlist.routers() {
-        write_router(w, r, &dflt, term);
+        write_router(w, r, &dflt, (term, netlist.concentration().is_none()));
     }
     for c in netlist.channels() {
         let from = netlist.router(c.from);
@@ -192,13 +192,22 @@ fn write_topology(w: &mut String, topology: &Topology) {
                 Topology::HyperX { radix } => {
                     let _ = writeln!(w, "kind = \"hyperx\"\nradix = {}", list(radix));
                 }
+                Topology::FatTree { k, n } => {
+                    let _ = writeln!(w, "kind = \"fat-tree\"\nk = {k}\nn = {n}");
+                }
                 Topology::Explicit => {}
             }
         }
     }
 }
 
-fn write_router(w: &mut String, r: &RouterSpec, dflt: &[(&str, String)], term: u32) {
+/// One `[[router]]` entry; `per_router`: with its own `terminals` count.
+fn write_router(
+    w: &mut String,
+    r: &RouterSpec,
+    dflt: &[(&str, String)],
+    (term, per_router): (u32, bool),
+) {
     let _ = writeln!(w, "\n[[router]]");
     let _ = writeln!(w, "name = {}", quote(&r.name));
     if let Some(c) = &r.coord {
@@ -207,6 +216,9 @@ fn write_router(w: &mut String, r: &RouterSpec, dflt: &[(&str, String)], term: u
     if r.terminal_latency != term {
         let _ = writeln!(w, "terminal_latency = {}", r.terminal_latency);
     }
+    if per_router {
+        let _ = writeln!(w, "terminals = {}", r.terminals);
+    }
     for ((k, v), (_, d)) in fields(&r.config).into_iter().zip(dflt) {
         if v != *d {
             let _ = writeln!(w, "{k} = {v}");
@@ -214,9 +226,13 @@ fn write_router(w: &mut String, r: &RouterSpec, dflt: &[(&str, String)], term: u
     }
     let mut entries = Vec::new();
     // The terminal ports are copies of the first, written as `local`.
-    let first = std::iter::once((0, &r.ports[0]));
-    for (i, p) in first.chain(r.network_ports()) {
-        let name = if i == 0 { "local" } else { &p.name };
+    let first = (r.terminals > 0).then(|| (0, &r.ports[0]));
+    for (i, p) in first.into_iter().chain(r.network_ports()) {
+        let name = if i < usize::from(r.terminals) {
+            "local"
+        } else {
+            &p.name
+        };
         let mut e = format!("name = {}", quote(name));
         if let Some(d) = p.direction {
             let _ = write!(e, ", direction = \"{}\"", format_direction(d));
@@ -286,6 +302,7 @@ mod tests {
             ring(5),
             torus(&[2, 2, 3]),
             mesh(&[2, 3]),
+            crate::topology::fat_tree(3, 3),
         ] {
             n.set("routing_delay", "0").unwrap();
             if n.name == "mesh-2x3" {
@@ -296,6 +313,7 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(shape(&back), shape(&n), "{text}");
             assert_eq!(back.name, n.name);
+            assert_eq!(back.terminal_map(), n.terminal_map(), "{text}");
             // Twice is stable.
             assert_eq!(expand(&back), text);
         }

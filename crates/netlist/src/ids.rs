@@ -32,8 +32,8 @@ id_type!(
     RouterId(u32), "r"
 );
 id_type!(
-    /// A terminal (traffic endpoint). With concentration `c`, terminal `i` is attached to
-    /// router `i / c` on port `i % c`.
+    /// A terminal (traffic endpoint), numbered router by router ([`crate::TerminalMap`]).
+    /// With concentration `c`, terminal `i` is attached to router `i / c` on port `i % c`.
     TerminalId(u32), "t"
 );
 id_type!(
@@ -75,7 +75,8 @@ impl fmt::Display for Cycle {
     }
 }
 
-/// The first terminal port of every router: input port 0 receives the injection channel
-/// of the router's first terminal, output port 0 drives its ejection channel. With
-/// concentration `c`, ports `0..c` are terminal ports.
+/// The first terminal port of a router with terminals: input port 0 receives the
+/// injection channel of the router's first terminal, output port 0 drives its ejection
+/// channel. With concentration `c`, ports `0..c` are terminal ports; a router without
+/// terminals (a fat tree's upper levels) has none.
 pub const TERMINAL_PORT: u8 = 0;

@@ -51,6 +51,7 @@ pub mod read;
 pub mod routing_check;
 mod set;
 pub mod source;
+pub mod terminal_map;
 pub mod topology;
 pub mod validate;
 
@@ -70,3 +71,4 @@ pub use netlist::{ChannelSpec, Dir, Netlist, PortSpec, RouterSpec, Topology};
 pub use routing_check::{NoRoutingCheck, RoutingProblem, RoutingProblemKind, RoutingRequirements};
 pub use set::{split_setting, SET_KEYS};
 pub use source::SourceMap;
+pub use terminal_map::TerminalMap;

@@ -54,7 +54,7 @@ fn closed_form(t: &Topology) -> Option<(u32, u64, u64)> {
         Topology::Mesh { radix } => (wide(radix), Shape::Line),
         Topology::Hypercube { dim } => (vec![2; *dim as usize], Shape::Line),
         Topology::HyperX { radix } => (wide(radix), Shape::AllToAll),
-        Topology::Dragonfly { .. } | Topology::Explicit => return None,
+        Topology::Dragonfly { .. } | Topology::FatTree { .. } | Topology::Explicit => return None,
     };
     let n: u64 = radix.iter().product();
     let (mut max, mut sum) = (0, 0);
@@ -163,6 +163,7 @@ impl fmt::Display for Topology {
             Topology::Ring { n } => write!(f, "ring {n}"),
             Topology::Dragonfly { a, h } => write!(f, "dragonfly a={a} h={h}"),
             Topology::HyperX { radix } => write!(f, "hyperx {}", dims(radix)),
+            Topology::FatTree { k, n } => write!(f, "fat tree {k}-ary {n}-tree"),
             Topology::Explicit => f.write_str("explicit"),
         }
     }

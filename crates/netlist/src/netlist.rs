@@ -2,9 +2,9 @@
 //! `DiGraph`, unidirectional router-to-router channels as its edges.
 //!
 //! Architecture invariant: node index `i` is `RouterId(i)`, edge index `i` is
-//! `ChannelId(i)`. With concentration `c` (every router has `c` terminal ports, ports
-//! `0..c`), terminal `t` hangs off router `t / c` on port `t % c`: router `r` carries
-//! terminals `r * c .. r * c + c`.
+//! `ChannelId(i)`. Terminal ids run router by router over each router's terminal ports
+//! `0..terminals` ([`crate::TerminalMap`]); with concentration `c` (every router has `c`),
+//! terminal `t` hangs off router `t / c` on port `t % c`.
 //! Everything else in flitsim (the engine's flat arrays, routing tables, DOT) is built
 //! from this graph; petgraph never appears in the cycle loop.
 
@@ -60,6 +60,14 @@ pub enum Topology {
     HyperX {
         /// Routers per dimension.
         radix: Vec<u32>,
+    },
+    /// k-ary n-tree: `n` levels of `k^(n-1)` routers with `k` down and `k` up ports
+    /// (none up at the top), `k` terminals on each leaf.
+    FatTree {
+        /// Down (and up) ports per router; terminals per leaf.
+        k: u32,
+        /// Levels.
+        n: u32,
     },
     /// An explicitly listed netlist without generator geometry.
     Explicit,
@@ -119,11 +127,6 @@ pub struct RouterSpec {
 }
 
 impl RouterSpec {
-    /// Terminal `i` of this router (`i < terminals`): id `router * terminals + i`.
-    pub fn terminal(&self, i: u8) -> TerminalId {
-        TerminalId(self.id.0 * u32::from(self.terminals) + u32::from(i))
-    }
-
     /// Is `port` one of the terminal ports?
     pub fn is_terminal_port(&self, port: u8) -> bool {
         port < self.terminals
@@ -188,6 +191,9 @@ pub struct Netlist {
     pub max_packet_length: Option<u32>,
     /// Where the parts were declared, for diagnostics (`None` when built in code).
     pub source: Option<std::sync::Arc<crate::source::SourceMap>>,
+    /// The routers' terminal counts as prefix sums, kept by `add_router` and
+    /// `set_concentration` (the only writers of `RouterSpec::terminals`).
+    terminal_map: crate::terminal_map::TerminalMap,
 }
 
 impl Netlist {
@@ -200,6 +206,7 @@ impl Netlist {
             graph: DiGraph::default(),
             max_packet_length: None,
             source: None,
+            terminal_map: crate::terminal_map::TerminalMap::default(),
         }
     }
 
@@ -207,6 +214,7 @@ impl Netlist {
     pub fn add_router(&mut self, mut spec: RouterSpec) -> RouterId {
         let id = RouterId(self.graph.node_count() as u32);
         spec.id = id;
+        self.terminal_map.push(spec.terminals);
         let n = self.graph.add_node(spec);
         debug_assert_eq!(n.index(), id.index());
         id
@@ -243,14 +251,34 @@ impl Netlist {
         self.graph.node_count()
     }
 
-    /// Terminals per router (every router has the same number; 1 for an empty netlist).
-    pub fn concentration(&self) -> u32 {
-        self.routers().next().map_or(1, |r| u32::from(r.terminals))
+    /// Terminals per router when every router has the same nonzero number (1 for an
+    /// empty netlist); `None` when the counts differ (a fat tree).
+    pub fn concentration(&self) -> Option<u32> {
+        if self.num_routers() == 0 {
+            return Some(1);
+        }
+        self.terminal_map.uniform()
     }
 
-    /// Number of terminals (routers times concentration).
+    /// Where each terminal hangs (router and port).
+    pub fn terminal_map(&self) -> &crate::terminal_map::TerminalMap {
+        &self.terminal_map
+    }
+
+    /// Rebuilds the terminal map after the routers' terminal counts changed.
+    pub(crate) fn renumber_terminals(&mut self) {
+        self.terminal_map =
+            crate::terminal_map::TerminalMap::from_counts(self.routers().map(|r| r.terminals));
+    }
+
+    /// Terminal `i` of router `r`.
+    pub fn terminal_of(&self, r: RouterId, i: u8) -> TerminalId {
+        self.terminal_map.terminal(r, i)
+    }
+
+    /// Number of terminals.
     pub fn num_terminals(&self) -> usize {
-        self.graph.node_count() * self.concentration() as usize
+        self.terminal_map.total()
     }
 
     /// Number of router-to-router channels.
@@ -330,12 +358,12 @@ impl Netlist {
 
     /// The router a terminal is attached to.
     pub fn terminal_router(&self, t: TerminalId) -> RouterId {
-        RouterId(t.0 / self.concentration())
+        self.terminal_map.router_of(t)
     }
 
     /// The port of its router a terminal is attached to (input: its injection channel,
     /// output: its ejection channel).
     pub fn terminal_port(&self, t: TerminalId) -> u8 {
-        (t.0 % self.concentration()) as u8
+        self.terminal_map.port_of(t)
     }
 }

@@ -178,15 +178,18 @@ fn check_pipeline(netlist: &Netlist) -> Vec<NetlistError> {
 /// watchdog knows a router's one ejection buffer).
 fn check_replies(netlist: &Netlist) -> Result<(), Diagnostics> {
     let loc = Locator::new(netlist);
-    let c = netlist.concentration();
+    let c = netlist
+        .concentration()
+        .map_or_else(|| "per router".to_string(), |c| c.to_string());
+    let many = netlist.concentration() != Some(1);
     let errors = netlist
         .routers()
-        .filter(|r| r.config.reply_length > 0 && (r.config.timeout > 0 || c > 1))
+        .filter(|r| r.config.reply_length > 0 && (r.config.timeout > 0 || many))
         .take(1)
         .map(|r| NetlistError::BadValue {
             at: loc.param(r.id, None, "reply_length"),
             key: "reply_length".into(),
-            message: if c > 1 {
+            message: if many {
                 format!(
                     "router {} has reply_length = {} and concentration = {c}: request/reply \
                      traffic runs with one terminal per router; set `concentration = 1` or \

@@ -145,9 +145,12 @@ fn check_link(
 /// An injection channel: the terminal's outstanding flits of every VC are on the channel,
 /// in the router's FIFO, pending or returning as credits.
 fn check_injection(now: Cycle, net: &View<'_>, on: &OnChannel, (d, inp): (RouterId, InPort)) {
-    let c = net.net.concentration;
-    debug_assert!(inp.index() < c, "an injection channel on a network port");
-    let t = &net.terminal(d.index() * c + inp.index()).terminal;
+    let m = &net.net.terminals;
+    debug_assert!(
+        inp.index() < m.count(d.index()) as usize,
+        "an injection channel on a network port"
+    );
+    let t = &net.terminal(m.terminal(d, inp.0).index()).terminal;
     let down = &net.router(d.index()).router;
     for v in 0..t.vcs() {
         let vc = VcId(v as u8);
@@ -165,12 +168,13 @@ fn check_injection(now: Cycle, net: &View<'_>, on: &OnChannel, (d, inp): (Router
 /// An ejection channel: the router's outstanding flits of every VC are in its crossbar,
 /// on the channel, waiting in the terminal's ejection buffer or returning as credits.
 fn check_ejection(now: Cycle, net: &View<'_>, on: &OnChannel, (r, out): (RouterId, OutPort)) {
+    let m = &net.net.terminals;
     debug_assert!(
-        out.index() < net.net.concentration,
+        out.index() < m.count(r.index()) as usize,
         "an ejection channel on a network port"
     );
     let up = &net.router(r.index()).router;
-    let t = &net.terminal(r.index()).terminal;
+    let t = &net.terminal(m.terminal(r, out.0).index()).terminal;
     let vcs = net.router(r.index()).ejection_vcs;
     for v in 0..vcs {
         let vc = VcId(v);

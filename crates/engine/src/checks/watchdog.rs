@@ -85,7 +85,7 @@ pub(crate) fn diagnose(now: Cycle, idle: u64, view: &View<'_>) -> SimError {
             let from: VcNode = (r as u32, w.in_port.0, w.vc.0);
             waiting.insert(from);
             graph.add_node(from);
-            if w.out_port.index() < net.concentration {
+            if w.out_port.index() < net.terminals.count(r) as usize {
                 // The terminal's ejection buffer (bounded with request/reply traffic,
                 // which runs with one terminal per router).
                 for vc in &w.out_vcs {

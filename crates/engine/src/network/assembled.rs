@@ -3,7 +3,7 @@
 
 use super::partition::Partition;
 use crate::channel::Channel;
-use flitsim_netlist::{InPort, OutPort, RouterId};
+use flitsim_netlist::{InPort, OutPort, RouterId, TerminalId};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
@@ -75,8 +75,8 @@ impl Names {
 /// The assembled network: partitions of contiguous ids, and what never changes.
 pub(crate) struct Network {
     pub parts: Vec<Partition>,
-    /// Terminals per router.
-    pub concentration: usize,
+    /// Where each terminal hangs (router and port).
+    pub terminals: flitsim_netlist::TerminalMap,
     /// Partition `p` holds routers `bounds[p]..bounds[p + 1]` and their terminals.
     pub bounds: Vec<usize>,
     /// Forward and reverse side of every channel, by global channel index (see the
@@ -94,9 +94,9 @@ impl Network {
         *self.bounds.last().unwrap_or(&0)
     }
 
-    /// Number of terminals (routers times the concentration).
+    /// Number of terminals.
     pub fn num_terminals(&self) -> usize {
-        self.len() * self.concentration
+        self.terminals.total()
     }
 
     /// The partition holding router `i`.
@@ -106,6 +106,6 @@ impl Network {
 
     /// The partition holding terminal `t`.
     pub fn part_of_terminal(&self, t: usize) -> usize {
-        self.part_of(t / self.concentration)
+        self.part_of(self.terminals.router_of(TerminalId(t as u32)).index())
     }
 }

@@ -14,7 +14,9 @@ use crate::rng::{self, ComponentKind};
 use crate::setup::progress::SetupProgress;
 use crate::terminal::{ReplyConfig, Terminal, TerminalConfig};
 use crate::traffic::TrafficPattern;
-use flitsim_netlist::{BufferDepth, InPort, Netlist, OutPort, RouterId, RouterSpec, TerminalId};
+use flitsim_netlist::{
+    BufferDepth, InPort, Netlist, OutPort, RouterId, RouterSpec, TerminalId, TerminalMap,
+};
 use flitsim_router::{OutputPortSpec, Router};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -46,9 +48,16 @@ pub(crate) fn assemble(
         .map(|w| layout.wire(&mut outbound, w, resets))
         .collect();
     let ends = wiring.into_iter().map(|w| w.ends).collect();
-    let c = layout.concentration;
     let mut nodes: Vec<Nodes> = (0..layout.parts())
-        .map(|p| Nodes::empty(p, layout.bounds[p], layout.size(p), c, layout.latency))
+        .map(|p| {
+            let first = layout.terminals.first(layout.bounds[p]) as usize;
+            Nodes::empty(
+                p,
+                (layout.bounds[p], layout.size(p)),
+                (first, layout.terminals_in(p)),
+                layout.latency,
+            )
+        })
         .collect();
     let builder = Builder {
         netlist,
@@ -84,7 +93,7 @@ pub(crate) fn assemble(
         .collect();
     Network {
         parts,
-        concentration: c,
+        terminals: layout.terminals,
         bounds: layout.bounds,
         channels,
         ends,
@@ -97,8 +106,8 @@ pub(crate) fn assemble(
 struct Layout {
     /// Partition `p` holds routers `bounds[p]..bounds[p + 1]` and their terminals.
     bounds: Vec<usize>,
-    /// Terminals per router.
-    concentration: usize,
+    /// Where each terminal hangs.
+    terminals: TerminalMap,
     /// The longest latency of any channel, injection and ejection channels included.
     max_latency: u32,
     /// The latency of every channel when all have the same.
@@ -116,7 +125,7 @@ impl Layout {
         let max_latency = latencies().max().unwrap_or(1);
         Layout {
             bounds: bounds(netlist.num_routers(), parts),
-            concentration: netlist.concentration() as usize,
+            terminals: netlist.terminal_map().clone(),
             max_latency,
             latency: (latencies().min() == Some(max_latency)).then_some(max_latency),
         }
@@ -131,6 +140,16 @@ impl Layout {
         self.bounds[p + 1] - self.bounds[p]
     }
 
+    /// Wake-up slots partition `p` needs: its routers or its terminals, the more.
+    fn components(&self, p: usize) -> usize {
+        self.size(p).max(self.terminals_in(p))
+    }
+
+    /// Terminals in partition `p`.
+    fn terminals_in(&self, p: usize) -> usize {
+        (self.terminals.first(self.bounds[p + 1]) - self.terminals.first(self.bounds[p])) as usize
+    }
+
     /// The partition of id `i`.
     fn part_of(&self, i: usize) -> usize {
         self.bounds.partition_point(|&b| b <= i) - 1
@@ -143,7 +162,7 @@ impl Layout {
         let mut outbound: Vec<Outbound> = (0..parts)
             .map(|_| Outbound {
                 wakes: (0..parts)
-                    .map(|q| Wakes::new(self.max_latency, self.size(q) * self.concentration))
+                    .map(|q| Wakes::new(self.max_latency, self.components(q)))
                     .collect(),
                 ..Outbound::default()
             })
@@ -272,7 +291,8 @@ impl Builder<'_> {
             spot: match what {
                 Reader::Router(bit) => w.spot(local, 1 << bit),
                 Reader::Terminal(i, mask) => {
-                    let t = local * self.layout.concentration as u32 + u32::from(i);
+                    let m = &self.layout.terminals;
+                    let t = m.first(r.index()) - m.first(self.layout.bounds[p]) + u32::from(i);
                     w.spot(w.terminal_base() + t, mask)
                 }
             },
@@ -355,7 +375,7 @@ impl Builder<'_> {
     /// router, or the terminal for the injection port).
     fn input_side(&self, spec: &RouterSpec, p: usize) -> PortSide {
         if spec.is_terminal_port(p as u8) {
-            let (injection, _) = self.terminal_channels(spec.terminal(p as u8));
+            let (injection, _) = self.terminal_channels(self.netlist.terminal_of(spec.id, p as u8));
             let wake = self.wake(spec.id, Reader::Terminal(p as u8, TERMINAL_CREDIT));
             return port_side(injection.forward, injection.reverse, wake);
         }
@@ -376,7 +396,7 @@ impl Builder<'_> {
     /// the terminal for the ejection port).
     fn output_side(&self, spec: &RouterSpec, p: usize) -> PortSide {
         if spec.is_terminal_port(p as u8) {
-            let (_, ejection) = self.terminal_channels(spec.terminal(p as u8));
+            let (_, ejection) = self.terminal_channels(self.netlist.terminal_of(spec.id, p as u8));
             let wake = self.wake(spec.id, Reader::Terminal(p as u8, TERMINAL_FLIT));
             return port_side(ejection.reverse, ejection.forward, wake);
         }
@@ -403,7 +423,7 @@ impl Builder<'_> {
         pattern: &Arc<dyn TrafficPattern>,
         seed: u64,
     ) -> TerminalNode {
-        let t = spec.terminal(i);
+        let t = self.netlist.terminal_of(spec.id, i);
         let (injection, ejection) = self.terminal_channels(t);
         let local = &spec.ports[usize::from(i)];
         let port = usize::from(i);

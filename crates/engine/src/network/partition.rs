@@ -87,14 +87,20 @@ pub(crate) const PHASE_BUG: &str = "partition lock contended: phase discipline b
 impl Nodes {
     /// Partition `part` of `size` routers from id `lo` on with `c` terminals each, none
     /// added yet, on lines of one `latency` or not.
-    pub fn empty(part: usize, lo: usize, size: usize, c: usize, latency: Option<u32>) -> Nodes {
+    /// Partition `part`'s empty nodes: `size` routers from `lo`, `terminals` terminals
+    /// from `terminal_lo`.
+    pub fn empty(
+        part: usize,
+        (lo, size): (usize, usize),
+        (terminal_lo, terminals): (usize, usize),
+        latency: Option<u32>,
+    ) -> Nodes {
         let words = size.div_ceil(64);
-        let terminals = size * c;
         let terminal_words = terminals.div_ceil(64);
         Nodes {
             part,
             lo,
-            terminal_lo: lo * c,
+            terminal_lo,
             routers: Vec::with_capacity(size),
             terminals: Vec::with_capacity(terminals),
             pending: vec![0; words],

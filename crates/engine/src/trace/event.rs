@@ -4,7 +4,7 @@
 //! [`TerminalEvent`]s; the watchdog reports a [`Verdict`] when it stops the run. Ports and
 //! VCs stay numeric here; [`TraceNames`] turns them into netlist names (`r3.east/vc1`).
 
-use flitsim_netlist::{Cycle, InPort, OutPort, RouterId, TerminalId, VcId};
+use flitsim_netlist::{Cycle, InPort, OutPort, RouterId, TerminalId, TerminalMap, VcId};
 use flitsim_router::probe::{FlitTag, RouterEvent};
 use flitsim_router::{Flit, PacketId};
 
@@ -22,11 +22,12 @@ pub enum Component {
 
 impl Component {
     /// The router this component belongs to (a terminal belongs to the router it hangs
-    /// off, with `c` terminals per router); `None` for the watchdog.
-    pub fn router(self, c: u32) -> Option<RouterId> {
+    /// off, by `terminals`; without a map, router `t` for terminal `t`); `None` for the
+    /// watchdog.
+    pub fn router(self, terminals: Option<&TerminalMap>) -> Option<RouterId> {
         match self {
             Component::Router(r) => Some(r),
-            Component::Terminal(t) => Some(RouterId(t.0 / c.max(1))),
+            Component::Terminal(t) => Some(terminals.map_or(RouterId(t.0), |m| m.router_of(t))),
             Component::Watchdog => None,
         }
     }
@@ -162,15 +163,16 @@ pub struct TraceNames {
     pub upstream: Vec<Vec<Peer>>,
     /// VCs of each input port, by router, then port.
     pub in_vcs: Vec<Vec<u8>>,
-    /// Terminals per router (0 is read as 1).
-    pub concentration: u32,
+    /// Where each terminal hangs (`None`: terminal `t` on port 0 of router `t`).
+    pub terminals: Option<TerminalMap>,
 }
 
 impl TraceNames {
     /// The router and port terminal `t` hangs off.
     pub fn terminal_place(&self, t: TerminalId) -> (RouterId, u8) {
-        let c = self.concentration.max(1);
-        (RouterId(t.0 / c), (t.0 % c) as u8)
+        self.terminals
+            .as_ref()
+            .map_or((RouterId(t.0), 0), |m| (m.router_of(t), m.port_of(t)))
     }
 }
 
@@ -178,7 +180,7 @@ impl TraceNames {
     /// From a netlist.
     pub fn new(netlist: &flitsim_netlist::Netlist) -> TraceNames {
         let mut n = TraceNames {
-            concentration: netlist.concentration(),
+            terminals: Some(netlist.terminal_map().clone()),
             ..TraceNames::default()
         };
         for r in netlist.routers() {
@@ -189,8 +191,8 @@ impl TraceNames {
             let mut down = vec![Peer::None; r.ports.len()];
             let mut up = vec![Peer::None; r.ports.len()];
             for i in 0..r.terminals {
-                down[usize::from(i)] = Peer::Terminal(r.terminal(i));
-                up[usize::from(i)] = Peer::Terminal(r.terminal(i));
+                down[usize::from(i)] = Peer::Terminal(netlist.terminal_of(r.id, i));
+                up[usize::from(i)] = Peer::Terminal(netlist.terminal_of(r.id, i));
             }
             for p in usize::from(r.terminals)..r.ports.len() {
                 if let Some(ch) = netlist.out_channel(r.id, OutPort(p as u8)) {

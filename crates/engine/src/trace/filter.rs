@@ -21,8 +21,9 @@ pub struct TraceFilter {
     pub routers: Vec<RouterId>,
     /// Packets kept (empty: all).
     pub packets: Vec<PacketId>,
-    /// Terminals per router, to place terminals' events (0 is read as 1).
-    pub concentration: u32,
+    /// Where each terminal hangs, to place terminals' events (`None`: terminal `t` on
+    /// router `t`).
+    pub terminals: Option<flitsim_netlist::TerminalMap>,
 }
 
 impl TraceFilter {
@@ -42,7 +43,7 @@ impl TraceFilter {
         if !self.routers.is_empty()
             && !e
                 .component
-                .router(self.concentration)
+                .router(self.terminals.as_ref())
                 .is_some_and(|r| self.routers.contains(&r))
         {
             return false;

@@ -19,21 +19,21 @@ impl TraceNames {
                 up[d.index()][i.index()] = Peer::Router(r, o.0);
             }
         }
-        let c = net.concentration;
+        let map = &net.terminals;
         let mut n = TraceNames {
             routers: net.names.routers.clone(),
             ports,
-            concentration: c as u32,
+            terminals: Some(map.clone()),
             ..TraceNames::default()
         };
         let view = View::new(net);
         for (i, (node, (mut down, mut up))) in
             view.routers().zip(down.into_iter().zip(up)).enumerate()
         {
-            for local in 0..c {
-                let t = Peer::Terminal(TerminalId((i * c + local) as u32));
-                down[local] = t;
-                up[local] = t;
+            for local in 0..map.count(i) {
+                let t = Peer::Terminal(TerminalId(map.first(i) + local));
+                down[local as usize] = t;
+                up[local as usize] = t;
             }
             n.downstream.push(down);
             n.upstream.push(up);

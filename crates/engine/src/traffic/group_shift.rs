@@ -31,8 +31,16 @@ impl GroupShift {
                 "use a dragonfly ([topology] kind = \"dragonfly\")",
             ));
         };
+        let c = netlist.concentration().ok_or_else(|| {
+            does_not_fit(
+                "group-shift",
+                netlist,
+                "its routers carry different numbers of terminals".into(),
+                "give every router the same `concentration`",
+            )
+        })?;
         Ok(GroupShift {
-            per_group: a * netlist.concentration(),
+            per_group: a * c,
             groups: a * h + 1,
         })
     }

@@ -44,7 +44,7 @@ impl CoordMap {
             radix,
             coords,
             ids,
-            concentration: netlist.concentration(),
+            concentration: netlist.concentration().ok_or_else(fail)?,
         })
     }
 }

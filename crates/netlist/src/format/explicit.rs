@@ -6,6 +6,7 @@ use super::raw::{
     parse_direction, struct_fields, valid_name, RawChannel, RawParams, RawPort, RawRouterHead,
     Value, ROUTER_HEAD_KEYS,
 };
+use crate::concentration::{terminal_port_name, MAX_CONCENTRATION};
 use crate::config::RouterConfig;
 use crate::error::{NetlistError, PortSide};
 use crate::ids::{InPort, OutPort, RouterId};
@@ -107,6 +108,10 @@ impl Loader {
             if let Some(pv) = ports {
                 self.ports(pv, &rname, &config, &mut specs, &mut source.ports);
             }
+            let terminals = match &h.terminals {
+                Some(t) => self.router_terminals(t, &mut specs, &mut source),
+                None => 1,
+            };
             out.push(ParsedRouter {
                 spec: RouterSpec {
                     id: RouterId(out.len() as u32),
@@ -115,12 +120,48 @@ impl Loader {
                     config,
                     ports: specs,
                     terminal_latency: term,
-                    terminals: 1,
+                    terminals,
                 },
                 source,
             });
         }
         out
+    }
+
+    /// A router's own `terminals = t`: its terminal port (`local`, port 0) becomes `t`
+    /// copies (`local0` ..; none for 0) ahead of its other ports. Returns the count
+    /// (1, unchanged, after an error).
+    fn router_terminals(
+        &mut self,
+        t: &Spanned<u32>,
+        specs: &mut Vec<PortSpec>,
+        source: &mut RouterSource,
+    ) -> u8 {
+        self.router_terminals = true;
+        let c = *t.get_ref();
+        let ports = specs.len() - 1 + c as usize;
+        if c > MAX_CONCENTRATION || ports > usize::from(u8::MAX) {
+            self.errors.push(NetlistError::BadValue {
+                at: self.at(&t.span()),
+                key: "terminals".into(),
+                message: format!(
+                    "{c} terminals: a router carries 0 to {MAX_CONCENTRATION} terminals and \
+                     at most 255 ports in all"
+                ),
+            });
+            return 1;
+        }
+        let template = specs.remove(0);
+        let first = source.ports.remove(0);
+        let copies = (0..c).map(|i| PortSpec {
+            name: terminal_port_name(c, i),
+            ..template.clone()
+        });
+        *specs = copies.chain(specs.drain(..)).collect();
+        source.ports = std::iter::repeat_n(first, c as usize)
+            .chain(source.ports.drain(..))
+            .collect();
+        c as u8
     }
 
     /// A valid router name not used before (recorded in `names`), or the error.
@@ -277,7 +318,10 @@ impl Loader {
             });
             return None;
         };
-        if p == "local" {
+        let terminal = router
+            .port_index(p)
+            .is_some_and(|i| router.is_terminal_port(i));
+        if p == "local" || terminal {
             self.errors.push(NetlistError::TerminalPortInChannel {
                 at,
                 endpoint: s.clone(),
@@ -357,7 +401,7 @@ impl Loader {
             return;
         }
         for r in n.routers() {
-            for (i, p) in r.ports.iter().enumerate().skip(1) {
+            for (i, p) in r.ports.iter().enumerate().skip(usize::from(r.terminals)) {
                 if !self.mentioned.contains(&(r.id, i as u8)) {
                     self.errors.push(NetlistError::DanglingPort {
                         at: self.map.port(r.id, i),

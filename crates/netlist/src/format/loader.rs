@@ -44,6 +44,7 @@ pub fn parse_str(src: &str, path: &Path) -> Result<Netlist, Diagnostics> {
         errors: Vec::new(),
         mentioned: BTreeSet::new(),
         unreadable_channel: false,
+        router_terminals: false,
     };
     let netlist = l.load(src, path);
     match netlist {
@@ -69,6 +70,8 @@ pub(super) struct Loader {
     /// Some channel entry could not be read (bad endpoint syntax, missing key, ...): then
     /// it is unknown which ports it meant, and dangling ports are not reported.
     pub(super) unreadable_channel: bool,
+    /// Some router gives its own `terminals`.
+    pub(super) router_terminals: bool,
 }
 
 impl Loader {
@@ -212,7 +215,15 @@ impl Loader {
             return None;
         };
         if let Some(c) = concentration {
-            if let Err(message) = netlist.set_concentration(*c.get_ref()) {
+            if self.router_terminals {
+                self.errors.push(NetlistError::BadValue {
+                    at: self.at(&c.span()),
+                    key: "concentration".into(),
+                    message: "routers give their own `terminals`; drop `concentration` or \
+                              the routers' `terminals`"
+                        .into(),
+                });
+            } else if let Err(message) = netlist.set_concentration(*c.get_ref()) {
                 self.errors.push(NetlistError::BadValue {
                     at: self.at(&c.span()),
                     key: "concentration".into(),

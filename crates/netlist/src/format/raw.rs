@@ -85,6 +85,7 @@ pub(super) struct RawTopology {
     pub(super) n: Option<Spanned<u32>>,
     pub(super) a: Option<Spanned<u32>>,
     pub(super) h: Option<Spanned<u32>>,
+    pub(super) k: Option<Spanned<u32>>,
 }
 
 /// The router-level keys of a `[[router]]` entry other than parameters and `ports`.
@@ -94,6 +95,7 @@ pub(super) struct RawRouterHead {
     pub(super) name: Spanned<String>,
     pub(super) coord: Option<Spanned<Vec<u32>>>,
     pub(super) terminal_latency: Option<Spanned<u32>>,
+    pub(super) terminals: Option<Spanned<u32>>,
 }
 
 /// One entry of a router's `ports` list.
@@ -130,7 +132,8 @@ pub(super) const TOP_KEYS: &[&str] = &[
 ];
 
 /// Router-level keys that are not parameters.
-pub(super) const ROUTER_HEAD_KEYS: &[&str] = &["name", "coord", "terminal_latency", "ports"];
+pub(super) const ROUTER_HEAD_KEYS: &[&str] =
+    &["name", "coord", "terminal_latency", "terminals", "ports"];
 
 /// The field names serde knows for a struct (so key lists never drift from the types).
 pub(super) fn struct_fields<T: DeserializeOwned>() -> &'static [&'static str] {

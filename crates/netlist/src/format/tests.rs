@@ -110,7 +110,7 @@ fn generator_form_loads() {
 fn concentration_gives_every_router_its_terminal_ports() {
     let src = format!("concentration = 3\n{PAIR}");
     let n = parse(&src).unwrap();
-    assert_eq!((n.concentration(), n.num_terminals()), (3, 6));
+    assert_eq!((n.concentration(), n.num_terminals()), (Some(3), 6));
     let a = n.router(RouterId(0));
     assert_eq!(a.ports[2].name, "local2");
     // a.out -> b.in keeps its ports, now after the three terminal ports.
@@ -123,6 +123,31 @@ fn concentration_gives_every_router_its_terminal_ports() {
     assert_eq!(e.errors[0].code(), "bad-value", "{e}");
     assert!(e.to_string().starts_with("t.toml:1:17: "), "{e}");
     assert!(e.to_string().contains("outside 1..=64"), "{e}");
+}
+
+#[test]
+fn routers_give_their_own_terminal_counts() {
+    let src = PAIR
+        .replacen("name = \"a\"\n", "name = \"a\"\nterminals = 0\n", 1)
+        .replacen("name = \"b\"\n", "name = \"b\"\nterminals = 2\n", 1);
+    let n = parse(&src).unwrap();
+    assert_eq!((n.concentration(), n.num_terminals()), (None, 2));
+    let (a, b) = (n.router(RouterId(0)), n.router(RouterId(1)));
+    assert_eq!(
+        (a.ports[0].name.as_str(), b.ports[1].name.as_str()),
+        ("out", "local1")
+    );
+    assert_eq!(n.terminal_router(crate::TerminalId(1)), RouterId(1));
+    let c = n.channel(crate::ChannelId(0));
+    assert_eq!(a.ports[c.from_port.index()].name, "out");
+    assert_eq!(b.ports[c.to_port.index()].name, "in");
+    let e = parse(&format!("concentration = 2\n{src}")).unwrap_err();
+    assert_eq!(e.errors[0].code(), "bad-value", "{e}");
+    assert!(e.to_string().contains("own `terminals`"), "{e}");
+    let e =
+        parse(&PAIR.replacen("name = \"a\"\n", "name = \"a\"\nterminals = 65\n", 1)).unwrap_err();
+    assert_eq!(e.errors[0].code(), "bad-value", "{e}");
+    assert!(e.to_string().contains("0 to 64 terminals"), "{e}");
 }
 
 #[test]

@@ -11,52 +11,80 @@ use crate::topology;
 use std::collections::BTreeSet;
 use toml::Spanned;
 
+/// The `[topology]` kinds.
+const TOPOLOGY_KINDS: [&str; 7] = [
+    "torus",
+    "mesh",
+    "hypercube",
+    "ring",
+    "dragonfly",
+    "hyperx",
+    "fat-tree",
+];
+
+/// The keys topology `kind` needs and the topology, if they are all given; `None` for an
+/// unknown kind.
+fn kind_params(
+    kind: &str,
+    raw: &RawTopology,
+) -> Option<(&'static [&'static str], Option<Topology>)> {
+    Some(match kind {
+        "torus" | "mesh" | "hyperx" => {
+            let radix = raw.radix.as_ref().map(|r| r.get_ref().clone());
+            let topo = radix.map(|radix| match kind {
+                "torus" => Topology::Torus { radix },
+                "mesh" => Topology::Mesh { radix },
+                _ => Topology::HyperX { radix },
+            });
+            (&["radix"], topo)
+        }
+        "hypercube" => (
+            &["dim"],
+            raw.dim
+                .as_ref()
+                .map(|d| Topology::Hypercube { dim: *d.get_ref() }),
+        ),
+        "ring" => (
+            &["n"],
+            raw.n.as_ref().map(|n| Topology::Ring { n: *n.get_ref() }),
+        ),
+        "dragonfly" => (
+            &["a", "h"],
+            raw.a
+                .as_ref()
+                .zip(raw.h.as_ref())
+                .map(|(a, h)| Topology::Dragonfly {
+                    a: *a.get_ref(),
+                    h: *h.get_ref(),
+                }),
+        ),
+        "fat-tree" => (
+            &["k", "n"],
+            raw.k
+                .as_ref()
+                .zip(raw.n.as_ref())
+                .map(|(k, n)| Topology::FatTree {
+                    k: *k.get_ref(),
+                    n: *n.get_ref(),
+                }),
+        ),
+        _ => return None,
+    })
+}
+
 impl Loader {
     pub(super) fn topology(&mut self, v: &Value<'_>) -> Option<Topology> {
         let t = self.known(v, struct_fields::<RawTopology>(), "[topology]")?;
         let raw: RawTopology = self.de(&t, "topology", "[topology]")?;
         let kind = raw.kind.get_ref().as_str();
-        let (needs, topo): (&[&str], _) = match kind {
-            "torus" | "mesh" | "hyperx" => {
-                let radix = raw.radix.as_ref().map(|r| r.get_ref().clone());
-                let topo = radix.map(|radix| match kind {
-                    "torus" => Topology::Torus { radix },
-                    "mesh" => Topology::Mesh { radix },
-                    _ => Topology::HyperX { radix },
-                });
-                (&["radix"], topo)
-            }
-            "hypercube" => (
-                &["dim"],
-                raw.dim
-                    .as_ref()
-                    .map(|d| Topology::Hypercube { dim: *d.get_ref() }),
-            ),
-            "ring" => (
-                &["n"],
-                raw.n.as_ref().map(|n| Topology::Ring { n: *n.get_ref() }),
-            ),
-            "dragonfly" => (
-                &["a", "h"],
-                raw.a
-                    .as_ref()
-                    .zip(raw.h.as_ref())
-                    .map(|(a, h)| Topology::Dragonfly {
-                        a: *a.get_ref(),
-                        h: *h.get_ref(),
-                    }),
-            ),
-            _ => {
-                self.errors.push(NetlistError::UnknownName {
-                    at: self.at(&raw.kind.span()),
-                    what: "topology kind".into(),
-                    value: kind.to_string(),
-                    choices: ["torus", "mesh", "hypercube", "ring", "dragonfly", "hyperx"]
-                        .map(String::from)
-                        .to_vec(),
-                });
-                return None;
-            }
+        let Some((needs, topo)) = kind_params(kind, &raw) else {
+            self.errors.push(NetlistError::UnknownName {
+                at: self.at(&raw.kind.span()),
+                what: "topology kind".into(),
+                value: kind.to_string(),
+                choices: TOPOLOGY_KINDS.map(String::from).to_vec(),
+            });
+            return None;
         };
         let spans = [
             ("radix", raw.radix.as_ref().map(Spanned::span)),
@@ -64,6 +92,7 @@ impl Loader {
             ("n", raw.n.as_ref().map(Spanned::span)),
             ("a", raw.a.as_ref().map(Spanned::span)),
             ("h", raw.h.as_ref().map(Spanned::span)),
+            ("k", raw.k.as_ref().map(Spanned::span)),
         ];
         let mut ok = true;
         for (key, span) in spans.clone() {

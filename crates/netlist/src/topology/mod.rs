@@ -13,6 +13,7 @@
 //! - channels are numbered router by router, port by port (output side).
 
 mod dragonfly;
+mod fat_tree;
 mod hypercube;
 mod hyperx;
 mod mesh;
@@ -20,6 +21,7 @@ mod ring;
 mod torus;
 
 pub use dragonfly::{dragonfly, global_peer, groups};
+pub use fat_tree::{fat_tree, fat_tree_width};
 pub use hypercube::hypercube;
 pub use hyperx::{hyperx, hyperx_coord, hyperx_port};
 pub use mesh::mesh;
@@ -86,6 +88,7 @@ pub fn check_params(topology: &Topology) -> Result<(), String> {
             u64::from(*a).checked_mul(u64::from(*a) * u64::from(*h) + 1)
         }
         Topology::HyperX { radix } => hyperx_routers(radix)?,
+        Topology::FatTree { k, n } => fat_tree::routers(*k, *n)?,
         Topology::Explicit => return Err("an explicit netlist has no generator".into()),
     };
     match count {
@@ -136,6 +139,7 @@ pub fn generate(
         Topology::Hypercube { dim } => cube(*dim),
         Topology::Dragonfly { a, h } => dragonfly::build(*a, *h),
         Topology::HyperX { radix } => hyperx::build(radix),
+        Topology::FatTree { k, n } => fat_tree::build(*k, *n),
         Topology::Explicit => unreachable!("check_params rejects Explicit"),
     };
     n.name = describe_name(topology);
@@ -164,6 +168,7 @@ fn describe_name(t: &Topology) -> String {
         Topology::Ring { n } => format!("ring-{n}"),
         Topology::Dragonfly { a, h } => format!("dragonfly-a{a}h{h}"),
         Topology::HyperX { radix } => format!("hyperx-{}", dims(radix)),
+        Topology::FatTree { k, n } => format!("fat-tree-{k}ary{n}"),
         Topology::Explicit => "explicit".into(),
     }
 }

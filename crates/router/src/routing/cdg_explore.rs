@@ -182,9 +182,7 @@ impl Space<'_> {
     ) -> Result<u32, TooLarge> {
         let mut spans = Vec::new();
         for c in cands {
-            if c.port.0 == TERMINAL_PORT {
-                continue;
-            }
+            // Terminal ports have no channel: ejection adds no dependency.
             let Some((ch, to, to_port)) = self.out[self.port(r, c.port.0)] else {
                 continue;
             };
@@ -356,9 +354,17 @@ fn dependencies_within(
     let mut pairs: Vec<u64> = Vec::new();
     // Deduplicated whenever it has doubled: O(E log E) sorting in all.
     let mut distinct = 1usize << 16;
-    for r in netlist.routers() {
-        // One destination per router: routing depends on the terminal only to eject.
-        walk.dest = r.terminal(0);
+    // One destination per router (routing depends on the terminal only to eject), or
+    // every terminal when routers carry different counts (a fat tree's `minimal` picks
+    // its up port by the terminal).
+    let uniform = netlist.concentration().is_some();
+    let dests = netlist.routers().flat_map(|r| {
+        let first = netlist.terminal_map().first(r.id.index());
+        let count = if uniform { 1 } else { u32::from(r.terminals) };
+        (first..first + count).map(TerminalId)
+    });
+    for dest in dests {
+        walk.dest = dest;
         walk.memo.fill(NONE);
         walk.seen.fill([0; 4]);
         walk.ranges.clear();
@@ -396,7 +402,9 @@ fn explore(
     budget: &mut Budget,
 ) -> Result<(), TooLarge> {
     let mut stack = std::mem::take(&mut walk.stack);
-    for r in netlist.routers() {
+    // Injection on port 0 of every router with terminals (routing does not tell its
+    // terminal ports apart).
+    for r in netlist.routers().filter(|r| r.terminals > 0) {
         let seen = &mut walk.seen[space.port(r.id, TERMINAL_PORT)];
         let at = (r.id, InPort(TERMINAL_PORT));
         push_new(seen, 0, r.ports[0].vcs, at, &mut stack, budget)?;
@@ -419,9 +427,7 @@ fn explore(
             }
         }
         for c in &cands {
-            let Some((_, to, to_port)) =
-                space.out[space.port(r, c.port.0)].filter(|_| c.port.0 != TERMINAL_PORT)
-            else {
+            let Some((_, to, to_port)) = space.out[space.port(r, c.port.0)] else {
                 continue;
             };
             let seen = &mut walk.seen[space.port(to, to_port.0)];

@@ -193,6 +193,11 @@ impl Geometry {
                     "on a HyperX, `minimal` is dimension-order routing".into(),
                 ))
             }
+            Topology::FatTree { .. } => {
+                return Err(misfit(
+                    "on a fat tree, use `minimal` or `minimal-adaptive`".into(),
+                ))
+            }
             Topology::Dragonfly { .. } | Topology::Explicit => {
                 return Err(misfit(DOR_NEEDS_COORDINATES.into()))
             }

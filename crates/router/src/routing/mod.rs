@@ -55,6 +55,7 @@ pub mod dor_torus_dateline;
 pub mod dragonfly;
 pub mod duato_minimal;
 pub mod duato_nbc;
+pub mod fat_tree;
 mod function;
 mod geometry;
 mod hops;

@@ -4,8 +4,8 @@
 use super::classes::ClassRanges;
 use super::concentration::Concentrated;
 use super::{
-    cdg, dimension_order, dor_torus_dateline, dragonfly, duato_minimal, duato_nbc, hyperx,
-    minimal_adaptive, negative_first, north_last, pcube, quaglia_adaptive, source, table,
+    cdg, dimension_order, dor_torus_dateline, dragonfly, duato_minimal, duato_nbc, fat_tree,
+    hyperx, minimal_adaptive, negative_first, north_last, pcube, quaglia_adaptive, source, table,
     west_first, Geometry, RoutingFunction, RoutingMismatch,
 };
 use flitsim_netlist::{
@@ -49,6 +49,7 @@ pub fn describe_topology(t: &Topology) -> String {
         Topology::Ring { n } => format!("ring of {n}"),
         Topology::Dragonfly { a, h } => format!("dragonfly a={a} h={h}"),
         Topology::HyperX { radix } => format!("hyperx {}", join(radix)),
+        Topology::FatTree { k, n } => format!("fat tree {k}-ary {n}-tree"),
         Topology::Explicit => "an explicit netlist without generator geometry".to_string(),
     }
 }
@@ -68,8 +69,22 @@ pub fn build(
         f
     };
     match netlist.concentration() {
-        1 => Ok(f),
-        c => Ok(Arc::new(Concentrated::new(f, c))),
+        Some(1) => Ok(f),
+        Some(c) => Ok(Arc::new(Concentrated::new(f, c))),
+        // Routers with different terminal counts: only a function that routes on the
+        // terminal itself (the fat tree's) fits.
+        None if matches!(netlist.topology, Topology::FatTree { .. })
+            && matches!(kind, RoutingKind::Minimal | RoutingKind::MinimalAdaptive) =>
+        {
+            Ok(f)
+        }
+        None => Err(RoutingMismatch::DoesNotFit {
+            routing: kind_name(kind).to_string(),
+            topology: describe_topology(&netlist.topology),
+            help: "routers with different terminal counts route only with a fat tree's \
+                   `minimal` or `minimal-adaptive`"
+                .into(),
+        }),
     }
 }
 
@@ -270,6 +285,14 @@ pub(super) fn construct(
             };
             Arc::new(hyperx::HyperX::new(netlist, radix, variant))
         }
+        (RoutingKind::Minimal | RoutingKind::MinimalAdaptive, Topology::FatTree { k, n }) => {
+            Arc::new(fat_tree::FatTree::new(
+                netlist,
+                *k,
+                *n,
+                kind == RoutingKind::MinimalAdaptive,
+            ))
+        }
         (_, t) => return Err(does_not_fit(kind, t)),
     })
 }
@@ -299,7 +322,7 @@ fn does_not_fit(kind: RoutingKind, t: &Topology) -> RoutingMismatch {
         RoutingKind::NegativeFirst => "negative-first runs on meshes; use `table` elsewhere",
         RoutingKind::Source | RoutingKind::Table => "source and table routing fit any netlist",
         RoutingKind::Minimal | RoutingKind::Valiant | RoutingKind::UgalL => {
-            "minimal, valiant and ugal-l route on dragonflies and HyperX; use one of those generators, or `table`"
+            "minimal, valiant and ugal-l route on dragonflies and HyperX (minimal also on fat trees); use one of those generators, or `table`"
         }
     };
     RoutingMismatch::DoesNotFit {

@@ -134,9 +134,10 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
     let max_latency = max_latency(netlist);
     let b = bounds(netlist.num_routers(), parts);
     let writers = (b.len() - 1) as u64;
-    let c = netlist.concentration() as usize;
+    let m = netlist.terminal_map();
     for q in b.windows(2) {
-        let components = (q[1] - q[0]) * c;
+        let terminals = (m.first(q[1]) - m.first(q[0])) as usize;
+        let components = (q[1] - q[0]).max(terminals);
         e.wakes = e
             .wakes
             .saturating_add(writers.saturating_mul(Wakes::bytes(max_latency, components)));

@@ -69,7 +69,10 @@ fn geometry(topology: &Topology) -> Option<(Vec<u32>, bool)> {
             Some((topology.radix()?, topology.wraps()))
         }
         Topology::Hypercube { dim } => Some((vec![2; *dim as usize], false)),
-        Topology::Dragonfly { .. } | Topology::HyperX { .. } | Topology::Explicit => None,
+        Topology::Dragonfly { .. }
+        | Topology::HyperX { .. }
+        | Topology::FatTree { .. }
+        | Topology::Explicit => None,
     }
 }
 
@@ -179,8 +182,8 @@ fn sample_agrees(
             let route = zero_load_route(
                 netlist,
                 routing,
-                netlist.router(a).terminal(0),
-                netlist.router(b).terminal(0),
+                netlist.terminal_of(a, 0),
+                netlist.terminal_of(b, 0),
             );
             formula_hops(netlist, a, b, radix, wraps) == Some(route.hops())
         })

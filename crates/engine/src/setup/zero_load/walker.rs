@@ -254,7 +254,7 @@ impl<'a> Walker<'a> {
         let Some(&c) = set.first() else {
             self.broken(ctx, "gave no candidate")
         };
-        if u32::from(c.port.0) < self.netlist.concentration() {
+        if self.netlist.router(ctx.router).is_terminal_port(c.port.0) {
             if ctx.router != target {
                 self.broken(ctx, "ejected at the wrong router");
             }
