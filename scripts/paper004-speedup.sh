@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Usage: scripts/paper004-speedup.sh FLITSIM [L] [M] [SIDE] [SEED]
+# Usage: [SPEEDUPS="1/1 2/1"] scripts/paper004-speedup.sh FLITSIM [L] [M] [SIDE] [SEED]
 # Paper 004's saturation with internal speedup: the reproduce 004 router (the preset
 # netlists/paper004-torus-8x8.toml, side SIDE), fixed-distance:L traffic, M-flit packets,
 # run at lambda*m = 0.60, 0.65, ..., 0.95 for each (input_speedup, output_speedup) in
-# 1/1, 2/1, 4/1, 1/2, 2/2, 4/4, with reproduce 004's window (10,000 warm-up cycles, a
+# SPEEDUPS (default 1/1 2/1 4/1 1/2 2/2 4/4), with reproduce 004's window (10,000 warm-up cycles, a
 # window of 40 L / lambda clamped to 10,000..60,000, drain up to 20,000) and its verdict
 # (saturated: more than 1% of the measured packets undelivered, under 95% of the offered
 # flits accepted, a latency interval wider than 10% of the mean over 2000 packets, or a
@@ -18,8 +18,8 @@ sed -e "s/radix = \[8, 8\]/radix = [$S, $S]/" \
 LOADS="0.60 0.65 0.70 0.75 0.80 0.85 0.90 0.95"
 echo "| input / output speedup | $(sed 's/ / | /g' <<<"$LOADS") |"
 echo "|---$(for _ in $LOADS; do echo -n '|---'; done)|"
-for sp in "1 1" "2 1" "4 1" "1 2" "2 2" "4 4"; do
-  set -- $sp
+for sp in ${SPEEDUPS:-1/1 2/1 4/1 1/2 2/2 4/4}; do
+  set -- ${sp/\// }
   row="| $1 / $2 |"
   for x in $LOADS; do
     rate=$(awk -v x="$x" -v m="$M" 'BEGIN { printf "%.6f", x / m }')
