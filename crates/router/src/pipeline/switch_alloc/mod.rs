@@ -172,8 +172,10 @@ impl SwitchAlloc {
     /// input ports.
     #[inline(always)]
     fn cell(&self, p: usize, v: u8, o: usize) -> (usize, usize) {
-        let [si, so] = self.speedup;
-        (p * si + usize::from(v) % si, o * so + p % so)
+        match self.speedup {
+            [1, 1] => (p, o),
+            [si, so] => (p * si + usize::from(v) % si, o * so + p % so),
+        }
     }
 
     /// Can input VC `i` send its front flit at `now` (active, ready, a flit, credit)?
@@ -246,14 +248,19 @@ impl SwitchAlloc {
         }
         self.allocator.allocate(&self.req, &mut self.grant);
         let [si, so] = self.speedup;
+        let plain = self.speedup == [1, 1];
         for (row, col) in self.grant.ones() {
-            let (p, o) = (row / si, col / so);
+            let (p, o) = if plain {
+                (row, col)
+            } else {
+                (row / si, col / so)
+            };
             let base = s.layout.in_base[p] as usize;
             let n = usize::from(s.layout.in_vcs(p));
             let req = &mut self.vc_req[..mask::words(n)];
             mask::zero(req);
             for i in mask::ones_in(&self.eligible, base, base + n) {
-                if s.vcs[i].out_port.index() == o && (i - base) % si == row % si {
+                if s.vcs[i].out_port.index() == o && (plain || (i - base) % si == row % si) {
                     mask::set(req, i - base);
                 }
             }
