@@ -6,7 +6,7 @@
 //!   port and per output port per cycle), then, per granted input port, a VC arbiter
 //!   picks one of its VCs that requested the granted output (at most one flit per VC per
 //!   cycle follows). With `input_speedup` si and `output_speedup` so the allocator has
-//!   si rows per input port and so columns per output port ([`SwitchAlloc::cell`]): up
+//!   si rows per input port and so columns per output port (`SwitchAlloc::cell`): up
 //!   to si flits leave an input port and up to so enter an output port per cycle.
 //! - Writes: the flit leaves its input FIFO at `now` (takes a downstream credit, gets its
 //!   downstream VC and hop count); it enters the crossbar pipeline to be written at
