@@ -30,6 +30,7 @@ mod routing_cli;
 mod routing_deadlock;
 mod routing_rates;
 mod run_cli;
+mod speedup;
 mod switching;
 mod timeout;
 mod torus_balance;

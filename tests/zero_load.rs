@@ -77,6 +77,8 @@ struct Delays {
     spec: bool,
     /// `lookahead_routing`: RC off the head's path.
     la: bool,
+    /// `input_speedup` and `output_speedup`.
+    speedup: [u8; 2],
 }
 
 const DEFAULT: Delays = Delays {
@@ -89,6 +91,7 @@ const DEFAULT: Delays = Delays {
     lt: 1,
     spec: false,
     la: false,
+    speedup: [1, 1],
 };
 
 /// The timing contract's formula; the head latency of a router is `rd + vd + sd + xd`,
@@ -118,6 +121,8 @@ fn configure(mut n: Netlist, d: Delays) -> Netlist {
     }
     n.set("speculative", &d.spec.to_string()).unwrap();
     n.set("lookahead_routing", &d.la.to_string()).unwrap();
+    n.set("input_speedup", &d.speedup[0].to_string()).unwrap();
+    n.set("output_speedup", &d.speedup[1].to_string()).unwrap();
     n
 }
 
@@ -212,6 +217,22 @@ fn paper004_router_header_two_cycles_per_router() {
     };
     assert_eq!(formula(d, 4, 12), 3 * (4 + 1) + 12);
     check(torus(&[8, 8]), d, &some_pairs(64, 29), &[1, 3, 12, 20]);
+}
+
+/// Input and output speedup take no cycle off or onto a lone packet's path: a flit
+/// alone in its output queue leaves in the cycle it arrives.
+#[test]
+fn speedup_leaves_zero_load_latency_unchanged() {
+    for speedup in [[2, 1], [1, 2], [2, 2], [4, 3]] {
+        let d = Delays { speedup, ..DEFAULT };
+        check(torus(&[4, 4]), d, &some_pairs(16, 7), &[1, 4, 9]);
+        let one_stage = Delays {
+            la: true,
+            xd: 0,
+            ..d
+        };
+        check(mesh(&[4, 3]), one_stage, &some_pairs(12, 5), &[1, 6]);
+    }
 }
 
 #[test]

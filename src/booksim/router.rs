@@ -82,6 +82,13 @@ impl RouterKeys {
         defaults.push(("speculative", speculative.to_string()));
         let line = format!("speculative = {speculative}");
         lines.push(config.line("speculative", line, None));
+        for key in ["input_speedup", "output_speedup"] {
+            let speedup = config.int(key, 1, i64::from(flitsim_netlist::MAX_SPEEDUP))?;
+            if speedup > 1 {
+                defaults.push((key, speedup.to_string()));
+                lines.push(config.line(key, format!("{key} = {speedup}"), None));
+            }
+        }
         Ok(RouterKeys { defaults })
     }
 

@@ -315,6 +315,17 @@ pub struct RouterConfig {
     /// (`switch_alloc_delay + crossbar_delay` when `speculative`). Default off.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lookahead_routing: bool,
+    /// Input speedup (1..=[`MAX_SPEEDUP`], BookSim `input_speedup`): an input port may
+    /// send up to this many flits per cycle through the crossbar, from different VCs.
+    /// VC `v` of a port uses crossbar input `v % input_speedup` of that port. Default 1.
+    #[serde(default = "one_speedup", skip_serializing_if = "is_one_speedup")]
+    pub input_speedup: u8,
+    /// Output speedup (1..=[`MAX_SPEEDUP`], BookSim `output_speedup`): an output port may
+    /// accept up to this many flits per cycle, from different input ports, into an output
+    /// queue that writes one flit per cycle onto the channel. Input port `p` uses crossbar
+    /// output `p % output_speedup` of each port. Default 1.
+    #[serde(default = "one_speedup", skip_serializing_if = "is_one_speedup")]
+    pub output_speedup: u8,
     /// Request/reply traffic: every packet a terminal generates is a request, and the
     /// terminal consuming a request's tail sends a reply of this many flits back to its
     /// source. 0 (the default) = off. Read at the router of the replying terminal.
@@ -360,6 +371,17 @@ fn is_default_reply_queue(v: &u32) -> bool {
     *v == DEFAULT_REPLY_QUEUE
 }
 
+/// Largest `input_speedup` and `output_speedup`.
+pub const MAX_SPEEDUP: u8 = 4;
+
+fn one_speedup() -> u8 {
+    1
+}
+
+fn is_one_speedup(s: &u8) -> bool {
+    *s == 1
+}
+
 /// Largest `message_classes`.
 pub const MAX_MESSAGE_CLASSES: u8 = 16;
 
@@ -397,6 +419,8 @@ impl Default for RouterConfig {
             message_classes: 1,
             speculative: false,
             lookahead_routing: false,
+            input_speedup: 1,
+            output_speedup: 1,
             reply_length: 0,
             service_delay: 0,
             reply_queue: DEFAULT_REPLY_QUEUE,

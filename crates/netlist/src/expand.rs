@@ -55,6 +55,8 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("message_classes", c.message_classes.to_string()),
         ("speculative", c.speculative.to_string()),
         ("lookahead_routing", c.lookahead_routing.to_string()),
+        ("input_speedup", c.input_speedup.to_string()),
+        ("output_speedup", c.output_speedup.to_string()),
         ("reply_length", c.reply_length.to_string()),
         ("service_delay", c.service_delay.to_string()),
         ("reply_queue", c.reply_queue.to_string()),
@@ -64,7 +66,7 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
 /// A key at the value of the plain network that the JSON config echo omits.
 fn plain_default(key: &str, value: &str) -> bool {
     let default = match key {
-        "message_classes" => "1".to_string(),
+        "message_classes" | "input_speedup" | "output_speedup" => "1".to_string(),
         "reply_length" | "service_delay" => "0".to_string(),
         "reply_queue" => crate::config::DEFAULT_REPLY_QUEUE.to_string(),
         _ => return false,

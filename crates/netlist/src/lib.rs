@@ -60,7 +60,7 @@ pub use config::{
     AllocatorKind, ArbiterKind, BufferDepth, DatelineRule, DeadlockCheck, DorTie, RouterConfig,
     RoutingKind, SelectionKind, Switching, VcRelease, DEFAULT_CHANNEL_LATENCY, DEFAULT_REPLY_QUEUE,
     MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_MESSAGE_CLASSES, MAX_PIPELINE_DELAY,
-    MAX_REPLY_LENGTH, MAX_REPLY_QUEUE, MAX_SERVICE_DELAY,
+    MAX_REPLY_LENGTH, MAX_REPLY_QUEUE, MAX_SERVICE_DELAY, MAX_SPEEDUP,
 };
 pub use dot::dot;
 pub use error::{Diagnostics, Location, NetlistError, PortSide};

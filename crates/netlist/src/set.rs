@@ -34,6 +34,8 @@ pub const SET_KEYS: &[&str] = &[
     "message_classes",
     "speculative",
     "lookahead_routing",
+    "input_speedup",
+    "output_speedup",
     "reply_length",
     "service_delay",
     "reply_queue",
@@ -309,6 +311,23 @@ fn config_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
         "lookahead_routing" => {
             let v = flag(key, value)?;
             Box::new(move |c| c.lookahead_routing = v)
+        }
+        _ => return speedup_edit(key, value),
+    };
+    Ok(edit)
+}
+
+/// The edit `input_speedup` or `output_speedup` makes, else [`reply_edit`]'s.
+fn speedup_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
+    let max = u32::from(crate::config::MAX_SPEEDUP);
+    let edit: Edit = match key {
+        "input_speedup" => {
+            let v = bounded(key, value, 1, max, "flits per port per cycle")? as u8;
+            Box::new(move |c| c.input_speedup = v)
+        }
+        "output_speedup" => {
+            let v = bounded(key, value, 1, max, "flits per port per cycle")? as u8;
+            Box::new(move |c| c.output_speedup = v)
         }
         _ => return reply_edit(key, value),
     };

@@ -145,6 +145,21 @@ fn check_pipeline(netlist: &Netlist) -> Vec<NetlistError> {
                 "VA runs beside SA: set vc_alloc_delay <= switch_alloc_delay, or speculative = false".into(),
             );
         }
+        if c.speculative && (c.input_speedup > 1 || c.output_speedup > 1) {
+            let key = if c.input_speedup > 1 {
+                "input_speedup"
+            } else {
+                "output_speedup"
+            };
+            problem(
+                key,
+                format!(
+                    "speculative switch allocation with input_speedup {} and output_speedup {}",
+                    c.input_speedup, c.output_speedup
+                ),
+                "speculative allocation is modelled on a crossbar without speedup: set input_speedup = 1 and output_speedup = 1, or speculative = false".into(),
+            );
+        }
         if c.lookahead_routing && u64::from(c.routing_delay) > c.after_routing() {
             problem(
                 "lookahead_routing",

@@ -271,12 +271,16 @@ impl Router {
         let mut va = VcAlloc::new(&spec.config, &state, port_dim, rng, seed ^ VA_ALLOC_STREAM);
         va.set_escape_vcs(routing.escape_vcs());
         let dimension_order = routing.is_dimension_order();
+        let mut credit_return = CreditReturn::new(in_vcs.len(), delays.cd);
+        if spec.config.input_speedup > 1 {
+            credit_return.queue_every_credit();
+        }
         Router {
             rc: RouteCompute::new(routing),
             va,
             sa: SwitchAlloc::new(&spec.config, &state, seed ^ SA_ALLOC_STREAM),
-            crossbar: Crossbar::new(n_out, delays.sd + delays.xd),
-            credit_return: CreditReturn::new(in_vcs.len(), delays.cd),
+            crossbar: Crossbar::new(n_out, delays.sd + delays.xd, spec.config.output_speedup),
+            credit_return,
             resets: Self::reset_state(&spec.config, &state.layout),
             adaptive: stats::AdaptiveHops::default(),
             trace: None,
@@ -300,6 +304,12 @@ impl Router {
     /// The router's id.
     pub fn id(&self) -> RouterId {
         self.state.id
+    }
+
+    /// Speculative switch grants that VA did not make good so far, each a crossbar slot
+    /// left unused for a cycle (0 without `speculative`).
+    pub fn wasted_speculative_grants(&self) -> u64 {
+        self.sa.wasted_speculative_grants()
     }
 
     /// Starts the step of cycle `now`. A step is `begin_step(now)`, then

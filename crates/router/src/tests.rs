@@ -309,6 +309,139 @@ fn non_speculative_requests_win_over_speculative_ones() {
     );
 }
 
+/// Runs the wasted-slot scenario of
+/// `a_speculative_grant_that_va_does_not_make_good_leaves_the_slot_unused`: a warm-up
+/// head W (input 1, VC 0) when `warm_up`, then at cycle 5 heads Z (input 1, VC 1) and X
+/// (input 2, VC 0), all for output 1, which has one output VC. Returns the harness after
+/// cycle 30.
+fn speculation_race(speculative: bool, warm_up: bool) -> Harness {
+    let mut h = Harness::with([1, 1, 1, 1, 1], 2, 1, 64, |c| c.speculative = speculative);
+    if warm_up {
+        h.step(&[(1, flit(0, 0, 1, 1, 0))], &[]);
+    }
+    h.idle_until(5);
+    h.step(&[(1, flit(1, 0, 1, 1, 1)), (2, flit(2, 0, 1, 1, 0))], &[]);
+    h.idle_until(30);
+    h
+}
+
+/// A speculative switch grant that VA does not make good wastes its crossbar slot. W's
+/// speculative grant moves the speculative allocator's arbiter for output 1 past input 1,
+/// and VA's arbiter for output VC (1, 0) past W's input VC. At cycle 6 Z and X both
+/// request that output VC in VA and output 1 speculatively in SA: VA gives the VC to Z
+/// (the next input VC after W's), speculative SA gives output 1 to X (the next input
+/// port after W's). X has no output VC, so no flit crosses at 6: nothing is written at
+/// 6 + sd + xd = 8, although Z holds the output VC. Z requests again at 7 (written at
+/// 9), and X, granted the VC once Z's tail has left, at 8 (written at 10).
+#[test]
+fn a_speculative_grant_that_va_does_not_make_good_leaves_the_slot_unused() {
+    let h = speculation_race(true, true);
+    let out = |seq| h.sent_of(seq).iter().map(|s| s.0).collect::<Vec<_>>();
+    assert_eq!(out(0), [3], "W: rd + sd + xd after it arrived at 0");
+    assert_eq!(h.r.wasted_speculative_grants(), 1);
+    assert!(
+        h.sent.iter().all(|s| s.0 != 8),
+        "the wasted slot carried a flit: {:?}",
+        h.sent
+    );
+    assert_eq!((out(1), out(2)), (vec![9], vec![10]));
+    // Without W both arbiters pick input 1 first: Z's speculative grant holds and
+    // uses the slot (written at 8), and no grant is wasted.
+    let h = speculation_race(true, false);
+    assert_eq!(h.r.wasted_speculative_grants(), 0);
+    assert_eq!(h.sent_of(1)[0].0, 8);
+    assert_eq!(h.sent_of(2)[0].0, 9);
+    // Without speculation no switch grant is ever made for a VC without an output VC:
+    // Z crosses at 7 (VA at 6, SA at 7), X once VA gives it the VC at 8.
+    let h = speculation_race(false, true);
+    assert_eq!(h.r.wasted_speculative_grants(), 0);
+    assert_eq!(h.sent_of(1)[0].0, 9);
+    assert_eq!(h.sent_of(2)[0].0, 11);
+}
+
+/// Packets A (VC 0, to output 1) and B (VC 1, to output 2) of 3 flits each, their flits
+/// alternating on input 1 from cycle 0, or A on input 1 and B on input 2 (both to
+/// output 0) when `two_inputs`; `rd = 8` holds both heads until both packets are
+/// buffered. Returns the harness after cycle 40.
+fn speedup_pair(speedup: [u8; 2], two_inputs: bool) -> Harness {
+    let out_vcs = if two_inputs { 2 } else { 1 };
+    let mut h = Harness::with([8, 1, 1, 1, 1], 2, out_vcs, 64, |c| {
+        [c.input_speedup, c.output_speedup] = speedup;
+    });
+    for i in 0..3 {
+        if two_inputs {
+            h.step(&[(1, flit(0, i, 3, 0, 0)), (2, flit(1, i, 3, 0, 0))], &[]);
+        } else {
+            h.step(&[(1, flit(0, i, 3, 1, 0))], &[]);
+            h.step(&[(1, flit(1, i, 3, 2, 1))], &[]);
+        }
+    }
+    h.idle_until(40);
+    h
+}
+
+/// Input speedup 2: both VCs of input 1 cross in the same cycles (to different
+/// outputs); their credits go upstream one per cycle. Without speedup they take turns.
+#[test]
+fn input_speedup_sends_two_vcs_of_one_port_per_cycle() {
+    let times = |h: &Harness, seq| h.sent_of(seq).iter().map(|s| s.0).collect::<Vec<_>>();
+    // A's head arrives at 0: VA at 8, SA at 9, written at 11; B's head one cycle later.
+    let h = speedup_pair([2, 1], false);
+    assert_eq!(
+        (times(&h, 0), times(&h, 1)),
+        (vec![11, 12, 13], vec![12, 13, 14])
+    );
+    let credits: Vec<u64> = h.credits.iter().map(|c| c.0).collect();
+    assert_eq!(
+        credits,
+        [10, 11, 12, 13, 14, 15],
+        "one credit per cycle on input 1"
+    );
+    assert!(h.r.is_quiescent());
+    let h = speedup_pair([1, 1], false);
+    let (a, b) = (times(&h, 0), times(&h, 1));
+    assert_eq!(a.len() + b.len(), 6);
+    let mut all: Vec<u64> = a.iter().chain(&b).copied().collect();
+    all.sort();
+    all.dedup();
+    assert_eq!(
+        all,
+        (11..17).collect::<Vec<_>>(),
+        "one flit of input 1 per cycle"
+    );
+}
+
+/// Output speedup 2: flits of inputs 1 and 2 enter output 0 in the same cycle and leave
+/// its output queue one per cycle, each packet in order; both inputs free their slots
+/// (credits upstream) together. Without speedup the inputs take turns. A wins output
+/// VC (0, 0) at 8, B, which asked for the same VC, gets (0, 1) at 9.
+#[test]
+fn output_speedup_takes_two_flits_per_cycle_into_the_output_queue() {
+    let h = speedup_pair([1, 2], true);
+    assert_eq!(h.sent.len(), 6);
+    let out: Vec<u64> = h.sent.iter().map(|s| s.0).collect();
+    assert_eq!(
+        out,
+        (11..17).collect::<Vec<_>>(),
+        "one flit per cycle on output 0"
+    );
+    for seq in [0, 1] {
+        let idx: Vec<u32> = h.sent_of(seq).iter().map(|s| s.2.index).collect();
+        assert_eq!(idx, [0, 1, 2]);
+    }
+    // A's flits leave their FIFO at 9, 10, 11, B's at 10, 11, 12: two flits enter
+    // output 0 at 10 and at 11 (credits written cd = 1 later).
+    let credits: Vec<(u64, usize)> = h.credits.iter().map(|c| (c.0, c.1)).collect();
+    assert_eq!(
+        credits,
+        [(10, 1), (11, 1), (11, 2), (12, 1), (12, 2), (13, 2)]
+    );
+    assert!(h.r.is_quiescent());
+    let h = speedup_pair([1, 1], true);
+    let cycles: Vec<u64> = h.credits.iter().map(|c| c.0).collect();
+    assert_eq!(cycles, (10..16).collect::<Vec<_>>(), "one input per cycle");
+}
+
 #[test]
 fn body_flits_arriving_late_leave_one_cycle_after_arrival_plus_sd_xd() {
     for d @ [rd, vd, sd, xd, _] in DELAYS {

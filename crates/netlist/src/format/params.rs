@@ -5,7 +5,7 @@ use super::loader::Loader;
 use super::raw::{parse_name, RawDepth, RawParams};
 use crate::config::{
     BufferDepth, RouterConfig, MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_MESSAGE_CLASSES,
-    MAX_PIPELINE_DELAY, MAX_REPLY_LENGTH, MAX_REPLY_QUEUE, MAX_SERVICE_DELAY,
+    MAX_PIPELINE_DELAY, MAX_REPLY_LENGTH, MAX_REPLY_QUEUE, MAX_SERVICE_DELAY, MAX_SPEEDUP,
 };
 use crate::error::NetlistError;
 use crate::source::Span;
@@ -106,6 +106,7 @@ impl Loader {
             }
         }
         self.apply_replies(p, cfg, keys, scope);
+        self.apply_speedups(p, cfg, keys, scope);
         if let Some(v) = &p.adaptive_vcs {
             keys.insert("adaptive_vcs".to_string(), v.span());
             cfg.adaptive_vcs = *v.get_ref();
@@ -119,6 +120,34 @@ impl Loader {
             scope,
         );
         self.apply_names(p, cfg, keys);
+    }
+
+    /// `input_speedup` and `output_speedup`, each within `1..=MAX_SPEEDUP`.
+    fn apply_speedups(
+        &mut self,
+        p: &RawParams,
+        cfg: &mut RouterConfig,
+        keys: &mut BTreeMap<String, Span>,
+        scope: &str,
+    ) {
+        for (v, key, out) in [
+            (&p.input_speedup, "input_speedup", &mut cfg.input_speedup),
+            (&p.output_speedup, "output_speedup", &mut cfg.output_speedup),
+        ] {
+            let Some(v) = v else { continue };
+            keys.insert(key.to_string(), v.span());
+            *out = *v.get_ref();
+            if !(1..=MAX_SPEEDUP).contains(out) {
+                self.errors.push(NetlistError::BadValue {
+                    at: self.at(&v.span()),
+                    key: key.to_string(),
+                    message: format!(
+                        "{key} {} in {scope}; give 1 to {MAX_SPEEDUP} flits per port per cycle",
+                        *out
+                    ),
+                });
+            }
+        }
     }
 
     /// The request/reply keys, each within its bounds.

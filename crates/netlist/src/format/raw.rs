@@ -70,6 +70,8 @@ pub(super) struct RawParams {
     pub(super) message_classes: Option<Spanned<u8>>,
     pub(super) speculative: Option<Spanned<bool>>,
     pub(super) lookahead_routing: Option<Spanned<bool>>,
+    pub(super) input_speedup: Option<Spanned<u8>>,
+    pub(super) output_speedup: Option<Spanned<u8>>,
     pub(super) reply_length: Option<Spanned<u32>>,
     pub(super) service_delay: Option<Spanned<u32>>,
     pub(super) reply_queue: Option<Spanned<u32>>,

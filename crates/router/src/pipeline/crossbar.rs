@@ -12,26 +12,36 @@
 //!   exit cycle, each slot holding the flits due in its cycle (at most one per output
 //!   port, since SA grants an output port at most once per cycle). `emit` looks only at
 //!   the slot due now instead of at every port.
+//! - `output_speedup` so > 1: an output port takes up to so flits per cycle (SA grants
+//!   each output port at most so times per cycle, from different input ports), so a slot
+//!   holds up to so flits per port; they enter the port's output queue
+//!   ([`OutputQueues`]), which writes one flit per cycle onto the channel.
 //! - Counts the flits and heads written onto each output port (`flits_sent`,
 //!   `packets_sent` of [`crate::RouterStats`]) when they enter, so that `emit` touches no
 //!   flit: the count of a port is what entered minus what is still inside.
 
+use super::output_queue::OutputQueues;
 use crate::flit::Flit;
 use flitsim_netlist::Cycle;
 
 /// Flits between SA and their output channel, by exit cycle.
 #[derive(Clone, Debug)]
 pub struct Crossbar {
-    /// Output ports (the capacity of a slot).
+    /// Output ports.
     ports: usize,
+    /// Flits a slot holds at most: output ports x `output_speedup`.
+    cap: usize,
     /// Ring size - 1 (the size is a power of two above the delay `sd + xd`).
     mask: u64,
-    /// Slot `s` holds its flits (output port, flit) in `flits[s * ports..][..count[s]]`.
+    /// Slot `s` holds its flits (output port, flit) in `flits[s * cap..][..count[s]]`.
     flits: Vec<(u32, Flit)>,
     /// Flits in each slot.
     count: SlotCounts,
-    /// Flits in all slots.
+    /// Flits in all slots and output queues.
     len: usize,
+    /// The output queues (`output_speedup` > 1), else `None`: then the flits of a slot
+    /// are written onto their channels as they leave it.
+    queues: Option<Box<OutputQueues>>,
     /// Where the flits of the last `emit` lie in `flits` (start, count): their slot takes
     /// new flits only from the next step on, so they stay there until then. Both below
     /// 2^32 (checked in `new`), so that the slice's end needs no overflow test.
@@ -45,12 +55,22 @@ pub struct Crossbar {
 }
 
 impl Crossbar {
-    /// Bytes [`Crossbar::new`] allocates for `ports` output ports and a pipeline of
-    /// `depth` cycles, computed without allocating: the ring's flit slots, their counts
-    /// and the per-port counts of flits sent.
-    pub fn bytes(ports: usize, depth: u64) -> u64 {
+    /// Bytes [`Crossbar::new`] allocates for `ports` output ports, a pipeline of
+    /// `depth` cycles and output speedup `speedup`, computed without allocating: the
+    /// ring's flit slots, their counts and the per-port counts of flits sent (and, with
+    /// speedup, the output queues before any flit enters them).
+    pub fn bytes(ports: usize, depth: u64, speedup: u8) -> u64 {
         let slots = ring_slots(depth);
-        let per_slot = std::mem::size_of::<(u32, Flit)>() as u64 * ports as u64
+        let cap = ports as u64 * u64::from(speedup.max(1));
+        let queues = if speedup > 1 {
+            (std::mem::size_of::<OutputQueues>() + ports * std::mem::size_of::<(u32, Flit)>())
+                as u64
+                + ports as u64
+                    * std::mem::size_of::<std::collections::VecDeque<(u32, Flit)>>() as u64
+        } else {
+            0
+        };
+        let per_slot = std::mem::size_of::<(u32, Flit)>() as u64 * cap
             + if cfg!(debug_assertions) {
                 std::mem::size_of::<Cycle>() as u64
             } else {
@@ -59,22 +79,27 @@ impl Crossbar {
         slots * per_slot
             + SlotCounts::bytes(slots)
             + std::mem::size_of::<[u64; 2]>() as u64 * ports as u64
+            + queues
     }
 
-    /// For `ports` output ports and a pipeline of `depth` cycles (`sd + xd`).
-    pub fn new(ports: usize, depth: u64) -> Crossbar {
+    /// For `ports` output ports, a pipeline of `depth` cycles (`sd + xd`) and output
+    /// speedup `speedup` (1: none).
+    pub fn new(ports: usize, depth: u64, speedup: u8) -> Crossbar {
         let slots = ring_slots(depth);
+        let cap = ports * usize::from(speedup.max(1));
         assert!(
-            u32::try_from(slots as usize * ports).is_ok(),
+            u32::try_from(slots as usize * cap).is_ok(),
             "crossbar pipelines exceed 2^32 flits (netlist validation bounds sd and xd by MAX_PIPELINE_DELAY)"
         );
         let empty = (u32::MAX, Flit::PLACEHOLDER);
         Crossbar {
             ports,
+            cap,
             mask: slots - 1,
-            flits: vec![empty; slots as usize * ports],
+            flits: vec![empty; slots as usize * cap],
             count: SlotCounts::new(slots as usize),
             len: 0,
+            queues: (speedup > 1).then(|| Box::new(OutputQueues::new(ports))),
             emitted: (0, 0),
             entered: vec![[0; 2]; ports],
             #[cfg(debug_assertions)]
@@ -97,10 +122,12 @@ impl Crossbar {
                 self.exit[s]
             );
             assert!(
-                !self.flits[s * self.ports..][..n]
+                self.flits[s * self.cap..][..n]
                     .iter()
-                    .any(|&(p, _)| p as usize == port),
-                "two flits for output {port} in one cycle"
+                    .filter(|&&(p, _)| p as usize == port)
+                    .count()
+                    < self.cap / self.ports,
+                "more flits for output {port} in one cycle than its speedup"
             );
             self.exit[s] = exit;
         }
@@ -111,7 +138,7 @@ impl Crossbar {
         if flit.kind.is_head() {
             entered[1] += 1;
         }
-        let slot = &mut self.flits[s * self.ports + n];
+        let slot = &mut self.flits[s * self.cap + n];
         *slot = (port as u32, *flit);
         &mut slot.1
     }
@@ -127,14 +154,23 @@ impl Crossbar {
             n == 0 || self.exit[s] == now,
             "crossbar flit missed its cycle"
         );
-        self.emitted = ((s * self.ports) as u32, n as u32);
+        self.emitted = ((s * self.cap) as u32, n as u32);
         self.len -= n;
+        if let Some(q) = self.queues.as_deref_mut() {
+            // The slot's flits stay inside, in the queues, until they are sent.
+            q.enter(&self.flits[s * self.cap..][..n]);
+            self.len += n;
+            self.len -= q.send();
+        }
     }
 
     /// The flits the last [`Crossbar::emit`] took out, as (output port, flit), at most
     /// one per port, in no particular order (valid until the next step pushes a flit).
     #[inline]
     pub fn emitted(&self) -> &[(u32, Flit)] {
+        if let Some(q) = self.queues.as_deref() {
+            return q.sent();
+        }
         let (start, n) = (self.emitted.0 as usize, self.emitted.1 as usize);
         &self.flits[start..start + n]
     }
@@ -149,12 +185,14 @@ impl Crossbar {
         self.len == 0
     }
 
-    /// The flits inside, as (output port, flit).
+    /// The flits inside, as (output port, flit): in the pipeline, then in the output
+    /// queues.
     fn inside(&self) -> impl Iterator<Item = &(u32, Flit)> {
         self.count
             .iter()
             .enumerate()
-            .flat_map(|(s, &n)| &self.flits[s * self.ports..][..n as usize])
+            .flat_map(|(s, &n)| &self.flits[s * self.cap..][..n as usize])
+            .chain(self.queues.iter().flat_map(|q| q.waiting()))
     }
 
     /// Flits inside bound for downstream VC `vc` of output `port`.
@@ -262,7 +300,7 @@ mod tests {
     #[test]
     fn flits_leave_after_the_delay_in_every_slot_of_the_ring() {
         // Delay 2: a ring of 4 slots, reused every 4 cycles.
-        let mut x = Crossbar::new(3, 2);
+        let mut x = Crossbar::new(3, 2, 1);
         for t in 0..20u64 {
             let port = (t % 3) as usize;
             x.push(port, Cycle(t + 2), &flit(t as u32, 100));
@@ -300,7 +338,7 @@ mod tests {
 
     #[test]
     fn zero_delay_leaves_in_the_same_cycle() {
-        let mut x = Crossbar::new(2, 0);
+        let mut x = Crossbar::new(2, 0, 1);
         x.push(1, Cycle(5), &flit(0, 1));
         assert_eq!(x.in_flight_to(1, 0), 1);
         x.emit(Cycle(5));
@@ -321,7 +359,7 @@ mod tests {
     /// leave, across a reset with flits inside.
     #[test]
     fn sent_counts_the_flits_that_left_since_the_reset() {
-        let mut x = Crossbar::new(3, 3);
+        let mut x = Crossbar::new(3, 3, 1);
         let mut left = [[0u64; 2]; 3];
         for t in 0..40u64 {
             if t == 17 {

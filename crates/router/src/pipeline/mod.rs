@@ -58,6 +58,7 @@
 
 pub mod crossbar;
 pub mod output;
+pub mod output_queue;
 pub mod route_compute;
 pub mod switch_alloc;
 mod ugal;

@@ -1,8 +1,8 @@
 //! Stage 5, output of credits to the upstream routers.
 //!
 //! - Reads: the credits SA scheduled (one per flit that left an input FIFO at cycle `c`,
-//!   at most one per input port per cycle because SA moves at most one flit per input
-//!   port per cycle).
+//!   at most one per input port per cycle without input speedup; with `input_speedup`
+//!   si, up to si, which leave one per cycle: see [`CreditReturn::queue_every_credit`]).
 //! - Writes: each credit onto the reverse side of its input channel at `c + cd`: `emit`
 //!   takes the credits due out of the ring and the engine reads them where they are
 //!   ([`CreditReturn::emitted`]); the channel adds its latency L, and the upstream router
@@ -43,6 +43,8 @@ pub struct CreditReturn {
     queued_until: u64,
     /// Credits in all slots.
     len: usize,
+    /// Every credit SA pushes looks for a cycle free for its port (input speedup).
+    queue_all: bool,
     /// Where the credits of the last `emit` lie in `credits` (start, count): their slot
     /// takes new credits only from the next step on, so they stay there until then. Both
     /// below 2^32 (checked in `resize`), so that the slice's end needs no overflow test.
@@ -72,6 +74,7 @@ impl CreditReturn {
             count: SlotCounts::new(0),
             queued_until: 0,
             len: 0,
+            queue_all: false,
             emitted: (0, 0),
             #[cfg(debug_assertions)]
             last_emit: (Cycle(0), 0),
@@ -145,10 +148,17 @@ impl CreditReturn {
     pub fn push(&mut self, port: usize, now: Cycle, credit: Credit) {
         debug_assert!(self.delay <= self.mask, "the ring covers credit_delay");
         let mut due = now.0 + self.delay;
-        if due < self.queued_until {
+        if due < self.queued_until || self.queue_all {
             due = self.first_free(port, now, due);
         }
         self.push_at(port, due, credit);
+    }
+
+    /// Input speedup: SA may move several flits of one input port in a cycle, and the
+    /// port's channel carries one credit per cycle, so every credit SA pushes takes the
+    /// first cycle from `now + credit_delay` on that is free for its port.
+    pub fn queue_every_credit(&mut self) {
+        self.queue_all = true;
     }
 
     /// The credit of a flit discarded from input `port` at `now` (by a timeout reset or

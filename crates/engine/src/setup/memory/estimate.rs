@@ -104,6 +104,7 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
             Crossbar::bytes(
                 ports,
                 u64::from(c.switch_alloc_delay) + u64::from(c.crossbar_delay),
+                c.output_speedup,
             ) + CreditReturn::bytes(ports, u64::from(c.credit_delay)),
         );
         router_vcs(netlist, r, &mut router_in, &mut router_out);

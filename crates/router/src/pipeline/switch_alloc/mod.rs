@@ -2,10 +2,12 @@
 //!
 //! - Reads: input VCs in `Active` with `ready_at <= now` whose front flit has arrived and
 //!   whose output VC has a credit (credits delivered this cycle count).
-//! - Decides: a separable allocation of input ports x output ports (at most one flit per
-//!   input port and per output port per cycle), then, per granted input port, a VC
-//!   arbiter picks one of its VCs that requested the granted output (at most one flit per
-//!   VC per cycle follows).
+//! - Decides: an allocation of input ports x output ports (at most one flit per input
+//!   port and per output port per cycle), then, per granted input port, a VC arbiter
+//!   picks one of its VCs that requested the granted output (at most one flit per VC per
+//!   cycle follows). With `input_speedup` si and `output_speedup` so the allocator has
+//!   si rows per input port and so columns per output port (`SwitchAlloc::cell`): up
+//!   to si flits leave an input port and up to so enter an output port per cycle.
 //! - Writes: the flit leaves its input FIFO at `now` (takes a downstream credit, gets its
 //!   downstream VC and hop count); it enters the crossbar pipeline to be written at
 //!   `now + sd + xd`; its credit to the upstream router is scheduled for `now + cd`. When
@@ -67,6 +69,14 @@ pub struct SwitchAlloc {
     spec_from: usize,
     /// The speculative allocator (`speculative = true`), else `None`.
     spec: Option<Box<Speculation>>,
+    /// `input_speedup` and `output_speedup`: the port allocator has `input_speedup` rows
+    /// per input port and `output_speedup` columns per output port ([`SwitchAlloc::cell`]).
+    speedup: [usize; 2],
+}
+
+/// `[input_speedup, output_speedup]` of `config`, at least 1 each.
+fn speedups(config: &RouterConfig) -> [usize; 2] {
+    [config.input_speedup, config.output_speedup].map(|s| usize::from(s.max(1)))
 }
 
 /// Words of the multi-word path's masks for input ports of `in_vcs` VCs each: `eligible`
@@ -86,21 +96,22 @@ impl SwitchAlloc {
     /// multi-word path's masks and its request and grant matrices.
     pub fn bytes(config: &RouterConfig, in_vcs: &[u8], out_ports: usize) -> u64 {
         use std::mem::size_of;
-        let pi = in_vcs.len();
+        let [si, so] = speedups(config);
+        let (pi, po) = (in_vcs.len() * si, out_ports * so);
         let (eligible, vc_req) = mask_words(in_vcs.iter().copied());
         (size_of::<WordPath>() as u64)
             .saturating_add(Allocator::bytes(
                 config.switch_allocator,
                 config.arbiter,
                 pi,
-                out_ports,
+                po,
             ))
             .saturating_add(Arbiters::bytes(
                 config.arbiter,
                 in_vcs.iter().map(|&v| usize::from(v)),
             ))
             .saturating_add(((eligible + vc_req) * size_of::<u64>()) as u64)
-            .saturating_add(BitMatrix::bytes(pi, out_ports).saturating_mul(2))
+            .saturating_add(BitMatrix::bytes(pi, po).saturating_mul(2))
             .saturating_add(if config.speculative {
                 (size_of::<Speculation>() as u64)
                     .saturating_add(Speculation::bytes(config, in_vcs, out_ports))
@@ -114,19 +125,22 @@ impl SwitchAlloc {
     pub fn new(config: &RouterConfig, s: &RouterState, alloc_seed: u64) -> SwitchAlloc {
         let (pi, po) = (s.layout.in_ports(), s.layout.out_ports());
         let (eligible, vc_req) = mask_words((0..pi).map(|p| s.layout.in_vcs(p)));
-        let req = BitMatrix::new(pi, po);
+        let speedup = speedups(config);
+        let [rows, cols] = [pi * speedup[0], po * speedup[1]];
+        let req = BitMatrix::new(rows, cols);
         let allocator = Allocator::configured(
             config.switch_allocator,
             config.arbiter,
             config.alloc_iters,
             alloc_seed,
-            pi,
-            po,
+            rows,
+            cols,
         );
         SwitchAlloc {
             word: Box::new(WordPath::new(s)),
             // Only the separable allocators have one-word paths.
             one_word: req.is_one_word()
+                && speedup == [1, 1]
                 && allocator.is_separable()
                 && s.layout.total_in_vcs() <= 64
                 && s.layout.total_out_vcs() <= usize::from(u16::MAX) + 1,
@@ -139,12 +153,28 @@ impl SwitchAlloc {
             eligible: vec![0; eligible],
             vc_req: vec![0; vc_req],
             req,
-            grant: BitMatrix::new(pi, po),
+            grant: BitMatrix::new(rows, cols),
             winners: Vec::new(),
             spec_from: usize::MAX,
             spec: config
                 .speculative
                 .then(|| Box::new(Speculation::new(config, s, alloc_seed))),
+            speedup,
+        }
+    }
+
+    /// The port allocator's (row, column) for VC `v` of input port `p` requesting output
+    /// port `o`: row `p * input_speedup + v % input_speedup`, column
+    /// `o * output_speedup + p % output_speedup` (BookSim's expanded ports). Without
+    /// speedup, `(p, o)`. A row's grant moves one flit, so an input port sends at most
+    /// `input_speedup` flits per cycle, from different VCs; a column's grant takes one,
+    /// so an output port accepts at most `output_speedup` per cycle, from different
+    /// input ports.
+    #[inline(always)]
+    fn cell(&self, p: usize, v: u8, o: usize) -> (usize, usize) {
+        match self.speedup {
+            [1, 1] => (p, o),
+            [si, so] => (p * si + usize::from(v) % si, o * so + p % so),
         }
     }
 
@@ -204,8 +234,9 @@ impl SwitchAlloc {
                 let i = k * 64 + w.trailing_zeros() as usize;
                 w &= w - 1;
                 if Self::eligible(s, i, now) {
-                    let p = usize::from(s.layout.in_port_of[i]);
-                    self.req.set(p, s.vcs[i].out_port.index());
+                    let (p, v) = s.layout.in_split(i);
+                    let (r, c) = self.cell(p, v, s.vcs[i].out_port.index());
+                    self.req.set(r, c);
                 } else {
                     keep &= !(1 << (i % 64));
                 }
@@ -216,13 +247,20 @@ impl SwitchAlloc {
             return;
         }
         self.allocator.allocate(&self.req, &mut self.grant);
-        for (p, o) in self.grant.ones() {
+        let [si, so] = self.speedup;
+        let plain = self.speedup == [1, 1];
+        for (row, col) in self.grant.ones() {
+            let (p, o) = if plain {
+                (row, col)
+            } else {
+                (row / si, col / so)
+            };
             let base = s.layout.in_base[p] as usize;
             let n = usize::from(s.layout.in_vcs(p));
             let req = &mut self.vc_req[..mask::words(n)];
             mask::zero(req);
             for i in mask::ones_in(&self.eligible, base, base + n) {
-                if s.vcs[i].out_port.index() == o {
+                if s.vcs[i].out_port.index() == o && (plain || (i - base) % si == row % si) {
                     mask::set(req, i - base);
                 }
             }
@@ -326,7 +364,7 @@ impl SwitchAlloc {
         credits: &mut CreditReturn,
     ) {
         let exit = now.plus(self.exit_delay);
-        if !self.allocator.is_separable() {
+        if !self.allocator.is_separable() || self.speedup != [1, 1] {
             return self.move_winners_general(now, exit, s, crossbar, credits);
         }
         // The speculative winners (if any) move with their own arbiters.
@@ -358,8 +396,9 @@ impl SwitchAlloc {
         }
     }
 
-    /// [`SwitchAlloc::move_winners`] for an allocator that is not separable: its
-    /// priorities move by its own rule ([`Allocator::update_grant`]).
+    /// [`SwitchAlloc::move_winners`] for an allocator that is not separable, or with
+    /// speedup: its priorities move by its own rule ([`Allocator::update_grant`]), at
+    /// the grant's row and column ([`SwitchAlloc::cell`]).
     #[inline(never)]
     fn move_winners_general(
         &mut self,
@@ -380,7 +419,8 @@ impl SwitchAlloc {
                 self.word.seen &= !(1 << (i % 64));
             }
             self.vc_arb.update(p, usize::from(v));
-            self.allocator.update_grant(p, out.0.index());
+            let (r, c) = self.cell(p, v, out.0.index());
+            self.allocator.update_grant(r, c);
         }
     }
 

@@ -53,6 +53,9 @@ pub(super) struct Speculation {
     /// (input port, VC within the port, output port) of every speculative grant of the
     /// last evaluation, used or wasted: the arbiters move for each.
     granted: Vec<(u8, u8, u8)>,
+    /// Speculative grants VA did not make good since construction: each left its input
+    /// and output port idle for its cycle.
+    wasted: u64,
 }
 
 impl Speculation {
@@ -91,6 +94,7 @@ impl Speculation {
             busy_out: vec![0; mask::words(po)],
             vc_req: vec![0; mask::words(most)],
             granted: Vec::new(),
+            wasted: 0,
         }
     }
 
@@ -160,8 +164,16 @@ impl SwitchAlloc {
             sp.granted.push((p as u8, v as u8, o as u8));
             if Self::speculation_holds(s, base + v, o) {
                 self.winners.push((base + v) as u32);
+            } else {
+                sp.wasted += 1;
             }
         }
+    }
+
+    /// Speculative grants VA did not make good so far (0 without speculation): each one
+    /// a crossbar slot (an input and an output port for a cycle) left unused.
+    pub fn wasted_speculative_grants(&self) -> u64 {
+        self.spec.as_ref().map_or(0, |sp| sp.wasted)
     }
 
     /// Did VA grant input VC `i` an output VC on port `o` this cycle (it speculated from
