@@ -22,7 +22,7 @@ use crate::terminal::Tally;
 use flitsim_netlist::{Cycle, InPort, OutPort, RouterId, VcId};
 
 /// Slots and stages a check may read per cycle on average, per router and terminal (and
-/// at least 16 times this in all).
+/// at least 4 times this in all).
 pub(crate) const CHECK_BUDGET: u64 = 256;
 
 /// What one [`check`] reads: every delay-line slot, and each router's crossbar stages
@@ -43,7 +43,7 @@ pub(crate) fn cost(net: &View<'_>) -> u64 {
 /// average however long the channels and pipelines (else draining lines of latency L,
 /// about L cycles, would cost O(L^2)).
 pub(crate) fn check_every(cost: u64, components: u64) -> u64 {
-    let budget = (CHECK_BUDGET * components).max(16 * CHECK_BUDGET);
+    let budget = (CHECK_BUDGET * components).max(4 * CHECK_BUDGET);
     cost.div_ceil(budget).max(1)
 }
 
