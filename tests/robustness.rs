@@ -123,8 +123,9 @@ fn run_json(args: &[&str]) -> serde_json::Value {
 
 #[test]
 fn the_watchdog_waits_for_flits_on_long_channels_and_in_long_pipelines() {
-    // A 4-router ring keeps the per-cycle checks of test builds cheap on long lines; every
-    // latency and delay is above the default limit of 2000 cycles.
+    // Every latency and delay is above the default limit of 2000 cycles. Draining the
+    // terminal links of 65536 cycles takes about 393,000 cycles: each cycle must cost
+    // O(1) in the latency, wake-ups and the test build's conservation check included.
     let ring = netlist_file(
         "watchdog-ring",
         "[topology]\nkind = \"ring\"\nn = 4\n[defaults]\nvcs = 2\n",
@@ -134,7 +135,7 @@ fn the_watchdog_waits_for_flits_on_long_channels_and_in_long_pipelines() {
         "channel_latency=5000",
         "switch_alloc_delay=4096",
         "routing_delay=1024",
-        "terminal_latency=4096",
+        "terminal_latency=65536",
     ] {
         let v = run_json(&[
             ring,
@@ -148,7 +149,7 @@ fn the_watchdog_waits_for_flits_on_long_channels_and_in_long_pipelines() {
             "100",
             "--drain",
             "--drain-cycles",
-            "300000",
+            "500000",
         ]);
         assert!(v["deadlock"].is_null(), "{set}: {}", v["deadlock"]);
         let generated = v["packets"]["generated"].as_u64().unwrap();

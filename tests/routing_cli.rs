@@ -266,6 +266,76 @@ fn static_check_of_many_vcs_is_bounded() {
     }
 }
 
+/// Table routing keeps 4 bytes per pair of routers. On a torus 256x256 (65536 routers,
+/// 17.2 GB) `netlist check` refuses it before building it, and `run` counts it in its
+/// memory estimate before building it; on a torus 100x100 (400 MB) under a 300 MB
+/// address-space limit `netlist check` refuses the failed allocation and `run` the
+/// estimate. Exit 1, a typed error naming the fix, no abort.
+#[test]
+fn routing_tables_beyond_memory_are_refused_before_allocation() {
+    let file = |name, radix| {
+        let body = format!(
+            "[topology]\nkind = \"torus\"\nradix = [{radix}, {radix}]\n[defaults]\nrouting = \"table\"\n"
+        );
+        crate::run_cli::netlist_file(name, &body)
+    };
+    let (big, mid) = (file("table-256", 256), file("table-100", 100));
+    let (big, mid) = (big.to_str().unwrap(), mid.to_str().unwrap());
+    let typed = "error[routing-tables-too-large]: the routing tables of `table` need";
+    let estimate = "more than the";
+    for (limit, args, says) in [
+        (
+            3_000_000,
+            vec!["netlist", "check", big],
+            vec![
+                typed,
+                "17179869184 bytes, more than the 1073741824 bytes they may use",
+                "at most 16384 routers",
+            ],
+        ),
+        (
+            300_000,
+            vec!["netlist", "check", mid],
+            vec![
+                typed,
+                "400000000 bytes, more than what this process could allocate",
+                "at most 16384 routers",
+            ],
+        ),
+        (
+            3_000_000,
+            vec!["run", big, "--cycles", "10"],
+            vec![
+                estimate,
+                "(routing tables 17.2 GB: table: 65536 routers x 65536 destinations)",
+            ],
+        ),
+        (
+            300_000,
+            vec!["run", mid, "--cycles", "10"],
+            vec![
+                estimate,
+                "(routing tables 400.0 MB: table: 10000 routers x 10000 destinations)",
+            ],
+        ),
+    ] {
+        let out = crate::run_cli::flitsim_under_ulimit(limit, &args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("memory allocation of"),
+            "{err}"
+        );
+        for s in says {
+            assert!(err.contains(s), "{args:?}: {s}: {err}");
+        }
+        assert!(
+            err.contains("use a generator's own routing"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 #[test]
 fn minimal_adaptive_is_accepted_with_unbounded_vct_storage_only() {
     // Paper 004's preset: VCT, unbounded buffers, one VC: deadlock-free by storage.
@@ -300,4 +370,30 @@ fn a_short_escape_split_is_refused_unless_asked_then_warned() {
     let safe = ["vcs=10", "adaptive_vcs=5", "deadlock_check=warn"];
     let (code, err) = check("netlists/torus-8x8.toml", "duato-nbc", &safe);
     assert_eq!((code, err.as_str()), (Some(0), ""));
+}
+
+/// Under `deadlock_check = "warn"` a network above the static check's work limit (torus
+/// 64x64: 3.4e8 route computations) is run with a warning that the check was not run,
+/// on stderr and in the JSON, not in silence.
+#[test]
+fn a_warned_run_says_when_the_static_check_was_not_run() {
+    let args = [
+        "run",
+        "netlists/torus-64x64.toml",
+        "--set",
+        "deadlock_check=warn",
+        "--warmup",
+        "0",
+        "--cycles",
+        "10",
+        "--json",
+    ];
+    let out = flitsim(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let says = "the static deadlock check of routing `dor` was not run (335544320 route computations, more than 134217728";
+    assert!(err.contains(&format!("warning: {says}")), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&stdout_of(&out)).unwrap();
+    let w = v["deadlock_warning"].as_str().unwrap_or_default();
+    assert!(w.starts_with(says), "{w}");
 }

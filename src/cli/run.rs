@@ -21,7 +21,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let bar = super::progress::spinner(args.quiet, "loading the netlist");
     let netlist = args.load_netlist()?;
     let config = args.sim_config()?;
-    if let Some(w) = flitsim_router::routing::deadlock_warning(&netlist) {
+    let warning = flitsim_router::routing::deadlock_warning(&netlist);
+    if let Some(w) = &warning {
         bar.suspend(|| eprintln!("warning: {w}"));
     }
     let setup = super::progress::SetupBar(&bar);
@@ -52,6 +53,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             }
             if config.drain_all {
                 o.insert("drain_limit_hit".into(), json!(sim.drain_limit_hit()));
+            }
+            if let Some(w) = &warning {
+                o.insert("deadlock_warning".into(), json!(w));
             }
             o.insert(
                 "ended_by".into(),

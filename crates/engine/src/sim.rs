@@ -127,6 +127,7 @@ impl Simulation {
         tc.record_deliveries |= replay.is_some();
         let (asked, threads) = worker_counts(netlist, config);
         progress.start("checking the routing functions", 0);
+        memory::check_routing(netlist, MemoryLimit::of_machine())?;
         let routings = RoutingFunctions::build(netlist)?;
         let walk = walk_of(&routings, asked);
         memory::check(netlist, threads, walk, MemoryLimit::of_machine())?;

@@ -451,6 +451,20 @@ pub enum NetlistError {
         /// The routing function's advice.
         help: String,
     },
+    /// The routing tables would need more memory than they may use.
+    #[error("the routing tables of `{routing}` need {bytes} bytes, more than {limit}")]
+    RoutingTablesTooLarge {
+        /// The `routing` key in force.
+        at: Location,
+        /// The routing function.
+        routing: String,
+        /// Bytes the tables would take.
+        bytes: u64,
+        /// What they exceed (`the 1073741824 bytes they may use`).
+        limit: String,
+        /// What to change.
+        help: String,
+    },
     /// The static deadlock check would need more memory than it may use.
     #[error(
         "the static deadlock check of routing `{routing}` needs more than {bytes} bytes of memory"
@@ -533,6 +547,7 @@ impl NetlistError {
             TooFewVcs { .. } => "too-few-vcs",
             MessageClassesDoNotFit { .. } => "message-classes-do-not-fit",
             RoutingDependencyCycle { .. } => "routing-dependency-cycle",
+            RoutingTablesTooLarge { .. } => "routing-tables-too-large",
             DeadlockCheckTooLarge { .. } => "deadlock-check-too-large",
             UnknownSetting { .. } => "unknown-setting",
             BadSetting { .. } => "bad-setting",
@@ -578,6 +593,7 @@ impl NetlistError {
             | TooFewVcs { at, .. }
             | MessageClassesDoNotFit { at, .. }
             | RoutingDependencyCycle { at, .. }
+            | RoutingTablesTooLarge { at, .. }
             | DeadlockCheckTooLarge { at, .. } => Some(at),
             UnknownSetting { .. } | BadSetting { .. } => None,
         }
@@ -650,6 +666,7 @@ impl NetlistError {
             | MessageClassesDoNotFit { help, .. }
             | PipelineMismatch { help, .. }
             | RoutingDependencyCycle { help, .. }
+            | RoutingTablesTooLarge { help, .. }
             | DeadlockCheckTooLarge { help, .. } => help.clone(),
             UnknownSetting { choices, .. } => format!("expected one of {}", one_of(choices)),
             BadSetting { .. } => "see `flitsim netlist expand` for the current values".into(),

@@ -56,6 +56,15 @@ pub enum RoutingProblemKind {
         /// The channels on the cycle, as `r3.east -> r4.west` strings.
         channels: Vec<String>,
     },
+    /// The routing tables would need more memory than they may use.
+    TablesTooLarge {
+        /// Routing function name.
+        routing: String,
+        /// Bytes the tables would take.
+        bytes: u64,
+        /// What they exceed (`the 1073741824 bytes they may use`).
+        limit: String,
+    },
     /// The static deadlock check would need more memory than it may use.
     CheckTooLarge {
         /// Routing function name.

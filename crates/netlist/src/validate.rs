@@ -88,6 +88,17 @@ pub fn check_routing(netlist: &Netlist, req: &dyn RoutingRequirements) -> Result
                     help,
                 }
             }
+            RoutingProblemKind::TablesTooLarge {
+                routing,
+                bytes,
+                limit,
+            } => NetlistError::RoutingTablesTooLarge {
+                at,
+                routing,
+                bytes,
+                limit,
+                help,
+            },
             RoutingProblemKind::CheckTooLarge { routing, bytes } => {
                 NetlistError::DeadlockCheckTooLarge {
                     at,

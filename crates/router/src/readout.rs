@@ -161,6 +161,11 @@ impl Router {
             .outstanding()
     }
 
+    /// Stages of the crossbar pipeline ring, each read by [`Router::in_crossbar`].
+    pub fn crossbar_stages(&self) -> usize {
+        self.crossbar.stages()
+    }
+
     /// Flits inside the crossbar pipeline bound for `(out, vc)` (they already hold a credit).
     pub fn in_crossbar(&self, out: OutPort, vc: VcId) -> u32 {
         self.crossbar.in_flight_to(out.index(), vc.0)

@@ -164,6 +164,11 @@ impl<T: Blank> DelayLines<T> {
             .max()
     }
 
+    /// Slots of every line of the arena.
+    pub fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Number of items of line `l` still travelling at the start of cycle `next`.
     pub fn count_in_flight(&self, l: DelayLine, next: u64) -> u32 {
         self.in_flight(l, next).count() as u32

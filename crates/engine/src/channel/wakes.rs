@@ -69,6 +69,8 @@ pub struct Wakes {
     /// what arrives.
     words: Vec<u64>,
     stride: usize,
+    /// The latest cycle whose bucket [`Wakes::prepare`] readied (0: none).
+    prepared: u64,
 }
 
 impl Wakes {
@@ -100,6 +102,7 @@ impl Wakes {
             due: vec![NEVER; size],
             words: vec![0; size * stride],
             stride,
+            prepared: 0,
         }
     }
 
@@ -115,12 +118,16 @@ impl Wakes {
     }
 
     /// Phase 2 at `now`, before any [`Wakes::wake`]: readies the buckets due in
-    /// `now + 1..=now + max_latency` (a stale one was read already: it is emptied).
+    /// `now + 1..=now + max_latency` (a stale one was read already: it is emptied). Those
+    /// up to the last one readied before still are (a bucket is reused only for a cycle
+    /// beyond every window readied so far), so a cycle costs O(1), not O(max_latency).
     #[inline(always)]
     pub fn prepare(&mut self, now: u64) {
-        for due in now + 1..=now + u64::from(self.max_latency) {
+        let last = now + u64::from(self.max_latency);
+        for due in (now + 1).max(self.prepared + 1)..=last {
             self.ready(now, due);
         }
+        self.prepared = self.prepared.max(last);
     }
 
     /// [`Wakes::prepare`] of the bucket due at `due` alone.

@@ -1,4 +1,6 @@
-//! Conservation checks, run after every cycle in debug builds.
+//! Conservation checks, run after every cycle in debug builds, or every few cycles when
+//! long channels or pipelines make one check read more than [`CHECK_BUDGET`] per
+//! component ([`check_every`]).
 //!
 //! - Flits: injected = in router FIFOs and crossbar pipelines + on channels + consumed.
 //! - Credits, for every VC of every bounded channel (router-to-router and injection):
@@ -13,11 +15,37 @@
 //! - Packet counts kept by events (the stop rules' measured packets generated and
 //!   delivered, packets queued) = the same counts swept over the terminals.
 //!
-//! Cost: O(routers + channel slots + VCs) per cycle.
+//! Cost: O(routers + channel slots + crossbar stages x VCs) per check ([`cost`]).
 
 use crate::cycle::View;
 use crate::terminal::Tally;
 use flitsim_netlist::{Cycle, InPort, OutPort, RouterId, VcId};
+
+/// Slots and stages a check may read per cycle on average, per router and terminal (and
+/// at least 4 times this in all).
+pub(crate) const CHECK_BUDGET: u64 = 256;
+
+/// What one [`check`] reads: every delay-line slot, and each router's crossbar stages
+/// once per VC of its ports (a VC's flits in the crossbar are counted by a scan).
+pub(crate) fn cost(net: &View<'_>) -> u64 {
+    let stages: u64 = net
+        .routers()
+        .map(|r| {
+            let vcs: u64 = r.in_vcs.iter().map(|&v| u64::from(v)).sum();
+            r.router.crossbar_stages() as u64 * vcs
+        })
+        .sum();
+    net.line_slots() + stages
+}
+
+/// Cycles between checks: 1, or more when a check's [`cost`] exceeds the budget of
+/// `components` routers and terminals, so that the checks cost O(components) a cycle on
+/// average however long the channels and pipelines (else draining lines of latency L,
+/// about L cycles, would cost O(L^2)).
+pub(crate) fn check_every(cost: u64, components: u64) -> u64 {
+    let budget = (CHECK_BUDGET * components).max(4 * CHECK_BUDGET);
+    cost.div_ceil(budget).max(1)
+}
 
 /// Panics with the cycle and what is off when a conservation law is broken after cycle
 /// `now` (phase 2 of every partition done).

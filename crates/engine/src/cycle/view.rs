@@ -101,6 +101,14 @@ impl<'a> View<'a> {
         lines.flatten().max().map(Cycle).max(piped.then_some(next))
     }
 
+    /// Slots of every delay line (flits and credits), empty or not.
+    pub fn line_slots(&self) -> u64 {
+        self.lines
+            .iter()
+            .map(|l| (l.flits.slot_count() + l.credits.slot_count()) as u64)
+            .sum()
+    }
+
     /// Every partition's published status, summed in id order.
     pub fn totals(&self) -> Status {
         Status::sum(self.lines.iter().map(|l| &l.status))

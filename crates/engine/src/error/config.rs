@@ -188,7 +188,8 @@ impl ConfigError {
                 RoutingMismatch::TooFewVcs { needed, .. } => {
                     format!("set vcs >= {needed} (for example --set vcs={needed})")
                 }
-                RoutingMismatch::ClassVcs { help, .. } => help.clone(),
+                RoutingMismatch::ClassVcs { help, .. }
+                | RoutingMismatch::TablesTooLarge { help, .. } => help.clone(),
             },
             TraceFile(e) => return e.help.map(str::to_string),
             BufferTooShallow(d) => return d.errors.first().map(|e| e.help()),

@@ -27,6 +27,13 @@ fn read_lines(net: &Network) -> SmallVec<[RwLockReadGuard<'_, Outbound>; 8]> {
         .collect()
 }
 
+/// Cycles between conservation checks of `net` (`conservation::check_every`).
+fn check_every(net: &Network) -> u64 {
+    let view = View::new(net);
+    let components = (view.routers().count() + view.terminals().count()) as u64;
+    conservation::check_every(conservation::cost(&view), components)
+}
+
 /// Every partition's published status, summed in id order.
 fn totals(lines: &[&Outbound]) -> Status {
     Status::sum(lines.iter().map(|l| &l.status))
@@ -62,6 +69,7 @@ pub(crate) fn run(
         workers: net.parts.len(),
         min_work: options.min_work,
         checks: options.checks,
+        check_every: if options.checks { check_every(net) } else { 1 },
         lookahead: if options.lookahead {
             options.cuts.lookahead
         } else {
@@ -238,7 +246,7 @@ fn active_cycles(
         }
         barrier.wait();
         progress.windows.barriers += u64::from(k > 1 && !alone);
-        if plan.checks {
+        if plan.checks && now.0 % plan.check_every == 0 {
             if p == 0 {
                 conservation::check(now, &View::new(net));
             }

@@ -30,8 +30,10 @@ pub(super) struct Plan {
     pub stop: Stop,
     pub workers: usize,
     pub min_work: u64,
-    /// Run the conservation check after every cycle.
+    /// Run the conservation check after every `check_every` cycles.
     pub checks: bool,
+    /// Cycles between conservation checks (`conservation::check_every`).
+    pub check_every: u64,
     /// Cycles the partitions may run without meeting (1: they meet every cycle).
     pub lookahead: u64,
 }

@@ -175,6 +175,12 @@ impl Crossbar {
         &self.flits[start..start + n]
     }
 
+    /// Slots of the ring (a power of two above the delay), each read by
+    /// [`Crossbar::in_flight_to`].
+    pub fn stages(&self) -> usize {
+        (self.mask + 1) as usize
+    }
+
     /// Flits inside the crossbar pipelines.
     pub fn len(&self) -> usize {
         self.len

@@ -42,8 +42,11 @@
 //!   negative hops: 8 escape classes, 9 VCs with the adaptive one.
 
 use super::duato_minimal::split;
-use super::{eject, Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, VcRange};
-use flitsim_netlist::{OutPort, RouterId, TerminalId, TERMINAL_PORT};
+use super::table_size::table;
+use super::{
+    eject, Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, RoutingMismatch, VcRange,
+};
+use flitsim_netlist::{OutPort, RouterId, RoutingKind, TerminalId, TERMINAL_PORT};
 
 /// Duato-Nbc (see the module docs).
 #[derive(Clone, Debug)]
@@ -74,13 +77,16 @@ fn negative(geo: &Geometry, u: RouterId, v: RouterId) -> bool {
 impl DuatoNbc {
     /// Over the geometry of a torus, ring or mesh netlist (`netlist` gives the neighbours);
     /// `adaptive_vcs` as in the router config; `min_vcs` the fewest VCs of any network port.
+    ///
+    /// # Errors
+    /// [`RoutingMismatch::TablesTooLarge`] when its table cannot be allocated.
     pub fn new(
         geo: Geometry,
         netlist: &flitsim_netlist::Netlist,
         adaptive_vcs: u8,
         min_vcs: u8,
         short: bool,
-    ) -> DuatoNbc {
+    ) -> Result<DuatoNbc, RoutingMismatch> {
         let n = netlist.num_routers();
         let dims = geo.dims;
         let mut neighbor = vec![u32::MAX; n * dims * 2];
@@ -100,7 +106,7 @@ impl DuatoNbc {
         }
         let mut f = DuatoNbc {
             geo,
-            maxneg: vec![0; n * n],
+            maxneg: table(RoutingKind::DuatoNbc, n * n, 0)?,
             n,
             neighbor,
             escape: 0,
@@ -132,7 +138,7 @@ impl DuatoNbc {
         f.escape = escape;
         f.short = escape < needed;
         f.classes = classes;
-        f
+        Ok(f)
     }
 
     /// Minimal hop count from `a` to `b` (sum over dimensions).

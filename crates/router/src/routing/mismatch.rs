@@ -31,6 +31,16 @@ pub enum RoutingMismatch {
         /// VCs present.
         have: u8,
     },
+    /// The routing tables could not be allocated.
+    #[error("the routing tables of `{routing}` need {bytes} bytes, which could not be allocated")]
+    TablesTooLarge {
+        /// Routing function name.
+        routing: String,
+        /// Bytes the tables need.
+        bytes: u64,
+        /// What to do.
+        help: String,
+    },
     /// Message classes that do not fit the ports' VCs or the routing function.
     #[error("message classes: {detail}")]
     ClassVcs {

@@ -70,6 +70,7 @@ mod registry;
 pub mod selection;
 pub mod source;
 pub mod table;
+mod table_size;
 mod updown;
 mod validation;
 pub mod west_first;
@@ -84,6 +85,7 @@ pub use registry::{
     build, deadlock_check_method, deadlock_warning, describe_topology, kind_name, warn_only,
 };
 pub use selection::Selection;
+pub use table_size::{table_bytes, TABLE_LIMIT};
 pub use validation::RoutingRegistry;
 
 #[cfg(test)]

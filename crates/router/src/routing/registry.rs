@@ -134,7 +134,10 @@ pub fn deadlock_warning(netlist: &Netlist) -> Option<String> {
     if cdg::deadlock_free_by_storage(f.as_ref(), netlist) {
         return None;
     }
-    let cycle = cdg::dependency_cycle(f.as_ref(), netlist).ok()??;
+    let cycle = match cdg::dependency_cycle(f.as_ref(), netlist) {
+        Ok(cycle) => cycle?,
+        Err(why) => return Some(not_checked_warning(kind, &why)),
+    };
     let names = cdg::cycle_names(netlist, &cycle);
     Some(format!(
         "routing `{}` is not deadlock-free on this netlist (deadlock_check = \"warn\"): its \
@@ -144,6 +147,26 @@ pub fn deadlock_warning(netlist: &Netlist) -> Option<String> {
         names.len(),
         names.first().map_or("", String::as_str)
     ))
+}
+
+/// The warning for a netlist run under `deadlock_check = "warn"` whose static check was
+/// not run: whether its routing can deadlock is not known.
+fn not_checked_warning(kind: RoutingKind, why: &cdg::NotChecked) -> String {
+    let why = match why {
+        cdg::NotChecked::Work { steps } => {
+            format!("{steps} route computations, more than {}", cdg::WORK_LIMIT)
+        }
+        cdg::NotChecked::Memory { bytes } => format!(
+            "more than {bytes} bytes of memory, above {}",
+            cdg::MEMORY_LIMIT
+        ),
+    };
+    format!(
+        "the static deadlock check of routing `{}` was not run ({why}; deadlock_check = \"warn\"), \
+         so whether it can deadlock on this netlist is not known; the run goes on and its \
+         watchdog reports a deadlock if one happens",
+        kind_name(kind)
+    )
 }
 
 /// How `netlist check` established deadlock freedom for a netlist that passed validation:
@@ -234,7 +257,7 @@ pub(super) fn construct(
             adaptive_vcs(netlist),
             min_network_vcs(netlist),
             warn_only(netlist),
-        )),
+        )?),
         (RoutingKind::Quaglia, Topology::Torus { radix }) if radix.len() == 2 => {
             Arc::new(quaglia_adaptive::Quaglia::new(
                 Geometry::new(netlist, kind)?,
@@ -261,8 +284,8 @@ pub(super) fn construct(
         (RoutingKind::NegativeFirst, Topology::Mesh { .. }) => Arc::new(
             negative_first::NegativeFirst::new(Geometry::new(netlist, kind)?),
         ),
-        (RoutingKind::Source, _) => Arc::new(source::SourceRouting::new(netlist)),
-        (RoutingKind::Table, _) => Arc::new(table::TableRouting::new(netlist)),
+        (RoutingKind::Source, _) => Arc::new(source::SourceRouting::new(netlist)?),
+        (RoutingKind::Table, _) => Arc::new(table::TableRouting::new(netlist)?),
         (
             RoutingKind::Minimal | RoutingKind::Valiant | RoutingKind::UgalL,
             Topology::Dragonfly { a, h },

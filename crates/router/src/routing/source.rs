@@ -19,7 +19,7 @@
 
 use super::geometry::Geometry;
 use super::updown::UpDown;
-use super::{RouteCtx, RouteSet, RoutingFunction};
+use super::{RouteCtx, RouteSet, RoutingFunction, RoutingMismatch};
 use crate::Flit;
 use flitsim_netlist::{Netlist, OutPort, RouterId, RoutingKind, TerminalId};
 
@@ -32,11 +32,14 @@ pub struct SourceRouting {
 
 impl SourceRouting {
     /// Builds the path tables of `netlist`.
-    pub fn new(netlist: &Netlist) -> SourceRouting {
-        SourceRouting {
-            tables: UpDown::new(netlist),
+    ///
+    /// # Errors
+    /// [`RoutingMismatch::TablesTooLarge`] when the tables cannot be allocated.
+    pub fn new(netlist: &Netlist) -> Result<SourceRouting, RoutingMismatch> {
+        Ok(SourceRouting {
+            tables: UpDown::new(netlist, RoutingKind::Source)?,
             geo: Geometry::new(netlist, RoutingKind::Source).ok(),
-        }
+        })
     }
 }
 

@@ -17,7 +17,7 @@
 
 use super::geometry::Geometry;
 use super::updown::UpDown;
-use super::{RouteCtx, RouteSet, RoutingFunction};
+use super::{RouteCtx, RouteSet, RoutingFunction, RoutingMismatch};
 use flitsim_netlist::{Netlist, OutPort, RouterId, RoutingKind, TerminalId};
 
 /// Up*/down* table routing (see the module docs).
@@ -29,11 +29,14 @@ pub struct TableRouting {
 
 impl TableRouting {
     /// Builds the tables of `netlist`.
-    pub fn new(netlist: &Netlist) -> TableRouting {
-        TableRouting {
-            tables: UpDown::new(netlist),
+    ///
+    /// # Errors
+    /// [`RoutingMismatch::TablesTooLarge`] when the tables cannot be allocated.
+    pub fn new(netlist: &Netlist) -> Result<TableRouting, RoutingMismatch> {
+        Ok(TableRouting {
+            tables: UpDown::new(netlist, RoutingKind::Table)?,
             geo: Geometry::new(netlist, RoutingKind::Table).ok(),
-        }
+        })
     }
 }
 
@@ -79,7 +82,7 @@ mod tests {
             topology::ring(6),
         ] {
             let f = build(RoutingKind::Table, &n).unwrap();
-            let t = UpDown::new(&n);
+            let t = UpDown::new(&n, RoutingKind::Table).unwrap();
             let mut set = RouteSet::new();
             for s in 0..n.num_routers() as u32 {
                 for d in 0..n.num_routers() as u32 {

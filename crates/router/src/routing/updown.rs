@@ -12,8 +12,9 @@
 //! `(level, id)` of their source, then the down channels by increasing `(level, id)`: a
 //! legal path only goes up this order, so the channel dependency graph is acyclic.
 
-use super::{eject, Candidate, RouteCtx, RouteSet, VcRange};
-use flitsim_netlist::{InPort, Netlist, OutPort, RouterId, TerminalId, TERMINAL_PORT};
+use super::table_size::table;
+use super::{eject, Candidate, RouteCtx, RouteSet, RoutingMismatch, VcRange};
+use flitsim_netlist::{InPort, Netlist, OutPort, RouterId, RoutingKind, TerminalId, TERMINAL_PORT};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::Reversed;
 use std::collections::VecDeque;
@@ -41,15 +42,21 @@ pub(crate) struct UpDown {
 
 impl UpDown {
     /// Builds the tables of `netlist`.
-    pub fn new(netlist: &Netlist) -> UpDown {
+    ///
+    /// # Errors
+    /// [`RoutingMismatch::TablesTooLarge`] when the distances cannot be allocated.
+    pub fn new(netlist: &Netlist, kind: RoutingKind) -> Result<UpDown, RoutingMismatch> {
         let n = netlist.num_routers();
-        // Levels: breadth-first from router 0 over the channels.
+        // Levels: breadth-first from router 0 over each router's output channels.
         let mut level = vec![u32::MAX; n];
         if n > 0 {
             level[0] = 0;
             let mut q = VecDeque::from([0usize]);
             while let Some(u) = q.pop_front() {
-                for ch in netlist.channels().filter(|c| c.from.index() == u) {
+                let r = RouterId(u as u32);
+                let outs = (0..netlist.router(r).ports.len())
+                    .filter_map(|p| netlist.out_channel(r, OutPort(p as u8)));
+                for ch in outs.map(|c| netlist.channel(c)) {
                     if level[ch.to.index()] == u32::MAX {
                         level[ch.to.index()] = level[u] + 1;
                         q.push_back(ch.to.index());
@@ -89,7 +96,7 @@ impl UpDown {
         for o in &mut out {
             o.sort_by_key(|x| x.port);
         }
-        let mut dist = vec![u16::MAX; n * n * 2];
+        let mut dist = table(kind, n * n * 2, u16::MAX)?;
         for t in 0..n {
             // Shortest legal distances to t: Dijkstra on the reversed state graph from
             // both of t's states.
@@ -106,7 +113,7 @@ impl UpDown {
                 }
             }
         }
-        UpDown {
+        Ok(UpDown {
             n,
             out,
             arrived_down,
@@ -115,7 +122,7 @@ impl UpDown {
                 .routers()
                 .map(|r| r.ports.first().map_or(r.config.vcs, |p| p.vcs))
                 .collect(),
-        }
+        })
     }
 
     /// The phase of a packet at `r` that arrived on `in_port` (1 = down only).

@@ -1,10 +1,12 @@
 //! The registry as netlist validation sees it ([`RoutingRequirements`]).
 
 use super::registry::{build, construct, warn_only};
+use super::table_size::{help, table_bytes, TABLE_LIMIT};
 use super::{cdg, kind_name, RoutingFunction, RoutingMismatch};
 use flitsim_netlist::{
     Netlist, RoutingKind, RoutingProblem, RoutingProblemKind, RoutingRequirements,
 };
+use std::sync::Arc;
 
 /// The routing registry as netlist validation sees it: checks every router's configured
 /// routing function against the netlist.
@@ -22,28 +24,8 @@ impl RoutingRequirements for RoutingRegistry {
         }
         for kind in kinds {
             let users = |r: &flitsim_netlist::RouterSpec| r.config.routing == kind;
-            let f = match construct(kind, netlist) {
-                Ok(f) => f,
-                Err(RoutingMismatch::DoesNotFit {
-                    routing,
-                    topology,
-                    help,
-                }) => {
-                    for r in netlist.routers().filter(|r| users(r)) {
-                        problems.push(RoutingProblem {
-                            router: r.id,
-                            kind: RoutingProblemKind::DoesNotFit {
-                                routing: routing.clone(),
-                                topology: topology.clone(),
-                            },
-                            help: help.clone(),
-                        });
-                    }
-                    continue;
-                }
-                Err(RoutingMismatch::TooFewVcs { .. } | RoutingMismatch::ClassVcs { .. }) => {
-                    unreachable!("unchecked build")
-                }
+            let Some(f) = constructed(kind, netlist, &mut problems) else {
+                continue;
             };
             let classes = f.vc_classes();
             let before = problems.len();
@@ -99,6 +81,74 @@ impl RoutingRequirements for RoutingRegistry {
             }
         }
         problems
+    }
+}
+
+/// Routing `kind` built for `netlist`, or `None` with its problems added to `problems`
+/// (at each router using it): tables above [`TABLE_LIMIT`] (refused before they are
+/// built) or failing to allocate, or a topology it does not fit.
+fn constructed(
+    kind: RoutingKind,
+    netlist: &Netlist,
+    problems: &mut Vec<RoutingProblem>,
+) -> Option<Arc<dyn RoutingFunction>> {
+    let users = |r: &flitsim_netlist::RouterSpec| r.config.routing == kind;
+    let bytes = table_bytes(kind, netlist);
+    if bytes > TABLE_LIMIT {
+        for r in netlist.routers().filter(|r| users(r)) {
+            let limit = format!("the {TABLE_LIMIT} bytes they may use");
+            problems.push(tables_too_large(r.id, kind, bytes, limit));
+        }
+        return None;
+    }
+    match construct(kind, netlist) {
+        Ok(f) => Some(f),
+        Err(RoutingMismatch::DoesNotFit {
+            routing,
+            topology,
+            help,
+        }) => {
+            for r in netlist.routers().filter(|r| users(r)) {
+                problems.push(RoutingProblem {
+                    router: r.id,
+                    kind: RoutingProblemKind::DoesNotFit {
+                        routing: routing.clone(),
+                        topology: topology.clone(),
+                    },
+                    help: help.clone(),
+                });
+            }
+            None
+        }
+        Err(RoutingMismatch::TablesTooLarge { bytes, .. }) => {
+            for r in netlist.routers().filter(|r| users(r)) {
+                let limit = "what this process could allocate".to_string();
+                problems.push(tables_too_large(r.id, kind, bytes, limit));
+            }
+            None
+        }
+        Err(RoutingMismatch::TooFewVcs { .. } | RoutingMismatch::ClassVcs { .. }) => {
+            unreachable!("unchecked build")
+        }
+    }
+}
+
+/// The refusal of routing `kind` at router `router` whose tables need `bytes`, more than
+/// `limit` (what they exceed, for the message).
+fn tables_too_large(
+    router: flitsim_netlist::RouterId,
+    kind: RoutingKind,
+    bytes: u64,
+    limit: String,
+) -> RoutingProblem {
+    RoutingProblem {
+        router,
+        kind: RoutingProblemKind::TablesTooLarge {
+            routing: kind_name(kind).to_string(),
+            bytes,
+            limit,
+        },
+        help: help(kind),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The estimate: the bytes of each part of a network, counted from the netlist without
 //! allocating anything.
 
-use super::part::Part;
+use super::part::{routing_kinds, Part};
 use super::sizes::{max_latency, router_vcs, Walk};
 use crate::channel::{DelayLines, Wakes};
 use crate::network::{bounds, RouterNode, TerminalNode};
@@ -9,6 +9,7 @@ use flitsim_netlist::Netlist;
 use flitsim_router::buffer::InputBuffer;
 use flitsim_router::pipeline::crossbar::Crossbar;
 use flitsim_router::pipeline::output::CreditReturn;
+use flitsim_router::routing;
 use flitsim_router::{Credit, Flit, Reset, Router};
 
 /// Bytes a network's large arrays take once assembled, by part (see the module docs).
@@ -28,13 +29,15 @@ pub(crate) struct Estimate {
     pub nodes: u64,
     /// The zero-load latency walk's memos, one per worker.
     pub walk: u64,
+    /// Routing tables that grow with the square of the routers (`routing::table_bytes`).
+    pub routing: u64,
     /// The netlist itself, already loaded (it shares the process's memory).
     pub netlist: u64,
 }
 
 impl Estimate {
     /// The parts and their bytes, in the order of [`Part`].
-    fn parts(&self) -> [(Part, u64); 8] {
+    fn parts(&self) -> [(Part, u64); 9] {
         [
             (Part::Fifos, self.fifos),
             (Part::Lines, self.lines),
@@ -43,6 +46,7 @@ impl Estimate {
             (Part::Wakes, self.wakes),
             (Part::Nodes, self.nodes),
             (Part::ZeroLoadWalk, self.walk),
+            (Part::Routing, self.routing),
             (Part::Netlist, self.netlist),
         ]
     }
@@ -64,6 +68,15 @@ impl Estimate {
     }
 }
 
+/// Bytes of the routing tables of `netlist`'s routing functions that grow faster than
+/// the netlist (`routing::table_bytes` of each distinct one).
+pub(crate) fn routing_bytes(netlist: &Netlist) -> u64 {
+    routing_kinds(netlist)
+        .into_iter()
+        .map(|k| routing::table_bytes(k, netlist))
+        .fold(0, u64::saturating_add)
+}
+
 /// Bytes of the large arrays of `netlist` assembled in `parts` partitions and of the
 /// zero-load latency walk `walk`, computed without allocating them (two vectors of a
 /// router's ports are reused), in O(routers + channels + VCs), plus per router its ports
@@ -71,6 +84,7 @@ impl Estimate {
 pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate {
     let mut e = Estimate {
         walk: walk.memos(netlist).bytes(),
+        routing: routing_bytes(netlist),
         netlist: netlist.heap_bytes(),
         ..Estimate::default()
     };

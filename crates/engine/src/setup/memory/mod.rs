@@ -34,7 +34,12 @@
 //!   ([`WalkMemos::bytes`]; the workers follow the threads asked, at most one per 256
 //!   terminals, see [`Walk`]).
 //!
-//! Left out: routing tables, the walk's tables shared by its workers (16 bytes per
+//! - routing tables that grow with the square of the routers or groups (`table` and
+//!   `source`: 4 bytes per pair of routers; `duato-nbc`: 1; dragonfly routing: 12 per
+//!   pair of groups: `routing::table_bytes`), also checked on their own, with the
+//!   netlist, before the routing functions are built ([`check_routing`]).
+//!
+//! Left out: routing tables linear in the netlist, the walk's tables shared by its workers (16 bytes per
 //! router and 9 per router and port) and each worker's route in progress, what unbounded
 //! FIFOs, source queues and statistics grow to while running, and a few fixed-size
 //! arrays per router. So the estimate is a slight lower bound: within 7% of the bytes
@@ -48,7 +53,7 @@ mod limit;
 mod part;
 mod sizes;
 
-pub(crate) use check::check;
+pub(crate) use check::{check, check_routing};
 pub(crate) use limit::MemoryLimit;
 pub(crate) use sizes::Walk;
 

@@ -4,8 +4,9 @@
 use super::sizes::{max_latency, router_vcs, Walk};
 use crate::network::bounds;
 use crate::setup::zero_load::WalkMemos;
-use flitsim_netlist::{ArbiterKind, BufferDepth, Netlist};
+use flitsim_netlist::{ArbiterKind, BufferDepth, Netlist, RoutingKind};
 use flitsim_router::buffer::UNBOUNDED_START;
+use flitsim_router::routing;
 
 /// A part of an [`Estimate`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -17,6 +18,7 @@ pub(crate) enum Part {
     Wakes,
     Nodes,
     ZeroLoadWalk,
+    Routing,
     Netlist,
 }
 
@@ -31,6 +33,7 @@ impl Part {
             Part::Wakes => "wake-ups",
             Part::Nodes => "router and terminal state",
             Part::ZeroLoadWalk => "zero-load latency walk",
+            Part::Routing => "routing tables",
             Part::Netlist => "the netlist",
         }
     }
@@ -51,6 +54,9 @@ impl Part {
                 "lower channel_latency or terminal_latency (--set), or run with fewer --threads"
             }
             Part::Nodes | Part::Netlist => "use a smaller netlist",
+            Part::Routing => {
+                "use a generator's own routing (--routing dor on a torus, mesh or hypercube) instead of table or source routing, or a smaller netlist"
+            }
             Part::ZeroLoadWalk if walk.dimension_order => "run with fewer --threads",
             Part::ZeroLoadWalk => {
                 "run with fewer --threads, or use dimension-order routing (--routing dor) or lower vcs (--set)"
@@ -88,6 +94,7 @@ impl Part {
             Part::Allocators => allocator_detail(netlist),
             Part::Nodes => format!("{n} routers and {} terminals", netlist.num_terminals()),
             Part::ZeroLoadWalk => walk_detail(walk.memos(netlist)),
+            Part::Routing => routing_detail(netlist),
             Part::Netlist => format!("{n} routers and {} channels", netlist.num_channels()),
         }
     }
@@ -110,6 +117,30 @@ fn walk_detail(m: WalkMemos) -> String {
             shape.routers, shape.ports, shape.vcs
         )
     }
+}
+
+/// `table: 65536 routers x 65536 destinations`: the routing functions whose tables grow
+/// with the square of the routers or groups.
+fn routing_detail(netlist: &Netlist) -> String {
+    let kinds = routing_kinds(netlist)
+        .into_iter()
+        .filter(|&k| routing::table_bytes(k, netlist) > 0)
+        .map(routing::kind_name)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let n = netlist.num_routers();
+    format!("{kinds}: {n} routers x {n} destinations")
+}
+
+/// The distinct routing functions of `netlist`'s routers, in order of first use.
+pub(super) fn routing_kinds(netlist: &Netlist) -> Vec<RoutingKind> {
+    let mut kinds = Vec::new();
+    for r in netlist.routers() {
+        if !kinds.contains(&r.config.routing) {
+            kinds.push(r.config.routing);
+        }
+    }
+    kinds
 }
 
 /// Does a router of `netlist` use matrix arbiters?

@@ -433,3 +433,31 @@ fn estimates_of_the_netlists() {
         }
     }
 }
+
+/// Table routing's distances (4 bytes per pair of routers) are a part of the estimate,
+/// and [`check_routing`] refuses them before the routing functions are built.
+#[test]
+fn routing_tables_are_counted_and_checked_before_they_are_built() {
+    let src = "name = \"t\"\n[topology]\nkind = \"torus\"\nradix = [32, 32]\n\
+               [defaults]\nrouting = \"table\"\n";
+    let table = flitsim_netlist::parse_str(src, std::path::Path::new("t.toml")).unwrap();
+    let e = estimate(&table, 1, DOR);
+    assert_eq!(e.routing, 1024 * 1024 * 4);
+    let dor = ring("5");
+    assert_eq!(estimate(&dor, 1, DOR).routing, 0);
+    let limit = |bytes| {
+        Some(MemoryLimit {
+            bytes,
+            what: "of memory this machine has",
+        })
+    };
+    assert!(check_routing(&table, limit(e.routing + e.netlist)).is_ok());
+    let err = check_routing(&table, limit(e.routing + e.netlist - 1))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("(routing tables 4.2 MB: table: 1024 routers x 1024 destinations)"),
+        "{err}"
+    );
+    assert!(err.contains("help: use a generator's own routing"), "{err}");
+}
