@@ -386,11 +386,11 @@ fn a_network_larger_than_memory_is_refused_before_allocation() {
         ],
     );
     // 16 x 5 x 255 FIFOs of 65536 slots of 36 bytes (48.1 GB) and 65537 occupancy levels
-    // of 8 bytes (10.7 GB).
+    // of 4 bytes (5.3 GB).
     assert_refused_for_memory(
         &out,
-        "58.8 GB",
-        "(input FIFOs 58.8 GB: 16 routers x 5 ports x 255 VCs x 65536 flits)",
+        "53.5 GB",
+        "(input FIFOs 53.5 GB: 16 routers x 5 ports x 255 VCs x 65536 flits)",
         "lower buffer_depth or vcs (--set)",
     );
 }
@@ -398,9 +398,8 @@ fn a_network_larger_than_memory_is_refused_before_allocation() {
 /// A network whose allocators exceed the memory (torus 4x4, 255 VCs per port and matrix
 /// arbiters: per router 1275 x 1275 VCs, VA's 2550 matrix arbiters of 1275 requesters,
 /// about 8.3 GB) is refused before anything is allocated, naming the allocators and the
-/// cheaper arbiter; exit 1. Before the allocators were counted, it passed the check and
-/// aborted on a failed allocation some seconds into assembly. Under `ulimit -v` (4 GB), as
-/// above, so that a failed check could not exhaust the machine.
+/// cheaper arbiter; exit 1. Under `ulimit -v` (4 GB), as above, so that a failed check
+/// could not exhaust the machine.
 #[test]
 fn a_network_whose_allocators_exceed_memory_is_refused_before_allocation() {
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/netlists/torus-4x4.toml");
