@@ -93,6 +93,17 @@ fn bad_parameters_and_misfits_are_refused() {
     )
     .unwrap_err();
     assert_eq!(e.errors[0].code(), "missing-key", "{e:?}");
+    // Request/reply needs one terminal per router, and a fat tree has no concentration to lower.
+    let e = parse_str(
+        &src(4, 2, "[defaults]\nreply_length = 4\n"),
+        Path::new("ft.toml"),
+    )
+    .unwrap_err();
+    let text = e.errors[0].to_string();
+    assert!(
+        text.contains("one terminal per router or `reply_length = 0`"),
+        "{text}"
+    );
     // Routings that do not route on the terminal itself do not fit.
     let n = with(fat_tree(4, 2), &[("routing", "table")]);
     assert!(Simulation::new(&n, &SimConfig::default()).is_err());
@@ -123,4 +134,30 @@ fn run_json_echoes_the_terminal_counts_per_router() {
         config["router_terminals"],
         serde_json::json!([[4, 4], [0, 4]])
     );
+}
+
+#[test]
+fn the_text_summary_counts_routers_and_terminals() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let run = |netlist: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
+            .arg("run")
+            .arg(root.join(netlist))
+            .args([
+                "--rate", "0.01", "--warmup", "50", "--cycles", "200", "--quiet",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let tree = run("netlists/fat-tree-4ary2.toml");
+    assert!(tree.contains("8 routers, 16 terminals)"), "{tree}");
+    // One terminal per router: the terminals are not named twice.
+    let torus = run("netlists/torus-4x4.toml");
+    assert!(torus.contains("16 routers)"), "{torus}");
 }

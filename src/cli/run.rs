@@ -256,9 +256,14 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
     let routing = netlist.routers().next().map_or("-", |r| {
         flitsim_router::routing::kind_name(r.config.routing)
     });
+    // Terminals are named only where they differ from the routers (concentration, fat trees).
+    let terminals = match netlist.num_terminals() {
+        t if t == netlist.num_routers() => String::new(),
+        t => format!(", {t} terminals"),
+    };
     let _ = writeln!(
         s,
-        "netlist {} ({}, {} routers), routing {}, traffic {}",
+        "netlist {} ({}, {} routers{terminals}), routing {}, traffic {}",
         netlist.name,
         describe_topology(&netlist.topology),
         netlist.num_routers(),

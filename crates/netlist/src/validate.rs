@@ -216,10 +216,14 @@ fn check_replies(netlist: &Netlist) -> Result<(), Diagnostics> {
             at: loc.param(r.id, None, "reply_length"),
             key: "reply_length".into(),
             message: if many {
+                // Per-router terminal counts (a fat tree) have no concentration to lower.
+                let fix = match netlist.concentration() {
+                    Some(_) => "set `concentration = 1` or `reply_length = 0`",
+                    None => "use a network with one terminal per router or `reply_length = 0`",
+                };
                 format!(
                     "router {} has reply_length = {} and concentration = {c}: request/reply \
-                     traffic runs with one terminal per router; set `concentration = 1` or \
-                     `reply_length = 0`",
+                     traffic runs with one terminal per router; {fix}",
                     r.name, r.config.reply_length
                 )
             } else {
