@@ -58,15 +58,15 @@ pub fn work(netlist: &Netlist) -> u64 {
         .flat_map(|r| r.ports.iter().map(|p| usize::from(p.vcs)))
         .max()
         .unwrap_or(1);
-    // One destination per router.
-    [
-        netlist.num_routers(),
-        netlist.num_routers(),
-        max_ports,
-        max_vcs,
-    ]
-    .iter()
-    .fold(1u64, |acc, &x| acc.saturating_mul(x as u64))
+    // One destination per router, or every terminal when routers carry different counts
+    // (as the exploration walks them).
+    let dests = match netlist.concentration() {
+        Some(_) => netlist.num_routers(),
+        None => netlist.num_terminals(),
+    };
+    [dests, netlist.num_routers(), max_ports, max_vcs]
+        .iter()
+        .fold(1u64, |acc, &x| acc.saturating_mul(x as u64))
 }
 
 /// The exploration, refused above [`WORK_LIMIT`] or [`MEMORY_LIMIT`] (the graph built from

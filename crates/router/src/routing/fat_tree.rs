@@ -255,4 +255,11 @@ mod tests {
             assert!(build(kind, &n).is_err(), "{kind:?}");
         }
     }
+
+    #[test]
+    fn the_check_counts_every_terminal_as_a_destination() {
+        // 4-ary 3-tree: 64 terminals x 48 routers x 8 ports x 4 VCs.
+        let n = fat_tree(4, 3);
+        assert_eq!(cdg::work(&n), 64 * 48 * 8 * 4);
+    }
 }
