@@ -16,6 +16,28 @@ fn with(mut n: Netlist, sets: &[(&str, &str)]) -> Netlist {
     n
 }
 
+/// Runs each of `cases` at `rate` (5-flit packets, 500 warm-up and 3000 measured cycles,
+/// at most `drain` cycles of drain) under the per-cycle check: no deadlock, packets
+/// delivered, and with `drained` nothing left in flight.
+fn conserves(cases: &[Netlist], rate: f64, drain: u64, drained: bool) {
+    for n in cases {
+        let config = SimConfig {
+            rate,
+            length: 5,
+            warmup: 500,
+            cycles: 3000,
+            drain,
+            ..SimConfig::default()
+        };
+        let r = Simulation::new(n, &config).unwrap().run();
+        assert!(r.deadlock.is_none());
+        assert!(r.packets.delivered > 0);
+        if drained {
+            assert_eq!(r.packets.in_flight_end, 0);
+        }
+    }
+}
+
 #[test]
 fn conserved_under_load_with_awkward_settings() {
     let cases = [
@@ -57,19 +79,7 @@ fn conserved_under_load_with_awkward_settings() {
             ],
         ),
     ];
-    for n in &cases {
-        let config = SimConfig {
-            rate: 0.1,
-            length: 5,
-            warmup: 500,
-            cycles: 3000,
-            drain: 5000,
-            ..SimConfig::default()
-        };
-        let r = Simulation::new(n, &config).unwrap().run();
-        assert!(r.deadlock.is_none());
-        assert!(r.packets.delivered > 0);
-    }
+    conserves(&cases, 0.1, 5000, false);
 }
 
 /// Input and output speedup under load, with shallow buffers, zero-delay stages, every
@@ -110,20 +120,7 @@ fn speedup_conserves_under_load() {
             ],
         ),
     ];
-    for n in &cases {
-        let config = SimConfig {
-            rate: 0.15,
-            length: 5,
-            warmup: 500,
-            cycles: 3000,
-            drain: 20_000,
-            ..SimConfig::default()
-        };
-        let r = Simulation::new(n, &config).unwrap().run();
-        assert!(r.deadlock.is_none());
-        assert!(r.packets.delivered > 0);
-        assert_eq!(r.packets.in_flight_end, 0);
-    }
+    conserves(&cases, 0.15, 20_000, true);
 }
 
 /// Speculative switch allocation and lookahead routing under load, with shallow buffers,
@@ -155,20 +152,7 @@ fn speculation_and_lookahead_conserve_under_load() {
             ],
         ),
     ];
-    for n in &cases {
-        let config = SimConfig {
-            rate: 0.12,
-            length: 5,
-            warmup: 500,
-            cycles: 3000,
-            drain: 20_000,
-            ..SimConfig::default()
-        };
-        let r = Simulation::new(n, &config).unwrap().run();
-        assert!(r.deadlock.is_none());
-        assert!(r.packets.delivered > 0);
-        assert_eq!(r.packets.in_flight_end, 0);
-    }
+    conserves(&cases, 0.12, 20_000, true);
 }
 
 #[test]
