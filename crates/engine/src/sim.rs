@@ -255,7 +255,17 @@ impl Simulation {
     /// `deadlock`.
     pub fn run(&mut self) -> RunReport {
         let _ = self.run_phases();
+        self.check_last_cycle();
         self.report()
+    }
+
+    /// With cycle checks on, checks conservation after the last cycle run: the checks
+    /// between cycles may skip it when they are spaced out
+    /// ([`crate::checks::conservation::check_every`]).
+    fn check_last_cycle(&self) {
+        if self.config.cycle_checks && self.now.0 > 0 {
+            crate::checks::conservation::check(Cycle(self.now.0 - 1), &View::new(&self.net));
+        }
     }
 
     fn run_phases(&mut self) -> Result<(), SimError> {

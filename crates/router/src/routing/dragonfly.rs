@@ -25,9 +25,10 @@
 //! class is an even share of a port's VCs (`vcs` >= the classes, [`RoutingFunction::vc_classes`]).
 
 use super::source::path_hash;
-use super::{eject, Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
+use super::table_size::table;
+use super::{eject, Candidate, RouteCtx, RouteSet, RoutingFunction, RoutingMismatch, VcRange};
 use crate::Flit;
-use flitsim_netlist::{Netlist, OutPort, RouterId, TerminalId, TERMINAL_PORT};
+use flitsim_netlist::{Netlist, OutPort, RouterId, RoutingKind, TerminalId, TERMINAL_PORT};
 #[cfg(test)]
 use std::sync::Arc;
 
@@ -100,16 +101,25 @@ pub struct Dragonfly {
 
 impl Dragonfly {
     /// Builds the tables of `netlist`, a dragonfly of `a` routers per group and `h`
-    /// global channels per router.
-    pub fn new(netlist: &Netlist, a: u32, h: u32, variant: Variant) -> Dragonfly {
+    /// global channels per router, `kind` its routing.
+    ///
+    /// # Errors
+    /// [`RoutingMismatch::TablesTooLarge`] when the per-group tables cannot be allocated.
+    pub fn new(
+        netlist: &Netlist,
+        a: u32,
+        h: u32,
+        variant: Variant,
+        kind: RoutingKind,
+    ) -> Result<Dragonfly, RoutingMismatch> {
         let g = a * h + 1;
         let n = netlist.num_routers();
         let mut d = Dragonfly {
             variant,
             a,
             g,
-            local: vec![0; n * a as usize],
-            gateway: vec![Gateway::default(); (g * g) as usize],
+            local: table(kind, n * a as usize, 0)?,
+            gateway: table(kind, (g * g) as usize, Gateway::default())?,
             global_in: netlist
                 .routers()
                 .map(|r| vec![false; r.ports.len()])
@@ -139,7 +149,7 @@ impl Dragonfly {
                 };
             }
         }
-        d
+        Ok(d)
     }
 
     /// Local VC classes (the largest class count, [`RoutingFunction::vc_classes`]).

@@ -295,7 +295,7 @@ pub(super) fn construct(
                 RoutingKind::Valiant => dragonfly::Variant::Valiant,
                 _ => dragonfly::Variant::UgalL,
             };
-            Arc::new(dragonfly::Dragonfly::new(netlist, *a, *h, variant))
+            Arc::new(dragonfly::Dragonfly::new(netlist, *a, *h, variant, kind)?)
         }
         (
             RoutingKind::Minimal | RoutingKind::Valiant | RoutingKind::UgalL,
