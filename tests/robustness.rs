@@ -27,6 +27,34 @@ fn accepted(args: &[&str]) -> String {
 }
 
 #[test]
+fn a_value_set_after_loading_is_located_at_its_setting() {
+    let t = "netlists/torus-4x4.toml";
+    let sets = ["--set", "switching=vct", "--set", "buffer_depth=2"];
+    let e = refused(&[&["run", t, "--length", "8", "--cycles", "10"], &sets[..]].concat());
+    assert!(
+        e.starts_with(
+            "netlists/torus-4x4.toml (overridden: buffer_depth = 2): error[vct-buffer-too-shallow]"
+        ),
+        "{e}"
+    );
+    // From the file, the same rule points at the file's line.
+    let e = refused(&[
+        "run",
+        t,
+        "--length",
+        "9",
+        "--cycles",
+        "10",
+        "--set",
+        "switching=vct",
+    ]);
+    assert!(
+        e.starts_with("netlists/torus-4x4.toml:19:16: error[vct-buffer-too-shallow]"),
+        "{e}"
+    );
+}
+
+#[test]
 fn the_vct_depth_rule_holds_after_set() {
     let t = "netlists/torus-4x4.toml";
     let sets = ["--set", "max_packet_length=100", "--set", "switching=vct"];

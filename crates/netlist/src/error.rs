@@ -9,57 +9,8 @@
 //! ```
 
 use crate::config::{MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_PIPELINE_DELAY};
+pub use crate::location::Location;
 use std::fmt;
-use std::path::{Path, PathBuf};
-
-/// A place in a netlist file: 1-based line and column (in characters).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Location {
-    /// The file, as given by the user.
-    pub path: PathBuf,
-    /// Line, starting at 1 (0 when the error concerns the whole file).
-    pub line: u32,
-    /// Column in characters, starting at 1 (0 when the error concerns the whole file).
-    pub col: u32,
-}
-
-impl Location {
-    /// The location of byte `offset` in `src` (clamped to the end of `src`).
-    pub fn from_offset(path: &Path, src: &str, offset: usize) -> Location {
-        let mut offset = offset.min(src.len());
-        while !src.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let before = &src[..offset];
-        let line = before.matches('\n').count() as u32 + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let col = src[line_start..offset].chars().count() as u32 + 1;
-        Location {
-            path: path.to_path_buf(),
-            line,
-            col,
-        }
-    }
-
-    /// A location naming only the file (I/O errors).
-    pub fn file(path: &Path) -> Location {
-        Location {
-            path: path.to_path_buf(),
-            line: 0,
-            col: 0,
-        }
-    }
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}", self.path.display())
-        } else {
-            write!(f, "{}:{}:{}", self.path.display(), self.line, self.col)
-        }
-    }
-}
 
 /// Which side of a port a channel uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -746,26 +697,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn offsets_become_one_based_line_and_column() {
-        let src = "a = 1\nbé = 2\n";
-        let p = Path::new("f.toml");
-        assert_eq!(Location::from_offset(p, src, 0).line, 1);
-        let l = Location::from_offset(p, src, src.find('=').unwrap());
-        assert_eq!((l.line, l.col), (1, 3));
-        // 'é' is two bytes but one column.
-        let l = Location::from_offset(p, src, src.rfind('=').unwrap());
-        assert_eq!((l.line, l.col), (2, 4));
-        let l = Location::from_offset(p, src, 10_000);
-        assert_eq!(l.line, 3);
-    }
-
-    #[test]
     fn renders_code_location_and_help() {
         let e = NetlistError::ZeroLatencyChannel {
             at: Location {
                 path: "netlists/t.toml".into(),
                 line: 14,
                 col: 5,
+                setting: None,
             },
             channel: "r3.east -> r4.west".into(),
         };
@@ -782,6 +720,7 @@ mod tests {
             path: "f".into(),
             line,
             col: 1,
+            setting: None,
         };
         let d = Diagnostics::new(vec![
             NetlistError::ZeroVcs {

@@ -45,6 +45,7 @@ pub mod error;
 pub mod expand;
 pub mod format;
 pub mod ids;
+pub mod location;
 pub mod metrics;
 pub mod netlist;
 pub mod read;

@@ -103,6 +103,16 @@ impl Netlist {
     /// (`max_packet_length`, `concentration`: terminals per router). Keys: [`SET_KEYS`]. An unknown key or a bad value is an
     /// error naming the key and the accepted values; the netlist is then unchanged.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), NetlistError> {
+        self.set_value(key, value)?;
+        if let Some(s) = &mut self.source {
+            let s = std::sync::Arc::make_mut(s);
+            s.overrides.insert(key.to_string(), value.to_string());
+        }
+        Ok(())
+    }
+
+    /// [`Netlist::set`] without recording where the value came from.
+    fn set_value(&mut self, key: &str, value: &str) -> Result<(), NetlistError> {
         if self.set_netlist_wide(key, value)? {
             return Ok(());
         }

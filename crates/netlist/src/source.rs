@@ -42,6 +42,9 @@ pub struct SourceMap {
     pub(crate) routers: Vec<RouterSource>,
     /// By channel id (explicit form only).
     pub(crate) channels: Vec<Span>,
+    /// Keys set after loading, with their last value: they are located there, not in
+    /// the file.
+    pub(crate) overrides: BTreeMap<String, String>,
 }
 
 impl SourceMap {
@@ -84,6 +87,7 @@ impl SourceMap {
             path: self.path.clone(),
             line: line as u32,
             col: self.src[start..offset].chars().count() as u32 + 1,
+            setting: None,
         }
     }
 
@@ -128,9 +132,12 @@ impl SourceMap {
     }
 
     /// Where the value of parameter `key` in force at `router` (and `port`, for `vcs` and
-    /// `buffer_depth`) was set: the port's key, the router's key, the `[defaults]` key, or
+    /// `buffer_depth`) was set: the setting that overrode it after loading, the port's key, the router's key, the `[defaults]` key, or
     /// failing those the router, the `[defaults]` table, the `[topology]` table, the file.
     pub(crate) fn param(&self, r: RouterId, port: Option<usize>, key: &str) -> Location {
+        if let Some(value) = self.overrides.get(key) {
+            return Location::setting(&self.path, key, value);
+        }
         let rs = self.routers.get(r.index());
         if let Some(span) = port
             .and_then(|p| rs.and_then(|rs| rs.ports.get(p)))
