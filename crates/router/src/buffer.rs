@@ -64,12 +64,12 @@ pub struct InputBuffer {
     /// The router's current cycle (set at the start of each step and before a reset is
     /// received; departures use it).
     now: u64,
-    /// Each FIFO's depth and what it held at the last reset (read only at growth, reset
-    /// and report time).
-    records: Vec<FifoRecord>,
+    /// What each FIFO held at the last reset (empty before the first reset; read only at
+    /// reset and report time).
+    resets: Vec<FifoReset>,
 }
 
-/// One FIFO's ring and the counts its pushes update. Half a cache line.
+/// One FIFO's ring, the counts its pushes update and its depth. Half a cache line.
 #[derive(Copy, Clone, Debug)]
 #[repr(align(32))]
 struct Fifo {
@@ -86,27 +86,30 @@ struct Fifo {
     level_base: u32,
     /// Largest occupancy since construction or the last reset.
     max: u32,
-    /// Flits pushed since construction or the last reset.
-    arrivals: u64,
+    /// Flits pushed since construction or the last reset. 32 bits are exact: a FIFO
+    /// takes at most one flit per cycle (from its port's channel), after cycle 0 and up
+    /// to `Stamp::LAST`.
+    arrivals: u32,
+    /// Depth in flits (`u32::MAX`: unbounded; read only at growth, reset and report
+    /// time).
+    depth: u32,
 }
 
-/// What the push and pop of a FIFO do not read: its depth and its state at the last reset.
+impl Fifo {
+    /// Levels the FIFO has: one per occupancy it can reach.
+    fn levels(&self) -> usize {
+        levels(self.depth, self.mask + 1) as usize
+    }
+}
+
+/// What a FIFO held at the last reset.
 #[derive(Copy, Clone, Debug, Default)]
-struct FifoRecord {
-    /// Depth in flits (`u32::MAX`: unbounded).
-    depth: u32,
+struct FifoReset {
     /// Flits it held at the reset.
     len: u32,
     /// Cycles those flits had spent in it by then (their residence before the reset,
     /// which their departures' sum of cycles includes).
     resided: u64,
-}
-
-impl FifoRecord {
-    /// Levels FIFO `f` of this depth has: one per occupancy it can reach.
-    fn levels(&self, f: &Fifo) -> usize {
-        levels(self.depth, f.mask + 1) as usize
-    }
 }
 
 /// Levels of a FIFO of `depth` flits (`u32::MAX`: unbounded) with a ring of `ring` slots:
@@ -133,13 +136,14 @@ impl InputBuffer {
     /// Bytes [`InputBuffer::new`] allocates for one FIFO of `depth`, computed without
     /// allocating: its ring of slots (the depth rounded up to a power of two; an
     /// unbounded FIFO's [`UNBOUNDED_START`], before any growth), its occupancy levels and
-    /// its position and record.
+    /// its position (what it held at a reset comes with the first reset, the end of
+    /// warm-up).
     pub fn bytes_per_fifo(depth: BufferDepth) -> u64 {
         let ring = ring_size(depth);
         let levels = levels(depth.flits().unwrap_or(u32::MAX), ring);
         u64::from(ring) * std::mem::size_of::<BufferedFlit>() as u64
             + levels * std::mem::size_of::<u32>() as u64
-            + (std::mem::size_of::<Fifo>() + std::mem::size_of::<FifoRecord>()) as u64
+            + std::mem::size_of::<Fifo>() as u64
     }
 
     /// One FIFO per entry of `depths`, all slots allocated here (bounded FIFOs never
@@ -148,7 +152,7 @@ impl InputBuffer {
         // The FIFOs' runs first, then both arrays at their exact size (growing them one
         // FIFO at a time would leave kilobytes per router unused).
         let (mut slots, mut levels) = (0u32, 0u32);
-        let (mut fifos, mut records): (Vec<Fifo>, Vec<FifoRecord>) = depths
+        let mut fifos: Vec<Fifo> = depths
             .into_iter()
             .map(|d| {
                 let size = ring_size(d);
@@ -160,24 +164,20 @@ impl InputBuffer {
                     level_base: levels,
                     max: 0,
                     arrivals: 0,
-                };
-                let e = FifoRecord {
                     depth: d.flits().unwrap_or(u32::MAX),
-                    ..FifoRecord::default()
                 };
                 slots = slots
                     .checked_add(size)
                     .expect("input buffers exceed 2^32 slots");
-                levels += e.levels(&f) as u32;
-                (f, e)
+                levels += f.levels() as u32;
+                f
             })
-            .unzip();
+            .collect();
         fifos.shrink_to_fit();
-        records.shrink_to_fit();
         InputBuffer {
             slots: vec![EMPTY_BUFFERED; slots as usize],
             levels: vec![0; levels as usize],
-            records,
+            resets: Vec::new(),
             fifos,
             count: 0,
             now: 0,
@@ -188,15 +188,15 @@ impl InputBuffer {
     /// its levels along, to the end of `levels`).
     #[cold]
     #[inline(never)]
-    fn grow(f: &mut Fifo, e: &FifoRecord, slots: &mut Vec<BufferedFlit>, levels: &mut Vec<u32>) {
-        debug_assert!(e.depth == u32::MAX && f.len == f.mask + 1);
+    fn grow(f: &mut Fifo, slots: &mut Vec<BufferedFlit>, levels: &mut Vec<u32>) {
+        debug_assert!(f.depth == u32::MAX && f.len == f.mask + 1);
         let size = (f.mask + 1) * 2;
         let base = u32::try_from(slots.len()).expect("input buffers exceed 2^32 slots");
         slots.resize(slots.len() + size as usize, EMPTY_BUFFERED);
         for k in 0..f.len {
             slots[(base + k) as usize] = slots[(f.base + ((f.head + k) & f.mask)) as usize];
         }
-        let old = f.level_base as usize..f.level_base as usize + e.levels(f);
+        let old = f.level_base as usize..f.level_base as usize + f.levels();
         let level_base = u32::try_from(levels.len()).expect("occupancy counters exceed 2^32");
         levels.resize(levels.len() + size as usize + 1, 0);
         levels.copy_within(old, level_base as usize);
@@ -216,17 +216,16 @@ impl InputBuffer {
             slots,
             levels,
             fifos,
-            records,
             ..
         } = self;
         let f = &mut fifos[vc];
         debug_assert!(
-            f.len < records[vc].depth,
+            f.len < f.depth,
             "input FIFO {vc} overflows (depth {}): a flit arrived without a credit",
-            records[vc].depth
+            f.depth
         );
         if f.len > f.mask {
-            Self::grow(f, &records[vc], slots, levels);
+            Self::grow(f, slots, levels);
         }
         let slot = (f.base + ((f.head + f.len) & f.mask)) as usize;
         f.len += 1;
@@ -315,9 +314,10 @@ impl InputBuffer {
 
     /// Restarts the occupancy accounting at `now` (end of warm-up).
     pub fn reset_occupancy(&mut self, now: Cycle) {
+        self.resets.resize(self.fifos.len(), FifoReset::default());
         for vc in 0..self.fifos.len() {
             let f = self.fifos[vc];
-            let levels = &mut self.levels[f.level_base as usize..][..self.records[vc].levels(&f)];
+            let levels = &mut self.levels[f.level_base as usize..][..f.levels()];
             levels.fill(0);
             // Holding `k <= len` flits counts from `now` on.
             levels[..=f.len as usize].fill(Stamp::of(now).0.wrapping_neg());
@@ -327,7 +327,7 @@ impl InputBuffer {
                 .wrapping_sub(self.arrivals_inside(vc));
             self.fifos[vc].max = f.len;
             self.fifos[vc].arrivals = 0;
-            let e = &mut self.records[vc];
+            let e = &mut self.resets[vc];
             (e.len, e.resided) = (f.len, resided);
         }
     }
@@ -336,8 +336,9 @@ impl InputBuffer {
     /// push or pop). The histogram has one entry per occupancy up to the largest reached
     /// (`max + 1` entries).
     pub fn occupancy(&self, vc: usize, until: Cycle) -> crate::occupancy::BufferOccupancy {
-        let (f, record) = (&self.fifos[vc], self.records[vc]);
-        let levels = &self.levels[f.level_base as usize..][..record.levels(f)];
+        let f = &self.fifos[vc];
+        let record = self.resets.get(vc).copied().unwrap_or_default();
+        let levels = &self.levels[f.level_base as usize..][..f.levels()];
         // Cycles spent holding at least `k` flits (still counting for `k <= len`): below
         // 2^32, so exact in the 32-bit levels.
         let until32 = Stamp::of(until).0;
@@ -346,7 +347,7 @@ impl InputBuffer {
                 u64::from(l.wrapping_add(if k <= f.len as usize { until32 } else { 0 }))
             })
         };
-        let (arrivals, max) = (f.arrivals, f.max);
+        let (arrivals, max) = (u64::from(f.arrivals), f.max);
         let histogram = (0..=max as usize)
             .map(|n| at_least(n).wrapping_sub(at_least(n + 1)))
             .collect();
@@ -438,6 +439,17 @@ pub(crate) mod tests {
         let o = b.occupancy(0, Cycle(last));
         assert_eq!(o.histogram, [1, 0, 0, 0, last - 10]);
         assert_eq!(o.residence_cycles, 4 * (last - 6));
+    }
+
+    /// A FIFO's position, counts and depth are half a cache line; what it held at a reset
+    /// is kept only from the first reset on.
+    #[test]
+    fn a_fifo_is_32_bytes_and_its_reset_record_comes_with_the_reset() {
+        assert_eq!(std::mem::size_of::<Fifo>(), 32);
+        let mut b = InputBuffer::new([BufferDepth::Flits(4); 3]);
+        assert_eq!(b.resets.capacity(), 0);
+        b.reset_occupancy(Cycle(7));
+        assert_eq!(b.resets.len(), 3);
     }
 
     #[test]
