@@ -20,7 +20,8 @@
 //! level `k`, a pop from occupancy `k` adds its cycle, and the histogram and the residence
 //! sum follow at report time ([`InputBuffer::occupancy`]). All sums wrap (a level's
 //! running value is negative until the FIFO drops below it); the results are the exact
-//! counts.
+//! counts. Level 0 (every FIFO holds at least 0 flits) is not stored: it counts the
+//! cycles since the reset.
 
 use crate::flit::{Flit, Stamp};
 use flitsim_netlist::{BufferDepth, Cycle};
@@ -52,12 +53,12 @@ pub struct InputBuffer {
     fifos: Vec<Fifo>,
     /// The rings of all FIFOs (see the module docs).
     slots: Vec<BufferedFlit>,
-    /// Occupancy counters of all FIFOs: FIFO `i`'s level `k` is
-    /// `levels[fifos[i].level_base + k]`, the sum of the cycles of the pops from occupancy
+    /// Occupancy counters of all FIFOs: FIFO `i`'s level `k >= 1` is
+    /// `levels[fifos[i].level0 + k]`, the sum of the cycles of the pops from occupancy
     /// `k`, minus the sum of the cycles of the pushes to `k`, minus the reset cycle if the
-    /// FIFO held `k` or more then (wrapping; level 0, never pushed to, holds minus the
-    /// reset cycle). 32 bits are exact: what a level yields, the cycles the FIFO held `k`
-    /// or more since the reset, is below 2^32 (no run passes `Stamp::LAST`).
+    /// FIFO held `k` or more then (wrapping). 32 bits are exact: what a level yields, the
+    /// cycles the FIFO held `k` or more since the reset, is below 2^32 (no run passes
+    /// `Stamp::LAST`).
     levels: Vec<u32>,
     /// Flits in all FIFOs.
     count: u64,
@@ -67,6 +68,9 @@ pub struct InputBuffer {
     /// What each FIFO held at the last reset (empty before the first reset; read only at
     /// reset and report time).
     resets: Vec<FifoReset>,
+    /// The cycle of the last reset (0 before the first): every FIFO's level 0 counts from
+    /// it.
+    reset_at: Stamp,
 }
 
 /// One FIFO's ring, the counts its pushes update and its depth. Half a cache line.
@@ -81,9 +85,9 @@ struct Fifo {
     head: u32,
     /// Flits held.
     len: u32,
-    /// Its level 0 in `levels` (`mask + 2` levels when unbounded, `depth + 1` when
-    /// bounded).
-    level_base: u32,
+    /// Where its level 0 would lie in `levels` (one before its level 1, wrapping: FIFO 0's
+    /// is `u32::MAX`); `mask + 1` levels follow when unbounded, `depth` when bounded.
+    level0: u32,
     /// Largest occupancy since construction or the last reset.
     max: u32,
     /// Flits pushed since construction or the last reset. 32 bits are exact: a FIFO
@@ -96,9 +100,20 @@ struct Fifo {
 }
 
 impl Fifo {
-    /// Levels the FIFO has: one per occupancy it can reach.
+    /// Levels the FIFO stores: one per occupancy from 1 to the most it can hold.
     fn levels(&self) -> usize {
         levels(self.depth, self.mask + 1) as usize
+    }
+
+    /// The index of its level `k >= 1` in `levels`.
+    #[inline(always)]
+    fn level(&self, k: u32) -> usize {
+        self.level0.wrapping_add(k) as usize
+    }
+
+    /// Its levels `1..=levels()`, in that order.
+    fn levels_in<'a>(&self, levels: &'a [u32]) -> &'a [u32] {
+        &levels[self.level(1)..][..self.levels()]
     }
 }
 
@@ -112,13 +127,14 @@ struct FifoReset {
     resided: u64,
 }
 
-/// Levels of a FIFO of `depth` flits (`u32::MAX`: unbounded) with a ring of `ring` slots:
-/// one per occupancy it can reach (`depth + 1`; an unbounded FIFO, its ring's size + 1).
+/// Levels a FIFO of `depth` flits (`u32::MAX`: unbounded) with a ring of `ring` slots
+/// stores: one per occupancy from 1 to the most it can hold (`depth`; an unbounded FIFO,
+/// its ring's size).
 fn levels(depth: u32, ring: u32) -> u64 {
     if depth == u32::MAX {
-        u64::from(ring) + 1
+        u64::from(ring)
     } else {
-        u64::from(depth) + 1
+        u64::from(depth)
     }
 }
 
@@ -161,7 +177,7 @@ impl InputBuffer {
                     mask: size - 1,
                     head: 0,
                     len: 0,
-                    level_base: levels,
+                    level0: levels.wrapping_sub(1),
                     max: 0,
                     arrivals: 0,
                     depth: d.flits().unwrap_or(u32::MAX),
@@ -178,6 +194,7 @@ impl InputBuffer {
             slots: vec![EMPTY_BUFFERED; slots as usize],
             levels: vec![0; levels as usize],
             resets: Vec::new(),
+            reset_at: Stamp(0),
             fifos,
             count: 0,
             now: 0,
@@ -196,14 +213,14 @@ impl InputBuffer {
         for k in 0..f.len {
             slots[(base + k) as usize] = slots[(f.base + ((f.head + k) & f.mask)) as usize];
         }
-        let old = f.level_base as usize..f.level_base as usize + f.levels();
-        let level_base = u32::try_from(levels.len()).expect("occupancy counters exceed 2^32");
-        levels.resize(levels.len() + size as usize + 1, 0);
-        levels.copy_within(old, level_base as usize);
+        let old = f.level(1)..f.level(1) + f.levels();
+        let start = u32::try_from(levels.len()).expect("occupancy counters exceed 2^32");
+        levels.resize(levels.len() + size as usize, 0);
+        levels.copy_within(old, start as usize);
         f.base = base;
         f.mask = size - 1;
         f.head = 0;
-        f.level_base = level_base;
+        f.level0 = start.wrapping_sub(1);
     }
 
     /// Appends a copy of `flit` to FIFO `vc`.
@@ -233,7 +250,7 @@ impl InputBuffer {
             f.max = f.len;
         }
         f.arrivals += 1;
-        let level = &mut levels[(f.level_base + f.len) as usize];
+        let level = &mut levels[f.level(f.len)];
         *level = level.wrapping_sub(Stamp::of(now).0);
         slots[slot] = BufferedFlit {
             flit: *flit,
@@ -259,7 +276,7 @@ impl InputBuffer {
         } = self;
         let f = &mut fifos[vc];
         debug_assert!(f.len > 0, "pop from an empty input FIFO {vc}");
-        let level = &mut levels[(f.level_base + f.len) as usize];
+        let level = &mut levels[f.level(f.len)];
         *level = level.wrapping_add(*now as u32);
         let b = &slots[(f.base + f.head) as usize];
         f.head = (f.head + 1) & f.mask;
@@ -315,12 +332,13 @@ impl InputBuffer {
     /// Restarts the occupancy accounting at `now` (end of warm-up).
     pub fn reset_occupancy(&mut self, now: Cycle) {
         self.resets.resize(self.fifos.len(), FifoReset::default());
+        self.reset_at = Stamp::of(now);
         for vc in 0..self.fifos.len() {
             let f = self.fifos[vc];
-            let levels = &mut self.levels[f.level_base as usize..][..f.levels()];
+            let levels = &mut self.levels[f.level(1)..][..f.levels()];
             levels.fill(0);
-            // Holding `k <= len` flits counts from `now` on.
-            levels[..=f.len as usize].fill(Stamp::of(now).0.wrapping_neg());
+            // Holding `k <= len` flits counts from `now` on (levels 1 to `len`).
+            levels[..f.len as usize].fill(Stamp::of(now).0.wrapping_neg());
             let resided = now
                 .0
                 .wrapping_mul(u64::from(f.len))
@@ -338,14 +356,15 @@ impl InputBuffer {
     pub fn occupancy(&self, vc: usize, until: Cycle) -> crate::occupancy::BufferOccupancy {
         let f = &self.fifos[vc];
         let record = self.resets.get(vc).copied().unwrap_or_default();
-        let levels = &self.levels[f.level_base as usize..][..f.levels()];
-        // Cycles spent holding at least `k` flits (still counting for `k <= len`): below
-        // 2^32, so exact in the 32-bit levels.
+        let levels = f.levels_in(&self.levels);
+        // Cycles spent holding at least `k` flits (still counting for `k <= len`; every
+        // cycle since the reset for `k = 0`): below 2^32, so exact in the 32-bit levels.
         let until32 = Stamp::of(until).0;
-        let at_least = |k: usize| {
-            levels.get(k).map_or(0, |l| {
+        let at_least = |k: usize| match k.checked_sub(1) {
+            None => u64::from(until32.wrapping_sub(self.reset_at.0)),
+            Some(i) => levels.get(i).map_or(0, |l| {
                 u64::from(l.wrapping_add(if k <= f.len as usize { until32 } else { 0 }))
-            })
+            }),
         };
         let (arrivals, max) = (u64::from(f.arrivals), f.max);
         let histogram = (0..=max as usize)
@@ -355,7 +374,7 @@ impl InputBuffer {
         // since the reset, minus the reset cycle once per flit held then; the flits still
         // inside are among the arrivals but have not departed. Each level is summed as its
         // count (below 2^32), less `until` for each of the `len` levels still counting.
-        let residence_cycles = (1..levels.len())
+        let residence_cycles = (1..=levels.len())
             .fold(record.resided, |sum, k| sum.wrapping_add(at_least(k)))
             .wrapping_sub(until.0.wrapping_mul(u64::from(f.len)))
             .wrapping_add(self.arrivals_inside(vc));
@@ -441,13 +460,14 @@ pub(crate) mod tests {
         assert_eq!(o.residence_cycles, 4 * (last - 6));
     }
 
-    /// A FIFO's position, counts and depth are half a cache line; what it held at a reset
-    /// is kept only from the first reset on.
+    /// A FIFO's position, counts and depth are half a cache line; it stores one level per
+    /// occupancy from 1 to its depth; what it held at a reset is kept only from the first
+    /// reset on.
     #[test]
     fn a_fifo_is_32_bytes_and_its_reset_record_comes_with_the_reset() {
         assert_eq!(std::mem::size_of::<Fifo>(), 32);
         let mut b = InputBuffer::new([BufferDepth::Flits(4); 3]);
-        assert_eq!(b.resets.capacity(), 0);
+        assert_eq!((b.levels.len(), b.resets.capacity()), (12, 0));
         b.reset_occupancy(Cycle(7));
         assert_eq!(b.resets.len(), 3);
     }
