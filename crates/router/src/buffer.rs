@@ -20,7 +20,8 @@
 //! level `k`, a pop from occupancy `k` adds its cycle, and the histogram and the residence
 //! sum follow at report time ([`InputBuffer::occupancy`]). All sums wrap (a level's
 //! running value is negative until the FIFO drops below it); the results are the exact
-//! counts.
+//! counts. Level 0 (every FIFO holds at least 0 flits) is not stored: it counts the
+//! cycles since the reset.
 
 use crate::flit::{Flit, Stamp};
 use flitsim_netlist::{BufferDepth, Cycle};
@@ -52,24 +53,27 @@ pub struct InputBuffer {
     fifos: Vec<Fifo>,
     /// The rings of all FIFOs (see the module docs).
     slots: Vec<BufferedFlit>,
-    /// Occupancy counters of all FIFOs: FIFO `i`'s level `k` is
-    /// `levels[fifos[i].level_base + k]`, the sum of the cycles of the pops from occupancy
+    /// Occupancy counters of all FIFOs: FIFO `i`'s level `k >= 1` is
+    /// `levels[fifos[i].level0 + k]`, the sum of the cycles of the pops from occupancy
     /// `k`, minus the sum of the cycles of the pushes to `k`, minus the reset cycle if the
-    /// FIFO held `k` or more then (wrapping; level 0, never pushed to, holds minus the
-    /// reset cycle). 32 bits are exact: what a level yields, the cycles the FIFO held `k`
-    /// or more since the reset, is below 2^32 (no run passes `Stamp::LAST`).
+    /// FIFO held `k` or more then (wrapping). 32 bits are exact: what a level yields, the
+    /// cycles the FIFO held `k` or more since the reset, is below 2^32 (no run passes
+    /// `Stamp::LAST`).
     levels: Vec<u32>,
     /// Flits in all FIFOs.
     count: u64,
     /// The router's current cycle (set at the start of each step and before a reset is
     /// received; departures use it).
     now: u64,
-    /// Each FIFO's depth and what it held at the last reset (read only at growth, reset
-    /// and report time).
-    records: Vec<FifoRecord>,
+    /// What each FIFO held at the last reset (empty before the first reset; read only at
+    /// reset and report time).
+    resets: Vec<FifoReset>,
+    /// The cycle of the last reset (0 before the first): every FIFO's level 0 counts from
+    /// it.
+    reset_at: Stamp,
 }
 
-/// One FIFO's ring and the counts its pushes update. Half a cache line.
+/// One FIFO's ring, the counts its pushes update and its depth. Half a cache line.
 #[derive(Copy, Clone, Debug)]
 #[repr(align(32))]
 struct Fifo {
@@ -81,20 +85,41 @@ struct Fifo {
     head: u32,
     /// Flits held.
     len: u32,
-    /// Its level 0 in `levels` (`mask + 2` levels when unbounded, `depth + 1` when
-    /// bounded).
-    level_base: u32,
+    /// Where its level 0 would lie in `levels` (one before its level 1, wrapping: FIFO 0's
+    /// is `u32::MAX`); `mask + 1` levels follow when unbounded, `depth` when bounded.
+    level0: u32,
     /// Largest occupancy since construction or the last reset.
     max: u32,
-    /// Flits pushed since construction or the last reset.
-    arrivals: u64,
+    /// Flits pushed since construction or the last reset. 32 bits are exact: a FIFO
+    /// takes at most one flit per cycle (from its port's channel), after cycle 0 and up
+    /// to `Stamp::LAST`.
+    arrivals: u32,
+    /// Depth in flits (`u32::MAX`: unbounded; read only at growth, reset and report
+    /// time).
+    depth: u32,
 }
 
-/// What the push and pop of a FIFO do not read: its depth and its state at the last reset.
+impl Fifo {
+    /// Levels the FIFO stores: one per occupancy from 1 to the most it can hold.
+    fn levels(&self) -> usize {
+        levels(self.depth, self.mask + 1) as usize
+    }
+
+    /// The index of its level `k >= 1` in `levels`.
+    #[inline(always)]
+    fn level(&self, k: u32) -> usize {
+        self.level0.wrapping_add(k) as usize
+    }
+
+    /// Its levels `1..=levels()`, in that order.
+    fn levels_in<'a>(&self, levels: &'a [u32]) -> &'a [u32] {
+        &levels[self.level(1)..][..self.levels()]
+    }
+}
+
+/// What a FIFO held at the last reset.
 #[derive(Copy, Clone, Debug, Default)]
-struct FifoRecord {
-    /// Depth in flits (`u32::MAX`: unbounded).
-    depth: u32,
+struct FifoReset {
     /// Flits it held at the reset.
     len: u32,
     /// Cycles those flits had spent in it by then (their residence before the reset,
@@ -102,20 +127,14 @@ struct FifoRecord {
     resided: u64,
 }
 
-impl FifoRecord {
-    /// Levels FIFO `f` of this depth has: one per occupancy it can reach.
-    fn levels(&self, f: &Fifo) -> usize {
-        levels(self.depth, f.mask + 1) as usize
-    }
-}
-
-/// Levels of a FIFO of `depth` flits (`u32::MAX`: unbounded) with a ring of `ring` slots:
-/// one per occupancy it can reach (`depth + 1`; an unbounded FIFO, its ring's size + 1).
+/// Levels a FIFO of `depth` flits (`u32::MAX`: unbounded) with a ring of `ring` slots
+/// stores: one per occupancy from 1 to the most it can hold (`depth`; an unbounded FIFO,
+/// its ring's size).
 fn levels(depth: u32, ring: u32) -> u64 {
     if depth == u32::MAX {
-        u64::from(ring) + 1
+        u64::from(ring)
     } else {
-        u64::from(depth) + 1
+        u64::from(depth)
     }
 }
 
@@ -133,13 +152,14 @@ impl InputBuffer {
     /// Bytes [`InputBuffer::new`] allocates for one FIFO of `depth`, computed without
     /// allocating: its ring of slots (the depth rounded up to a power of two; an
     /// unbounded FIFO's [`UNBOUNDED_START`], before any growth), its occupancy levels and
-    /// its position and record.
+    /// its position (what it held at a reset comes with the first reset, the end of
+    /// warm-up).
     pub fn bytes_per_fifo(depth: BufferDepth) -> u64 {
         let ring = ring_size(depth);
         let levels = levels(depth.flits().unwrap_or(u32::MAX), ring);
         u64::from(ring) * std::mem::size_of::<BufferedFlit>() as u64
             + levels * std::mem::size_of::<u32>() as u64
-            + (std::mem::size_of::<Fifo>() + std::mem::size_of::<FifoRecord>()) as u64
+            + std::mem::size_of::<Fifo>() as u64
     }
 
     /// One FIFO per entry of `depths`, all slots allocated here (bounded FIFOs never
@@ -148,7 +168,7 @@ impl InputBuffer {
         // The FIFOs' runs first, then both arrays at their exact size (growing them one
         // FIFO at a time would leave kilobytes per router unused).
         let (mut slots, mut levels) = (0u32, 0u32);
-        let (mut fifos, mut records): (Vec<Fifo>, Vec<FifoRecord>) = depths
+        let mut fifos: Vec<Fifo> = depths
             .into_iter()
             .map(|d| {
                 let size = ring_size(d);
@@ -157,27 +177,24 @@ impl InputBuffer {
                     mask: size - 1,
                     head: 0,
                     len: 0,
-                    level_base: levels,
+                    level0: levels.wrapping_sub(1),
                     max: 0,
                     arrivals: 0,
-                };
-                let e = FifoRecord {
                     depth: d.flits().unwrap_or(u32::MAX),
-                    ..FifoRecord::default()
                 };
                 slots = slots
                     .checked_add(size)
                     .expect("input buffers exceed 2^32 slots");
-                levels += e.levels(&f) as u32;
-                (f, e)
+                levels += f.levels() as u32;
+                f
             })
-            .unzip();
+            .collect();
         fifos.shrink_to_fit();
-        records.shrink_to_fit();
         InputBuffer {
             slots: vec![EMPTY_BUFFERED; slots as usize],
             levels: vec![0; levels as usize],
-            records,
+            resets: Vec::new(),
+            reset_at: Stamp(0),
             fifos,
             count: 0,
             now: 0,
@@ -188,22 +205,22 @@ impl InputBuffer {
     /// its levels along, to the end of `levels`).
     #[cold]
     #[inline(never)]
-    fn grow(f: &mut Fifo, e: &FifoRecord, slots: &mut Vec<BufferedFlit>, levels: &mut Vec<u32>) {
-        debug_assert!(e.depth == u32::MAX && f.len == f.mask + 1);
+    fn grow(f: &mut Fifo, slots: &mut Vec<BufferedFlit>, levels: &mut Vec<u32>) {
+        debug_assert!(f.depth == u32::MAX && f.len == f.mask + 1);
         let size = (f.mask + 1) * 2;
         let base = u32::try_from(slots.len()).expect("input buffers exceed 2^32 slots");
         slots.resize(slots.len() + size as usize, EMPTY_BUFFERED);
         for k in 0..f.len {
             slots[(base + k) as usize] = slots[(f.base + ((f.head + k) & f.mask)) as usize];
         }
-        let old = f.level_base as usize..f.level_base as usize + e.levels(f);
-        let level_base = u32::try_from(levels.len()).expect("occupancy counters exceed 2^32");
-        levels.resize(levels.len() + size as usize + 1, 0);
-        levels.copy_within(old, level_base as usize);
+        let old = f.level(1)..f.level(1) + f.levels();
+        let start = u32::try_from(levels.len()).expect("occupancy counters exceed 2^32");
+        levels.resize(levels.len() + size as usize, 0);
+        levels.copy_within(old, start as usize);
         f.base = base;
         f.mask = size - 1;
         f.head = 0;
-        f.level_base = level_base;
+        f.level0 = start.wrapping_sub(1);
     }
 
     /// Appends a copy of `flit` to FIFO `vc`.
@@ -216,17 +233,16 @@ impl InputBuffer {
             slots,
             levels,
             fifos,
-            records,
             ..
         } = self;
         let f = &mut fifos[vc];
         debug_assert!(
-            f.len < records[vc].depth,
+            f.len < f.depth,
             "input FIFO {vc} overflows (depth {}): a flit arrived without a credit",
-            records[vc].depth
+            f.depth
         );
         if f.len > f.mask {
-            Self::grow(f, &records[vc], slots, levels);
+            Self::grow(f, slots, levels);
         }
         let slot = (f.base + ((f.head + f.len) & f.mask)) as usize;
         f.len += 1;
@@ -234,7 +250,7 @@ impl InputBuffer {
             f.max = f.len;
         }
         f.arrivals += 1;
-        let level = &mut levels[(f.level_base + f.len) as usize];
+        let level = &mut levels[f.level(f.len)];
         *level = level.wrapping_sub(Stamp::of(now).0);
         slots[slot] = BufferedFlit {
             flit: *flit,
@@ -260,7 +276,7 @@ impl InputBuffer {
         } = self;
         let f = &mut fifos[vc];
         debug_assert!(f.len > 0, "pop from an empty input FIFO {vc}");
-        let level = &mut levels[(f.level_base + f.len) as usize];
+        let level = &mut levels[f.level(f.len)];
         *level = level.wrapping_add(*now as u32);
         let b = &slots[(f.base + f.head) as usize];
         f.head = (f.head + 1) & f.mask;
@@ -315,19 +331,21 @@ impl InputBuffer {
 
     /// Restarts the occupancy accounting at `now` (end of warm-up).
     pub fn reset_occupancy(&mut self, now: Cycle) {
+        self.resets.resize(self.fifos.len(), FifoReset::default());
+        self.reset_at = Stamp::of(now);
         for vc in 0..self.fifos.len() {
             let f = self.fifos[vc];
-            let levels = &mut self.levels[f.level_base as usize..][..self.records[vc].levels(&f)];
+            let levels = &mut self.levels[f.level(1)..][..f.levels()];
             levels.fill(0);
-            // Holding `k <= len` flits counts from `now` on.
-            levels[..=f.len as usize].fill(Stamp::of(now).0.wrapping_neg());
+            // Holding `k <= len` flits counts from `now` on (levels 1 to `len`).
+            levels[..f.len as usize].fill(Stamp::of(now).0.wrapping_neg());
             let resided = now
                 .0
                 .wrapping_mul(u64::from(f.len))
                 .wrapping_sub(self.arrivals_inside(vc));
             self.fifos[vc].max = f.len;
             self.fifos[vc].arrivals = 0;
-            let e = &mut self.records[vc];
+            let e = &mut self.resets[vc];
             (e.len, e.resided) = (f.len, resided);
         }
     }
@@ -336,17 +354,19 @@ impl InputBuffer {
     /// push or pop). The histogram has one entry per occupancy up to the largest reached
     /// (`max + 1` entries).
     pub fn occupancy(&self, vc: usize, until: Cycle) -> crate::occupancy::BufferOccupancy {
-        let (f, record) = (&self.fifos[vc], self.records[vc]);
-        let levels = &self.levels[f.level_base as usize..][..record.levels(f)];
-        // Cycles spent holding at least `k` flits (still counting for `k <= len`): below
-        // 2^32, so exact in the 32-bit levels.
+        let f = &self.fifos[vc];
+        let record = self.resets.get(vc).copied().unwrap_or_default();
+        let levels = f.levels_in(&self.levels);
+        // Cycles spent holding at least `k` flits (still counting for `k <= len`; every
+        // cycle since the reset for `k = 0`): below 2^32, so exact in the 32-bit levels.
         let until32 = Stamp::of(until).0;
-        let at_least = |k: usize| {
-            levels.get(k).map_or(0, |l| {
+        let at_least = |k: usize| match k.checked_sub(1) {
+            None => u64::from(until32.wrapping_sub(self.reset_at.0)),
+            Some(i) => levels.get(i).map_or(0, |l| {
                 u64::from(l.wrapping_add(if k <= f.len as usize { until32 } else { 0 }))
-            })
+            }),
         };
-        let (arrivals, max) = (f.arrivals, f.max);
+        let (arrivals, max) = (u64::from(f.arrivals), f.max);
         let histogram = (0..=max as usize)
             .map(|n| at_least(n).wrapping_sub(at_least(n + 1)))
             .collect();
@@ -354,7 +374,7 @@ impl InputBuffer {
         // since the reset, minus the reset cycle once per flit held then; the flits still
         // inside are among the arrivals but have not departed. Each level is summed as its
         // count (below 2^32), less `until` for each of the `len` levels still counting.
-        let residence_cycles = (1..levels.len())
+        let residence_cycles = (1..=levels.len())
             .fold(record.resided, |sum, k| sum.wrapping_add(at_least(k)))
             .wrapping_sub(until.0.wrapping_mul(u64::from(f.len)))
             .wrapping_add(self.arrivals_inside(vc));
@@ -438,6 +458,18 @@ pub(crate) mod tests {
         let o = b.occupancy(0, Cycle(last));
         assert_eq!(o.histogram, [1, 0, 0, 0, last - 10]);
         assert_eq!(o.residence_cycles, 4 * (last - 6));
+    }
+
+    /// A FIFO's position, counts and depth are half a cache line; it stores one level per
+    /// occupancy from 1 to its depth; what it held at a reset is kept only from the first
+    /// reset on.
+    #[test]
+    fn a_fifo_is_32_bytes_and_its_reset_record_comes_with_the_reset() {
+        assert_eq!(std::mem::size_of::<Fifo>(), 32);
+        let mut b = InputBuffer::new([BufferDepth::Flits(4); 3]);
+        assert_eq!((b.levels.len(), b.resets.capacity()), (12, 0));
+        b.reset_occupancy(Cycle(7));
+        assert_eq!(b.resets.len(), 3);
     }
 
     #[test]

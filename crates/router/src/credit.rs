@@ -11,23 +11,30 @@
 
 use flitsim_netlist::{BufferDepth, Switching, VcRelease};
 
-/// Credit counter of one downstream VC.
+/// Credit counter of one downstream VC, 8 bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct CreditCounter {
-    /// Flits that may be outstanding: the depth, `u32::MAX` when unbounded (never reached:
-    /// a sent flit sits in a buffer, and no run holds 2^32 of them).
+    /// Flits that may be outstanding: the depth, [`CreditCounter::UNBOUNDED`] when
+    /// unbounded (never reached: a sent flit sits in a buffer, and no run holds 2^32 of
+    /// them).
     limit: u32,
     outstanding: u32,
-    unbounded: bool,
 }
 
 impl CreditCounter {
+    /// The limit of an unbounded downstream VC (bounded depths are at most
+    /// `MAX_BUFFER_DEPTH`).
+    const UNBOUNDED: u32 = u32::MAX;
+
     /// All credits home.
     pub fn new(depth: BufferDepth) -> CreditCounter {
+        debug_assert!(
+            depth.flits() != Some(Self::UNBOUNDED),
+            "{depth:?} is unbounded"
+        );
         CreditCounter {
-            limit: depth.flits().unwrap_or(u32::MAX),
+            limit: depth.flits().unwrap_or(Self::UNBOUNDED),
             outstanding: 0,
-            unbounded: depth.flits().is_none(),
         }
     }
 
@@ -40,7 +47,7 @@ impl CreditCounter {
     /// Credits available (`None` = unbounded).
     #[inline]
     pub fn available(&self) -> Option<u32> {
-        (!self.unbounded).then(|| self.limit - self.outstanding)
+        (self.limit != Self::UNBOUNDED).then(|| self.limit - self.outstanding)
     }
 
     /// Flits sent and not yet credited back.
@@ -124,6 +131,11 @@ impl OutputVcState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_output_vc_is_16_bytes() {
+        assert_eq!(std::mem::size_of::<OutputVcState>(), 16);
+    }
 
     #[test]
     fn credits_count_down_and_come_home() {

@@ -157,7 +157,8 @@ const SA_ALLOC_STREAM: u64 = 0x7361_5f61_6c6c_6f63; // "sa_alloc"
 
 impl Router {
     /// Bytes [`Router::new`] allocates per VC outside the input FIFOs, computed without
-    /// allocating: each of `in_vcs` input VCs' state and route candidates, and each of
+    /// allocating: each of `in_vcs` input VCs' state and route candidates (inline up to
+    /// [`routing::ROUTE_INLINE`]; a longer route's heap room comes with it), and each of
     /// `out_vcs` downstream VCs' credit state and occupancy counters. The allocators'
     /// state, which grows faster, is [`Router::allocator_bytes`].
     pub fn vc_state_bytes(in_vcs: usize, out_vcs: usize) -> u64 {
@@ -165,7 +166,7 @@ impl Router {
         // The occupancy counters' port of each output VC, kept for a debug check.
         const PORT_OF: usize = if cfg!(debug_assertions) { 1 } else { 0 };
         (in_vcs * (size_of::<vc_state::InputVcState>() + size_of::<routing::RouteSet>())
-            + out_vcs * (size_of::<credit::OutputVcState>() + 2 * size_of::<u64>() + PORT_OF))
+            + out_vcs * (size_of::<credit::OutputVcState>() + 2 * size_of::<u32>() + PORT_OF))
             as u64
     }
 
@@ -180,7 +181,7 @@ impl Router {
         let (vin, vout) = (total(in_vcs), total(out_vcs));
         let (pin, pout) = (in_vcs.len(), out_vcs.len());
         let layout = vin + vout + (pin + pout + 2) * size_of::<u32>();
-        let occupancy = pout * (occupancy::ChannelOccupancy::PORT_BYTES + size_of::<u64>());
+        let occupancy = pout * (occupancy::ChannelOccupancy::PORT_BYTES + size_of::<u32>());
         let resets = if resets {
             (vin + vout) * size_of::<Option<PacketId>>()
                 + pin * size_of::<std::collections::VecDeque<Reset>>()

@@ -8,33 +8,35 @@
 //! home (the router's `busy_vcs`; under `vc_release = tail` a following packet may take
 //! the VC before that, which extends the same busy period).
 
+use crate::flit::Stamp;
+
 /// Busy VCs, their time distribution and holding times of every output port of a router.
 /// What a change of a port's busy VCs updates (its count, integral, allocations and
-/// holding times) sits in the port's own cache line (`PortBusy`).
+/// holding times) sits together in the port's `PortBusy`. Cycles and counts of cycles
+/// are 32 bits: no run passes `Stamp::LAST`, so each is exact.
 #[derive(Clone, Debug, Default)]
 pub struct ChannelOccupancy {
     /// Per output port.
     ports: Vec<PortBusy>,
     /// `hist[ports[o].hist_base + v]`: cycles port `o` spent with `v` busy VCs, up to its
     /// last change.
-    hist: Vec<u64>,
+    hist: Vec<u32>,
     /// Allocation cycle of each flat output VC currently held.
-    held_from: Vec<u64>,
+    held_from: Vec<Stamp>,
     /// Port of each flat output VC (debug builds check releases against it).
     #[cfg(debug_assertions)]
     port_of: Vec<u8>,
 }
 
-/// The busy-VC bookkeeping of one output port. One cache line.
+/// The busy-VC bookkeeping of one output port, 48 bytes.
 #[derive(Copy, Clone, Debug, Default)]
-#[repr(align(64))]
 struct PortBusy {
     /// Busy VCs (owned or credits out), kept current.
     busy: u32,
     /// Its busy-VC histogram's first entry in `hist` (`V + 1` entries).
     hist_base: u32,
     /// Cycle up to which `integral` and the histogram are accumulated.
-    since: u64,
+    since: Stamp,
     /// Integral of `busy` up to `since`.
     integral: u64,
     /// Allocations and holding times.
@@ -73,7 +75,7 @@ impl ChannelOccupancy {
         ChannelOccupancy {
             ports,
             hist: vec![0; hist_base as usize],
-            held_from: vec![0; out_vcs.iter().map(|&v| usize::from(v)).sum()],
+            held_from: vec![Stamp(0); out_vcs.iter().map(|&v| usize::from(v)).sum()],
             #[cfg(debug_assertions)]
             port_of: {
                 let mut p = Vec::with_capacity(out_vcs.iter().map(|&v| usize::from(v)).sum());
@@ -97,10 +99,11 @@ impl ChannelOccupancy {
             delta >= 0 || p.busy >= delta.unsigned_abs(),
             "output port {o} loses a busy VC it does not have"
         );
-        let cycles = now.0 - p.since;
-        p.integral += u64::from(p.busy) * cycles;
+        let now = Stamp::of(now);
+        let cycles = now.0 - p.since.0;
+        p.integral += u64::from(p.busy) * u64::from(cycles);
         self.hist[(p.hist_base + p.busy) as usize] += cycles;
-        p.since = now.0;
+        p.since = now;
         p.busy = p.busy.wrapping_add_signed(delta);
     }
 
@@ -113,7 +116,7 @@ impl ChannelOccupancy {
     /// Busy-VC-cycles of port `o` over `[.., until)`.
     pub fn busy_vc_cycles(&self, o: usize, until: flitsim_netlist::Cycle) -> u64 {
         let p = &self.ports[o];
-        p.integral + u64::from(p.busy) * until.0.saturating_sub(p.since)
+        p.integral + u64::from(p.busy) * until.0.saturating_sub(p.since.cycle().0)
     }
 
     /// Cycles port `o` spent with exactly `v` busy VCs, `v = 0..=V`, up to the start of
@@ -124,8 +127,11 @@ impl ChannelOccupancy {
             .ports
             .get(o + 1)
             .map_or(self.hist.len(), |n| n.hist_base as usize);
-        let mut h = self.hist[p.hist_base as usize..end].to_vec();
-        h[p.busy as usize] += until.0.saturating_sub(p.since);
+        let mut h: Vec<u64> = self.hist[p.hist_base as usize..end]
+            .iter()
+            .map(|&c| u64::from(c))
+            .collect();
+        h[p.busy as usize] += until.0.saturating_sub(p.since.cycle().0);
         h
     }
 
@@ -141,7 +147,7 @@ impl ChannelOccupancy {
         starts_busy: bool,
     ) {
         if starts_busy {
-            self.held_from[ovc] = now.0;
+            self.held_from[ovc] = Stamp::of(now);
         }
         self.ports[o].holding.allocations += 1;
     }
@@ -153,7 +159,7 @@ impl ChannelOccupancy {
         debug_assert_eq!(usize::from(self.port_of[ovc]), o);
         let h = &mut self.ports[o].holding;
         h.releases += 1;
-        h.held_cycles += now.0 - self.held_from[ovc];
+        h.held_cycles += now.0 - self.held_from[ovc].cycle().0;
     }
 
     /// Allocations and holding times of port `o`.
@@ -168,7 +174,7 @@ impl ChannelOccupancy {
         self.hist.fill(0);
         for p in &mut self.ports {
             p.integral = 0;
-            p.since = now.0;
+            p.since = Stamp::of(now);
             p.holding = VcHolding::default();
         }
     }
@@ -227,6 +233,11 @@ impl BufferOccupancy {
 mod tests {
     use super::*;
     use flitsim_netlist::Cycle;
+
+    #[test]
+    fn a_port_is_48_bytes() {
+        assert_eq!(ChannelOccupancy::PORT_BYTES, 48);
+    }
 
     /// Busy-VC histograms, integrals and holding times of two ports against a direct
     /// count, across a reset with VCs busy.

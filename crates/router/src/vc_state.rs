@@ -284,6 +284,29 @@ mod tests {
         assert_eq!((v[3].phase, v[66].phase), (VcPhase::Idle, VcPhase::Idle));
     }
 
+    /// A route longer than the inline room is kept whole, and so is a shorter one after
+    /// it; RC's set comes back empty; a VC's route candidates are 24 bytes.
+    #[test]
+    fn routes_of_any_length_are_kept_whole() {
+        assert_eq!(std::mem::size_of::<RouteSet>(), 24);
+        let mut v = InputVcs::new(2);
+        let long: RouteSet = (0..9)
+            .map(|p| Candidate {
+                port: OutPort(p),
+                vcs: VcRange::new(0, 2),
+                hops: p,
+            })
+            .collect();
+        for (n, ready) in [(9, 1), (1, 5), (5, 9), (2, 13)] {
+            v.head_arrived(1, Cycle(ready - 1));
+            let mut handed: RouteSet = long[..n].iter().copied().collect();
+            v.routed(1, &mut handed, Cycle(ready));
+            assert_eq!((&v.route(1)[..], handed.is_empty()), (&long[..n], true));
+            v.abandon(1);
+        }
+        assert!(v.route(0).is_empty());
+    }
+
     /// What every stage reads of a VC fits in 16 bytes, four VCs to a cache line.
     #[test]
     fn a_vc_state_is_16_bytes() {

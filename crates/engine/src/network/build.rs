@@ -39,6 +39,8 @@ pub(crate) fn assemble(
     how: &Assembly<'_>,
 ) -> Network {
     let seed = how.seed;
+    // One copy of the terminal configuration for all terminals.
+    let tc = &Arc::new(tc.clone());
     let layout = Layout::new(netlist, how.parts);
     let resets = netlist.routers().any(|r| r.config.timeout > 0);
     let wiring = wiring(netlist);
@@ -419,7 +421,7 @@ impl Builder<'_> {
         &self,
         spec: &RouterSpec,
         i: u8,
-        tc: &TerminalConfig,
+        tc: &Arc<TerminalConfig>,
         pattern: &Arc<dyn TrafficPattern>,
         seed: u64,
     ) -> TerminalNode {

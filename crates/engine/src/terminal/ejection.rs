@@ -57,8 +57,14 @@ impl Terminal {
     /// The latency of the packet whose tail `f` is consumed at `now`, by the run's
     /// definition.
     pub(super) fn latency(&self, now: Cycle, f: &Flit) -> u64 {
-        let lt = |t: TerminalId| self.terminal_latency.get(t.index()).copied().unwrap_or(0);
-        self.latency.latency(&PacketTimes {
+        let lt = |t: TerminalId| {
+            self.config
+                .terminal_latency
+                .get(t.index())
+                .copied()
+                .unwrap_or(0)
+        };
+        self.config.latency.latency(&PacketTimes {
             created: f.created.cycle().0,
             injected: f.injected.cycle().0,
             consumed: now.0,

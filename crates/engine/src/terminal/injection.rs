@@ -42,7 +42,7 @@ impl Terminal {
             dest: r.dest,
             len: r.len,
             created: r.created,
-            not_before: now.plus(self.backoff),
+            not_before: now.plus(self.config.backoff),
             retry: true,
         });
         self.resets += 1;

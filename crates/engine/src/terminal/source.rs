@@ -50,7 +50,7 @@ impl Terminal {
     /// Is a packet generated (by the random process) at cycle `now`?
     #[inline(always)]
     pub(super) fn generating(&self, now: Cycle) -> bool {
-        self.stop_generating.is_none_or(|s| now < s)
+        self.config.stop_generating.is_none_or(|s| now < s)
     }
 
     /// The generation trial of cycle `now`, drawing the next ones ahead first if its own
@@ -108,7 +108,7 @@ impl Terminal {
     pub(super) fn draw_ahead(&mut self, horizon: u64) {
         debug_assert!(self.next_generation.is_none(), "a success not stepped yet");
         let from = self.drawn.0;
-        let stop = self.stop_generating.map_or(u64::MAX, |s| s.0);
+        let stop = self.config.stop_generating.map_or(u64::MAX, |s| s.0);
         let until = self.draw_until.0.max(from + 1);
         let trials = stop.min(until).saturating_sub(from).min(horizon);
         self.drawn = match self.generate.first_success(&mut self.rng, trials) {

@@ -74,12 +74,10 @@ pub struct Terminal {
     pub(super) rng: ComponentRng,
     pub(super) pattern: Arc<dyn TrafficPattern>,
     pub(super) generate: Generator,
-    pub(super) length: LengthDist,
-    pub(super) stop_generating: Option<Cycle>,
+    /// The network's terminal configuration, one copy for all terminals (this terminal's
+    /// window is its own: [`Terminal::set_window`]).
+    pub(super) config: Arc<TerminalConfig>,
     pub(super) deliveries: Option<Vec<Delivery>>,
-    pub(super) backoff: u64,
-    pub(super) latency: LatencyDef,
-    pub(super) terminal_latency: Arc<[u32]>,
     /// Packets re-queued after a timeout reset, and retransmissions started.
     pub(super) resets: u64,
     pub(super) retransmissions: u64,
@@ -94,10 +92,11 @@ pub struct Terminal {
 }
 
 impl Terminal {
-    /// Terminal `id` injecting into a router input port with `vcs` VCs of `depth` flits.
+    /// Terminal `id` injecting into a router input port with `vcs` VCs of `depth` flits,
+    /// configured by `config` (shared by the network's terminals).
     pub fn new(
         id: TerminalId,
-        config: &TerminalConfig,
+        config: &Arc<TerminalConfig>,
         pattern: Arc<dyn TrafficPattern>,
         mut rng: ComponentRng,
         vcs: u8,
@@ -108,9 +107,7 @@ impl Terminal {
             generate: Generator::new(config.injection, config.rate, &mut rng),
             rng,
             pattern,
-            length: config.length,
             window: config.window,
-            stop_generating: config.stop_generating,
             schedule: VecDeque::new(),
             queue: VecDeque::new(),
             next_seq: 0,
@@ -126,9 +123,7 @@ impl Terminal {
             current: None,
             stats: TerminalStats::default(),
             deliveries: config.record_deliveries.then(Vec::new),
-            backoff: config.backoff,
-            latency: config.latency,
-            terminal_latency: Arc::clone(&config.terminal_latency),
+            config: Arc::clone(config),
             tags: None,
             replies: None,
             resets: 0,
@@ -203,7 +198,7 @@ impl Terminal {
         }
         if self.trial(now) {
             let dest = self.pattern.destination(self.id, &mut self.rng);
-            let len = self.length.sample(&mut self.rng);
+            let len = self.config.length.sample(&mut self.rng);
             tally.queued_in += 1;
             self.push_packet(now, dest, len, tally);
         }

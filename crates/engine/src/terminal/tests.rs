@@ -27,7 +27,7 @@ fn terminal(rate: f64, vcs: u8, depth: u32) -> Terminal {
     };
     Terminal::new(
         TerminalId(0),
-        &cfg,
+        &Arc::new(cfg),
         Arc::new(Uniform::new(4).unwrap()),
         stream(1, ComponentKind::Terminal, 0),
         vcs,
@@ -125,7 +125,7 @@ fn skipping_idle_steps_with_look_ahead_changes_nothing() {
         };
         Terminal::new(
             TerminalId(0),
-            &cfg,
+            &Arc::new(cfg),
             Arc::new(Uniform::new(4).unwrap()),
             stream(7, ComponentKind::Terminal, 0),
             2,
@@ -263,4 +263,12 @@ fn a_full_reply_queue_withholds_the_credit_of_a_request_tail() {
     assert_eq!(t.stats().packets_consumed, 2);
     assert_eq!(t.stats().packets_generated, 2);
     assert!(t.is_idle());
+}
+
+/// A terminal shares the network's configuration: 512 bytes, 688 with its channels and
+/// outbox.
+#[test]
+fn a_terminal_keeps_only_its_own_state_inline() {
+    assert!(std::mem::size_of::<Terminal>() <= 512);
+    assert!(std::mem::size_of::<crate::network::node::TerminalNode>() <= 688);
 }

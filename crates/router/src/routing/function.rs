@@ -53,10 +53,15 @@ pub struct Candidate {
     pub hops: u8,
 }
 
-/// The candidates of one route computation, inline for up to eight (no allocation on the
-/// cycle path for the routing functions of this crate on 2-D tori: Duato-Nbc offers an
-/// adaptive and an escape candidate on each of up to four minimal ports).
-pub type RouteSet = SmallVec<[Candidate; 8]>;
+/// Candidates a [`RouteSet`] holds inline.
+pub const ROUTE_INLINE: usize = 4;
+
+/// The candidates of one route computation, inline for up to [`ROUTE_INLINE`] (24 bytes,
+/// the size of its heap form; each input VC keeps one): enough for dimension-order
+/// routing and the adaptive functions' usual routes on 2-D meshes and tori. A longer
+/// route moves the set to the heap, and a cleared set keeps that room; the router's
+/// sets are swapped, not copied, so they allocate only until each has held a long route.
+pub type RouteSet = SmallVec<[Candidate; ROUTE_INLINE]>;
 
 /// Where a head flit is when it is routed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

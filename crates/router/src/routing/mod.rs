@@ -76,7 +76,7 @@ mod validation;
 pub mod west_first;
 
 pub(crate) use candidates::{dor_route, eject, turn_model_route, whole_port};
-pub use function::{Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
+pub use function::{Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange, ROUTE_INLINE};
 pub use geometry::Geometry;
 pub use hops::{hops, route_hops};
 pub use mismatch::RoutingMismatch;
