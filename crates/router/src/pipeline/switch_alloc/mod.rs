@@ -19,6 +19,7 @@
 //! - `speculative = true`: heads also request in the cycle of their VA ([`speculative`]).
 
 mod one_word;
+mod scratch;
 pub mod speculative;
 mod word_path;
 
@@ -31,19 +32,21 @@ use crate::flit::Credit;
 use crate::mask;
 use crate::vc_state::{InputVcState, VcPhase};
 use flitsim_netlist::{Cycle, OutPort, RouterConfig, VcId};
+pub use scratch::StepScratch;
 use speculative::{SpecRequest, Speculation};
 use word_path::{GrantArbiters, WordPath};
 
-/// The SA stage: port allocator, per-input-port VC arbiters, scratch.
+/// The SA stage: port allocator, per-input-port VC arbiters, the multi-word path's
+/// scratch (the one-word path's is the caller's, [`StepScratch`]).
 ///
-/// Laid out as C lays out a struct, what a step reads first: the one-word path's
-/// scratch and flag, then the VC arbiters and the allocator, whose round-robin pointers
-/// follow their tags ([`Arbiters`], [`Allocator`]); from a cache line's start, a step of
-/// a router of up to 16 ports touches three lines of it.
+/// Laid out as C lays out a struct, what a step reads first: the one-word path's seen
+/// VCs and their output VCs (a router of up to 20 VCs: in three cache lines from the
+/// start), its flag, then the VC arbiters and the allocator, whose round-robin pointers
+/// follow their tags ([`Arbiters`], [`Allocator`]).
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct SwitchAlloc {
-    /// The one-word path's layout words and scratch.
+    /// The one-word path's seen VCs and the output VCs they hold.
     word: Box<WordPath>,
     /// The router takes the one-word path: at most 64 input VCs, port matrices of at most
     /// 64 rows and columns.
@@ -90,7 +93,7 @@ fn mask_words(in_vcs: impl Iterator<Item = u8>) -> (usize, usize) {
 impl SwitchAlloc {
     /// Bytes [`SwitchAlloc::new`] allocates for a router whose input ports have `in_vcs`
     /// VCs each and which has `out_ports` output ports, under `config`, computed without
-    /// allocating: the one-word path's arrays, the port allocator
+    /// allocating: the port allocator
     /// ([`Allocator::bytes`], input ports x output ports), the input ports' VC arbiters
     /// (with matrix arbiters, they grow with the square of a port's VCs), the
     /// multi-word path's masks and its request and grant matrices.
@@ -201,16 +204,23 @@ impl SwitchAlloc {
     }
 
     /// Builds port requests and allocates, then picks one VC per granted input port;
-    /// `spec`: the speculative requests of this cycle (VA's, empty without speculation).
+    /// `spec`: the speculative requests of this cycle (VA's, empty without speculation);
+    /// `x`: the one-word path's scratch (left as it was found: clear).
     #[inline]
-    pub fn evaluate(&mut self, now: Cycle, s: &RouterState, spec: &[SpecRequest]) {
+    pub fn evaluate(
+        &mut self,
+        now: Cycle,
+        s: &RouterState,
+        spec: &[SpecRequest],
+        x: &mut StepScratch,
+    ) {
         self.winners.clear();
         if !spec.is_empty() {
             return self.evaluate_speculative(now, s, spec);
         }
         match (s.vcs.active(), self.one_word) {
             ([0], _) => {}
-            ([active], true) => self.evaluate_word(now, s, *active),
+            ([active], true) => self.evaluate_word(now, s, *active, x),
             (active, _) if mask::is_empty(active) => {}
             _ => self.evaluate_words(now, s, &[]),
         }
@@ -278,24 +288,20 @@ impl SwitchAlloc {
     ///
     /// `#[inline]` with the one-word path inlined into it: the compiler keeps the whole
     /// step out of the engine's cycle (whose loop then holds no SA values across the
-    /// call), in the engine's code unit, where it is compiled for its one caller.
+    /// call), in the engine's code unit, where it is compiled for its one caller. `x`:
+    /// the one-word path's scratch (left as it was found: clear). A cycle with
+    /// speculative requests takes [`SwitchAlloc::step_speculative`] instead.
     #[inline]
     pub fn step(
         &mut self,
         now: Cycle,
         s: &mut RouterState,
-        spec: &[SpecRequest],
-        crossbar: &mut Crossbar,
-        credits: &mut CreditReturn,
+        (crossbar, credits): (&mut Crossbar, &mut CreditReturn),
+        x: &mut StepScratch,
     ) {
-        if !spec.is_empty() {
-            self.winners.clear();
-            self.evaluate_speculative(now, s, spec);
-            return self.commit(now, s, crossbar, credits);
-        }
         match (s.vcs.active(), self.one_word) {
             ([0], _) => {}
-            ([active], true) => self.step_word(now, s, crossbar, credits, *active),
+            ([active], true) => self.step_word(now, s, (crossbar, credits), *active, x),
             (active, _) if mask::is_empty(active) => {}
             _ => {
                 self.winners.clear();
@@ -303,6 +309,21 @@ impl SwitchAlloc {
                 self.commit(now, s, crossbar, credits);
             }
         }
+    }
+
+    /// [`SwitchAlloc::step`] in a cycle with the speculative requests `spec` (VA's, not
+    /// empty).
+    #[inline(never)]
+    pub fn step_speculative(
+        &mut self,
+        now: Cycle,
+        s: &mut RouterState,
+        spec: &[SpecRequest],
+        (crossbar, credits): (&mut Crossbar, &mut CreditReturn),
+    ) {
+        self.winners.clear();
+        self.evaluate_speculative(now, s, spec);
+        self.commit(now, s, crossbar, credits);
     }
 
     /// Flat input VC `i` (VC `v` of input port `p`), holding output VC `out` (port,

@@ -1,17 +1,17 @@
-//! What the one-word switch-allocation path works on: fixed arrays indexed below 64, so
-//! its accesses need no bounds checks.
+//! What the one-word switch-allocation path keeps per router: fixed arrays indexed
+//! below 64, so its accesses need no bounds checks.
 
 use super::super::RouterState;
-use crate::alloc::WordMatrix;
 use crate::arbiter::WordArbiters;
 use flitsim_netlist::{Cycle, OutPort, VcId};
 
 /// What the one-word path (a router with at most 64 input VCs and at most 64 ports per
-/// side) works on: fixed arrays indexed below 64, so its accesses need no bounds checks.
+/// side) keeps per router: fixed arrays indexed below 64, so its accesses need no bounds
+/// checks. Its scratch is the caller's ([`super::StepScratch`]).
 ///
 /// Laid out as C lays out a struct, from a cache line's start: a small router's entries
 /// (up to 6 ports, 20 VCs) of each array lie in one line (`seen` and `vcs`: two), so a
-/// step touches five.
+/// step touches three.
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub(super) struct WordPath {
@@ -23,11 +23,6 @@ pub(super) struct WordPath {
     pub(super) seen: u64,
     /// Per flat input VC: its input port, and the output VC it holds while in `seen`.
     pub(super) vcs: [WordVc; 64],
-    /// Port requests: row p holds the output ports input port p requests, then the
-    /// grants in their place (all zero between steps).
-    pub(super) req: WordMatrix,
-    /// Eligible flat input VCs by the output port they request (all zero between steps).
-    pub(super) by_out: [u64; 64],
     /// Flat input VCs of each input port (bit i = flat VC i).
     pub(super) port_vcs: [u64; 64],
 }
@@ -63,7 +58,7 @@ impl HeldVc {
 }
 
 /// What [`SwitchAlloc::step_word`] granted, for its grant loop: a lone `eligible` VC (its
-/// mask, or 0 when the grants are in `WordPath::req`), the output ports requested, and
+/// mask, or 0 when the grants are in `StepScratch::req`), the output ports requested, and
 /// the cycle the granted flits are written.
 pub(super) struct WordGrants {
     pub(super) eligible: u64,
@@ -97,8 +92,6 @@ impl WordPath {
         let mut w = WordPath {
             seen: 0,
             vcs: [WordVc::default(); 64],
-            req: WordMatrix::new(),
-            by_out: [0; 64],
             port_vcs: [0; 64],
         };
         for (i, &p) in s.layout.in_port_of.iter().enumerate().take(64) {

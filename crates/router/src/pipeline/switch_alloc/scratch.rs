@@ -1,0 +1,42 @@
+//! The scratch of a router's step: what the one-word switch-allocation path builds and
+//! empties within one step, owned by the caller (one per engine worker) rather than by
+//! each router.
+
+use crate::alloc::WordMatrix;
+
+/// What a router's step writes and empties again before it returns: all zero between
+/// steps ([`StepScratch::is_clear`]), so one serves every router a worker steps, one
+/// after another. Handed to [`crate::Router::finish_step`].
+///
+/// Laid out as C lays out a struct, from a cache line's start: a small router's entries
+/// (up to 6 ports) of each array lie in one line.
+#[derive(Debug)]
+#[repr(C, align(64))]
+pub struct StepScratch {
+    /// Port requests: row p holds the output ports input port p requests, then the
+    /// grants in their place.
+    pub(super) req: WordMatrix,
+    /// Eligible flat input VCs by the output port they request.
+    pub(super) by_out: [u64; 64],
+}
+
+impl Default for StepScratch {
+    fn default() -> Self {
+        StepScratch::new()
+    }
+}
+
+impl StepScratch {
+    /// An empty scratch.
+    pub fn new() -> StepScratch {
+        StepScratch {
+            req: WordMatrix::new(),
+            by_out: [0; 64],
+        }
+    }
+
+    /// Is every entry zero (as every step leaves it)?
+    pub fn is_clear(&self) -> bool {
+        self.req.rows() == 0 && self.req == WordMatrix::new() && self.by_out.iter().all(|&m| m == 0)
+    }
+}
