@@ -46,10 +46,10 @@ use word_path::{GrantArbiters, WordPath};
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct SwitchAlloc {
-    /// The one-word path's seen VCs and the output VCs they hold.
+    /// The one-word path's seen VCs, the output VCs they hold, and its layout words.
     word: Box<WordPath>,
-    /// The router takes the one-word path: at most 64 input VCs, port matrices of at most
-    /// 64 rows and columns.
+    /// The router takes the one-word path: at most 64 input VCs and 32 input ports, port
+    /// matrices of at most 64 rows and columns.
     one_word: bool,
     /// `sd + xd`: a flit granted at `c` is written at `c + sd + xd` (the router's delays,
     /// fixed at construction; kept here so that a step reads no other line for them).
@@ -146,6 +146,7 @@ impl SwitchAlloc {
                 && speedup == [1, 1]
                 && allocator.is_separable()
                 && s.layout.total_in_vcs() <= 64
+                && pi <= word_path::WORD_IN_PORTS
                 && s.layout.total_out_vcs() <= usize::from(u16::MAX) + 1,
             exit_delay: s.delays.sd + s.delays.xd,
             allocator,
@@ -226,8 +227,8 @@ impl SwitchAlloc {
         }
     }
 
-    /// [`SwitchAlloc::evaluate`] on word slices (more than 64 input VCs, or port matrices
-    /// of more than 64 rows or columns, or a cycle with speculation): the VCs of `spec`
+    /// [`SwitchAlloc::evaluate`] on word slices (more than 64 input VCs or 32 input ports,
+    /// or port matrices of more than 64 rows or columns, or a cycle with speculation): the VCs of `spec`
     /// (speculating this cycle) do not request.
     #[inline(never)]
     fn evaluate_words(&mut self, now: Cycle, s: &RouterState, spec: &[SpecRequest]) {

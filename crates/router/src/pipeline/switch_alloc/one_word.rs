@@ -1,9 +1,9 @@
-//! The one-word fast path of switch allocation, for a router of at most 64 input VCs and
-//! 64 ports per side: the same requests, allocation and VC arbitration as the general path
+//! The one-word fast path of switch allocation, for a router of at most 64 input VCs, 32
+//! input ports and 64 output ports: the same requests, allocation and VC arbitration as the general path
 //! in the parent module, on `u64`s. `one_word_allocation_matches_the_general_paths`
 //! in the router's tests compares the two.
 
-use super::word_path::{GrantArbiters, HeldVc, WordGrants, WordPath, WordVc};
+use super::word_path::{GrantArbiters, HeldVc, WordGrants, WordPath, WordVc, WORD_IN_PORTS};
 use super::{StepScratch, SwitchAlloc};
 use crate::alloc::Allocator;
 use crate::arbiter::{Arbiters, WordArbiters};
@@ -14,7 +14,8 @@ use flitsim_netlist::Cycle;
 
 impl SwitchAlloc {
     /// The eligible VCs among the active VCs `active` of a router on the one-word path (at
-    /// most 64 input VCs, port matrices of at most 64 rows and columns); the output VC
+    /// most 64 input VCs and 32 input ports, port matrices of at most 64 rows and
+    /// columns); the output VC
     /// each holds is in `w.vcs`. A VC's state is read only until a step sees it ready
     /// (`w.seen`); then only its FIFO's length and its output VC's credits.
     #[inline(always)]
@@ -96,7 +97,10 @@ impl SwitchAlloc {
             let i = e.trailing_zeros() as usize;
             e &= e - 1;
             let WordVc { input, held } = w.vcs[i % 64];
-            let (p, o) = (usize::from(input) % 64, usize::from(held.port) % 64);
+            let (p, o) = (
+                usize::from(input) % WORD_IN_PORTS,
+                usize::from(held.port) % 64,
+            );
             shared_port |= x.req.row(p) & !(1 << o);
             shared_out |= x.by_out[o] & !w.port_vcs[p];
             x.by_out[o] |= 1 << i;
@@ -149,11 +153,11 @@ impl SwitchAlloc {
     pub(super) fn pick_vc_word(
         vc_arb: &impl WordArbiters,
         by_out: &mut [u64; 64],
-        port_vcs: &[u64; 64],
+        port_vcs: &[u64; WORD_IN_PORTS],
         p: usize,
         o: usize,
     ) -> (usize, u8) {
-        let vcs = port_vcs[p % 64];
+        let vcs = port_vcs[p % WORD_IN_PORTS];
         let req = std::mem::take(&mut by_out[o % 64]) & vcs;
         debug_assert!(req != 0, "a granted input port has a requesting VC");
         let base = vcs.trailing_zeros() as usize;
@@ -185,8 +189,8 @@ impl SwitchAlloc {
     }
 
     /// [`SwitchAlloc::evaluate`] for a router whose input VCs fit one word (at most 64,
-    /// every router of the generated topologies up to 16 ports of 4 VCs) and whose port
-    /// matrices have at most 64 rows and columns: the same
+    /// every router of the generated topologies up to 16 ports of 4 VCs), with at most 32
+    /// input ports, and whose port matrices have at most 64 rows and columns: the same
     /// requests, allocation and VC arbitration, on `u64`s instead of word slices.
     #[inline(never)]
     pub(super) fn evaluate_word(
@@ -289,7 +293,7 @@ impl SwitchAlloc {
             let i = grants.eligible.trailing_zeros() as usize;
             let WordVc { input, held } = w.vcs[i % 64];
             let p = usize::from(input);
-            let v = (i - w.port_vcs[p % 64].trailing_zeros() as usize) as u8;
+            let v = (i - w.port_vcs[p % WORD_IN_PORTS].trailing_zeros() as usize) as u8;
             let seen = &mut w.seen;
             let out = held.out();
             Self::take_grant(now, exit, s, crossbar, credits, arbs, seen, (i, p, v), out);

@@ -5,9 +5,15 @@ use super::super::RouterState;
 use crate::arbiter::WordArbiters;
 use flitsim_netlist::{Cycle, OutPort, VcId};
 
-/// What the one-word path (a router with at most 64 input VCs and at most 64 ports per
-/// side) keeps per router: fixed arrays indexed below 64, so its accesses need no bounds
-/// checks. Its scratch is the caller's ([`super::StepScratch`]).
+/// Input ports the one-word path takes: [`WordPath::port_vcs`] has an entry for each.
+/// Wider routers take the general path, as they take the engine's wide step (arrival
+/// masks cover 32 ports).
+pub(super) const WORD_IN_PORTS: usize = 32;
+
+/// What the one-word path (a router with at most 64 input VCs, [`WORD_IN_PORTS`] input
+/// ports and 64 output ports) keeps per router: fixed arrays indexed below their length,
+/// so its accesses need no bounds checks. Its scratch is the caller's
+/// ([`super::StepScratch`]).
 ///
 /// Laid out as C lays out a struct, from a cache line's start: a small router's entries
 /// (up to 6 ports, 20 VCs) of each array lie in one line (`seen` and `vcs`: two), so a
@@ -24,7 +30,7 @@ pub(super) struct WordPath {
     /// Per flat input VC: its input port, and the output VC it holds while in `seen`.
     pub(super) vcs: [WordVc; 64],
     /// Flat input VCs of each input port (bit i = flat VC i).
-    pub(super) port_vcs: [u64; 64],
+    pub(super) port_vcs: [u64; WORD_IN_PORTS],
 }
 
 /// What [`WordPath`] keeps of one flat input VC.
@@ -86,17 +92,17 @@ impl<A: WordArbiters> GrantArbiters<'_, A> {
 }
 
 impl WordPath {
-    /// For `s`'s layout (entries past 64 input VCs or ports are left out: such a router
-    /// never takes the one-word path).
+    /// For `s`'s layout (entries past 64 input VCs or [`WORD_IN_PORTS`] input ports are
+    /// left out: such a router never takes the one-word path).
     pub(super) fn new(s: &RouterState) -> WordPath {
         let mut w = WordPath {
             seen: 0,
             vcs: [WordVc::default(); 64],
-            port_vcs: [0; 64],
+            port_vcs: [0; WORD_IN_PORTS],
         };
         for (i, &p) in s.layout.in_port_of.iter().enumerate().take(64) {
             w.vcs[i].input = p;
-            if usize::from(p) < 64 {
+            if usize::from(p) < WORD_IN_PORTS {
                 w.port_vcs[usize::from(p)] |= 1 << i;
             }
         }
