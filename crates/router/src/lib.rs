@@ -198,7 +198,7 @@ impl Router {
     /// router whose input ports have `in_vcs` VCs each and whose output ports' downstream
     /// sides have `out_vcs` VCs each (the counts [`Router::new`] reads from its spec and
     /// outputs), computed without allocating ([`VcAlloc::bytes`], [`SwitchAlloc::bytes`]).
-    /// VA's request, grant and allocator matrices grow with the square of the router's
+    /// VA's allocator matrices grow with the square of the router's
     /// VCs (input VCs x output VCs over all ports), and with matrix arbiters (one per
     /// input VC over the output VCs, and one per output VC over the input VCs) with the
     /// cube.
@@ -366,7 +366,7 @@ impl Router {
     fn stages(&mut self, now: Cycle, scratch: &mut StepScratch) {
         let s = &mut self.state;
         self.rc.step(now, s);
-        self.va.step(now, s);
+        self.va.step(now, s, scratch);
         let spec = self.va.speculating();
         let out = (&mut self.crossbar, &mut self.credit_return);
         if spec.is_empty() {
@@ -405,9 +405,9 @@ impl Router {
         self.rc.evaluate(now, s);
         probe::routed(s, self.rc.decisions(), t);
         self.rc.commit(now, s);
-        self.va.evaluate(now, s);
-        probe::vc_alloc(now, s, &self.va, t);
-        self.va.commit(now, s);
+        self.va.evaluate(now, s, scratch);
+        probe::vc_alloc(now, s, &self.va, self.va.grants(scratch), t);
+        self.va.commit(now, s, scratch);
         // The probe sees the winners between allocation and the moves.
         self.sa.evaluate(now, s, self.va.speculating(), scratch);
         probe::switch_alloc(now, s, self.sa.winners(), t);

@@ -126,7 +126,7 @@ impl SwitchAlloc {
             (false, false) => {}
             (true, false) => allocator.allocate_word_one_per_col(&mut x.req),
             (false, true) => {
-                let StepScratch { req, by_out } = x;
+                let StepScratch { req, by_out, .. } = x;
                 let word_vcs = &w.vcs;
                 // The input ports of an output's eligible VCs.
                 let ports = |o: usize| {
@@ -207,7 +207,7 @@ impl SwitchAlloc {
         }
         let outs = Self::allocate_word(w, x, &mut self.allocator, eligible);
         let port_vcs = &w.port_vcs;
-        let StepScratch { req, by_out } = &mut *x;
+        let StepScratch { req, by_out, .. } = &mut *x;
         // The grants, row-major (one output port per granted input port).
         let mut granted = 0u64;
         for (p, row) in req.drain() {
@@ -304,7 +304,7 @@ impl SwitchAlloc {
             vcs,
             port_vcs,
         } = &mut *w;
-        let StepScratch { req, by_out } = &mut *x;
+        let StepScratch { req, by_out, .. } = &mut *x;
         let mut granted = 0u64;
         for (p, row) in req.drain() {
             let o = row.trailing_zeros() as usize;

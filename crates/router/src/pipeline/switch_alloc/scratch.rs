@@ -1,15 +1,15 @@
-//! The scratch of a router's step: what the one-word switch-allocation path builds and
-//! empties within one step, owned by the caller (one per engine worker) rather than by
-//! each router.
+//! The scratch of a router's step: what switch allocation's one-word path and VC
+//! allocation build and empty within one step, owned by the caller (one per engine
+//! worker) rather than by each router.
 
-use crate::alloc::WordMatrix;
+use crate::alloc::{BitMatrix, WordMatrix};
 
 /// What a router's step writes and empties again before it returns: all zero between
 /// steps ([`StepScratch::is_clear`]), so one serves every router a worker steps, one
 /// after another. Handed to [`crate::Router::finish_step`].
 ///
 /// Laid out as C lays out a struct, from a cache line's start: a small router's entries
-/// (up to 6 ports) of each array lie in one line.
+/// (up to 6 ports) of each of the one-word path's arrays lie in one line.
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct StepScratch {
@@ -18,6 +18,11 @@ pub struct StepScratch {
     pub(super) req: WordMatrix,
     /// Eligible flat input VCs by the output port they request.
     pub(super) by_out: [u64; 64],
+    /// VC allocation's requests (input VCs x output VCs), shaped for the router that
+    /// uses them ([`BitMatrix::reshape`]).
+    pub(crate) va_req: BitMatrix,
+    /// VC allocation's grants, shaped as `va_req`.
+    pub(crate) va_grant: BitMatrix,
 }
 
 impl Default for StepScratch {
@@ -32,11 +37,17 @@ impl StepScratch {
         StepScratch {
             req: WordMatrix::new(),
             by_out: [0; 64],
+            va_req: BitMatrix::new(0, 0),
+            va_grant: BitMatrix::new(0, 0),
         }
     }
 
     /// Is every entry zero (as every step leaves it)?
     pub fn is_clear(&self) -> bool {
-        self.req.rows() == 0 && self.req == WordMatrix::new() && self.by_out.iter().all(|&m| m == 0)
+        self.req.rows() == 0
+            && self.req == WordMatrix::new()
+            && self.by_out.iter().all(|&m| m == 0)
+            && self.va_req.is_empty()
+            && self.va_grant.is_empty()
     }
 }
