@@ -372,7 +372,7 @@ impl Router {
         if spec.is_empty() {
             self.sa.step(now, s, out, scratch);
         } else {
-            self.sa.step_speculative(now, s, spec, out);
+            self.sa.step_speculative(now, s, spec, out, scratch);
         }
     }
 

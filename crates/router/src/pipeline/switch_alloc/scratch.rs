@@ -23,6 +23,31 @@ pub struct StepScratch {
     pub(crate) va_req: BitMatrix,
     /// VC allocation's grants, shaped as `va_req`.
     pub(crate) va_grant: BitMatrix,
+    /// Switch allocation's multi-word path's.
+    pub(super) words: WordsScratch,
+}
+
+/// What switch allocation's multi-word path builds and empties within one step.
+#[derive(Debug)]
+pub(super) struct WordsScratch {
+    /// Port requests, shaped for the router that uses them ([`BitMatrix::reshape`]).
+    pub(super) req: BitMatrix,
+    /// Port grants, shaped as `req`.
+    pub(super) grant: BitMatrix,
+    /// Flat input VCs eligible this cycle (word mask; empty between steps).
+    pub(super) eligible: Vec<u64>,
+    /// One input port's VCs requesting a given output (word mask; empty between steps).
+    pub(super) vc_req: Vec<u64>,
+}
+
+impl WordsScratch {
+    /// Are the matrices empty and the masks of no word?
+    pub(super) fn is_clear(&self) -> bool {
+        self.req.is_empty()
+            && self.grant.is_empty()
+            && self.eligible.is_empty()
+            && self.vc_req.is_empty()
+    }
 }
 
 impl Default for StepScratch {
@@ -39,6 +64,12 @@ impl StepScratch {
             by_out: [0; 64],
             va_req: BitMatrix::new(0, 0),
             va_grant: BitMatrix::new(0, 0),
+            words: WordsScratch {
+                req: BitMatrix::new(0, 0),
+                grant: BitMatrix::new(0, 0),
+                eligible: Vec::new(),
+                vc_req: Vec::new(),
+            },
         }
     }
 
@@ -49,5 +80,6 @@ impl StepScratch {
             && self.by_out.iter().all(|&m| m == 0)
             && self.va_req.is_empty()
             && self.va_grant.is_empty()
+            && self.words.is_clear()
     }
 }
