@@ -3,6 +3,8 @@
 //! worker) rather than by each router.
 
 use crate::alloc::{BitMatrix, WordMatrix};
+use crate::mask;
+use flitsim_netlist::RouterConfig;
 
 /// What a router's step writes and empties again before it returns: all zero between
 /// steps ([`StepScratch::is_clear`]), so one serves every router a worker steps, one
@@ -71,6 +73,25 @@ impl StepScratch {
                 vc_req: Vec::new(),
             },
         }
+    }
+
+    /// Bytes a scratch holds once it has stepped a router whose input ports have `in_vcs`
+    /// VCs each and whose output ports' downstream sides have `out_vcs` VCs each, under
+    /// `config`, computed without allocating: itself, and the matrices and masks it took
+    /// that router's shape for (VC allocation's input VCs x output VCs, switch
+    /// allocation's input ports x output ports). Stepping several routers, it keeps the
+    /// largest of each.
+    pub fn bytes(config: &RouterConfig, in_vcs: &[u8], out_vcs: &[u8]) -> u64 {
+        use std::mem::size_of;
+        let total = |vcs: &[u8]| vcs.iter().map(|&v| usize::from(v)).sum::<usize>();
+        let [si, so] = super::speedups(config);
+        let (pi, po) = (in_vcs.len() * si, out_vcs.len() * so);
+        let most = in_vcs.iter().copied().max().unwrap_or(0);
+        let masks = mask::words(total(in_vcs)) + mask::words(usize::from(most));
+        (size_of::<StepScratch>() as u64)
+            .saturating_add(BitMatrix::bytes(total(in_vcs), total(out_vcs)).saturating_mul(2))
+            .saturating_add(BitMatrix::bytes(pi, po).saturating_mul(2))
+            .saturating_add((masks * size_of::<u64>()) as u64)
     }
 
     /// Is every entry zero (as every step leaves it)?
