@@ -96,7 +96,7 @@ impl SwitchAlloc {
         while e != 0 {
             let i = e.trailing_zeros() as usize;
             e &= e - 1;
-            let WordVc { input, held } = w.vcs[i % 64];
+            let WordVc { input, held, .. } = w.vcs[i % 64];
             let (p, o) = (
                 usize::from(input) % WORD_IN_PORTS,
                 usize::from(held.port) % 64,
@@ -291,9 +291,8 @@ impl SwitchAlloc {
         let exit = grants.exit;
         if grants.eligible != 0 {
             let i = grants.eligible.trailing_zeros() as usize;
-            let WordVc { input, held } = w.vcs[i % 64];
+            let WordVc { input, v, held } = w.vcs[i % 64];
             let p = usize::from(input);
-            let v = (i - w.port_vcs[p % WORD_IN_PORTS].trailing_zeros() as usize) as u8;
             let seen = &mut w.seen;
             let out = held.out();
             Self::take_grant(now, exit, s, crossbar, credits, arbs, seen, (i, p, v), out);

@@ -39,6 +39,8 @@ pub(super) struct WordPath {
 pub(super) struct WordVc {
     /// Its input port.
     pub(super) input: u8,
+    /// Its VC index within the input port (in what would be padding).
+    pub(super) v: u8,
     /// The output VC it holds (valid while it is in `WordPath::seen`).
     pub(super) held: HeldVc,
 }
@@ -102,6 +104,7 @@ impl WordPath {
         };
         for (i, &p) in s.layout.in_port_of.iter().enumerate().take(64) {
             w.vcs[i].input = p;
+            w.vcs[i].v = s.layout.in_split(i).1;
             if usize::from(p) < WORD_IN_PORTS {
                 w.port_vcs[usize::from(p)] |= 1 << i;
             }
