@@ -21,7 +21,8 @@
 //! ```
 //! use flitsim_netlist::{BufferDepth, Cycle, Dir, InPort, Netlist, OutPort, PortSpec,
 //!     RouterConfig, RouterId, RouterSpec, TerminalId, Topology, VcId};
-//! use flitsim_router::{Flit, FlitKind, OutputPortSpec, PacketId, Router, Stamp, routing};
+//! use flitsim_router::{Flit, FlitKind, OutputPortSpec, PacketId, Router, Stamp, StepScratch,
+//!     routing};
 //!
 //! // A 2-router ring: r0.east -> r1.west and back.
 //! let mut net = Netlist::new("pair", Topology::Ring { n: 2 });
@@ -49,12 +50,13 @@
 //!     kind: FlitKind::HeadTail, vc: VcId(0), dest: TerminalId(1), created: Stamp(0),
 //!     injected: Stamp(0), hops: 0 };
 //! let mut sent = None;
+//! let mut scratch = StepScratch::new();
 //! for t in 0..6 {
 //!     r.begin_step(Cycle(t));
 //!     if t == 0 {
 //!         r.receive_flit(Cycle(t), InPort(0), &flit);
 //!     }
-//!     r.finish_step(Cycle(t));
+//!     r.finish_step(Cycle(t), &mut scratch);
 //!     for (o, f) in r.flits_out() {
 //!         if o == OutPort(1) { sent = Some((t, f.hops)); }
 //!     }
@@ -84,6 +86,7 @@ mod wait;
 
 pub use config::RouterConfig;
 pub use flit::{Credit, Flit, FlitKind, PacketId, Stamp};
+pub use pipeline::switch_alloc::StepScratch;
 pub use reset::{Reset, ResetStats};
 pub use routing::{RoutingFunction, RoutingMismatch, RoutingRegistry};
 pub use stats::RouterStats;
@@ -196,7 +199,7 @@ impl Router {
     /// router whose input ports have `in_vcs` VCs each and whose output ports' downstream
     /// sides have `out_vcs` VCs each (the counts [`Router::new`] reads from its spec and
     /// outputs), computed without allocating ([`VcAlloc::bytes`], [`SwitchAlloc::bytes`]).
-    /// VA's request, grant and allocator matrices grow with the square of the router's
+    /// VA's allocator matrices grow with the square of the router's
     /// VCs (input VCs x output VCs over all ports), and with matrix arbiters (one per
     /// input VC over the output VCs, and one per output VC over the input VCs) with the
     /// cube.
@@ -342,44 +345,50 @@ impl Router {
     /// The rest of the step begun by [`Router::begin_step`]: the stages, then the flits
     /// and credits due at `now` taken out of the crossbar and the credit return, where
     /// [`Router::flits_out`] and [`Router::credits_out`] read them until the next step
-    /// (the engine copies each once, straight onto its channel).
+    /// (the engine copies each once, straight onto its channel). `scratch` is the step's
+    /// working space, clear before and after (one serves any number of routers).
     #[inline(always)]
-    pub fn finish_step(&mut self, now: Cycle) {
+    pub fn finish_step(&mut self, now: Cycle, scratch: &mut StepScratch) {
+        debug_assert!(scratch.is_clear(), "step scratch not clear");
         if self.step_watched {
-            self.finish_step_watched(now);
+            self.finish_step_watched(now, scratch);
             return;
         }
         // With no flit buffered the stages have nothing to route, allocate or move (a
         // router woken only to emit, or for a credit).
         if self.state.buffers.total() != 0 {
-            self.stages(now);
+            self.stages(now, scratch);
         }
         self.emit(now);
     }
 
     /// 2.-4. RC, VA and SA in pipeline order, recording nothing.
     #[inline(always)]
-    fn stages(&mut self, now: Cycle) {
+    fn stages(&mut self, now: Cycle, scratch: &mut StepScratch) {
         let s = &mut self.state;
         self.rc.step(now, s);
-        self.va.step(now, s);
+        self.va.step(now, s, scratch);
         let spec = self.va.speculating();
-        self.sa
-            .step(now, s, spec, &mut self.crossbar, &mut self.credit_return);
+        let out = (&mut self.crossbar, &mut self.credit_return);
+        if spec.is_empty() {
+            self.sa.step(now, s, out, scratch);
+        } else {
+            self.sa.step_speculative(now, s, spec, out, scratch);
+        }
     }
 
     /// [`Router::finish_step`] with tracing on or a timeout: heads that waited too long
     /// are dropped before the stages run.
     #[cold]
     #[inline(never)]
-    fn finish_step_watched(&mut self, now: Cycle) {
+    fn finish_step_watched(&mut self, now: Cycle, scratch: &mut StepScratch) {
         if self.trace.is_some() {
-            self.finish_step_traced(now);
+            self.finish_step_traced(now, scratch);
             return;
         }
         if self.state.buffers.total() != 0 {
             self.expire_timers(now);
-            self.stages(now);
+            self.stages(now, scratch);
         }
         self.emit(now);
     }
@@ -388,7 +397,7 @@ impl Router {
     /// as it is taken.
     #[cold]
     #[inline(never)]
-    fn finish_step_traced(&mut self, now: Cycle) {
+    fn finish_step_traced(&mut self, now: Cycle, scratch: &mut StepScratch) {
         if self.resets.timeout > 0 {
             self.expire_timers(now);
         }
@@ -397,11 +406,11 @@ impl Router {
         self.rc.evaluate(now, s);
         probe::routed(s, self.rc.decisions(), t);
         self.rc.commit(now, s);
-        self.va.evaluate(now, s);
-        probe::vc_alloc(now, s, &self.va, t);
-        self.va.commit(now, s);
+        self.va.evaluate(now, s, scratch);
+        probe::vc_alloc(now, s, &self.va, self.va.grants(scratch), t);
+        self.va.commit(now, s, scratch);
         // The probe sees the winners between allocation and the moves.
-        self.sa.evaluate(now, s, self.va.speculating());
+        self.sa.evaluate(now, s, self.va.speculating(), scratch);
         probe::switch_alloc(now, s, self.sa.winners(), t);
         self.sa
             .commit(now, s, &mut self.crossbar, &mut self.credit_return);

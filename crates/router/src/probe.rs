@@ -213,6 +213,7 @@ pub enum RouterEvent {
     },
 }
 
+use crate::alloc::BitMatrix;
 use crate::pipeline::vc_alloc::VcAlloc;
 use crate::pipeline::RouterState;
 use crate::routing::{Candidate, VcRange};
@@ -236,9 +237,15 @@ pub(crate) fn routed(s: &RouterState, decisions: &[(u32, RouteSet)], t: &mut Vec
     }
 }
 
-/// VA evaluated its grants (input VC x output VC) at `now`; called before its commit.
-pub(crate) fn vc_alloc(now: Cycle, s: &RouterState, va: &VcAlloc, t: &mut Vec<RouterEvent>) {
-    let grant = va.grants();
+/// VA evaluated its grants `grant` (input VC x output VC) at `now`; called before its
+/// commit.
+pub(crate) fn vc_alloc(
+    now: Cycle,
+    s: &RouterState,
+    va: &VcAlloc,
+    grant: &BitMatrix,
+    t: &mut Vec<RouterEvent>,
+) {
     for (i, ovc) in grant.ones() {
         let (p, v) = s.layout.in_split(i);
         let o = usize::from(s.layout.out_port_of[ovc]);

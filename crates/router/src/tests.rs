@@ -32,7 +32,10 @@ fn step(r: &mut Router, now: Cycle, io: &mut RouterIo<'_>) {
             r.receive_flit(now, InPort(p as u8), f);
         }
     }
-    r.finish_step(now);
+    // A fresh scratch each step: the step must leave it clear.
+    let mut scratch = StepScratch::new();
+    r.finish_step(now, &mut scratch);
+    assert!(scratch.is_clear(), "a step left its scratch dirty");
     for (o, f) in r.flits_out() {
         assert!(
             io.flits_out[o.index()].is_none(),

@@ -3,11 +3,12 @@
 use super::read::ReadSides;
 use crate::network::node::RouterNode;
 use flitsim_netlist::{Cycle, InPort, OutPort};
+use flitsim_router::StepScratch;
 
 /// Steps a woken router that fits the arrival masks, handing it what its arrival mask
 /// names straight from the lines, by reference (no inbox): the resets first (they act
 /// before the step begins), then [`Router::begin_step`], the credits, the flits, and
-/// [`Router::finish_step`]. What it writes stays
+/// [`Router::finish_step`] (on the worker's `scratch`). What it writes stays
 /// in the router until it is sent ([`Router::flits_out`], [`Router::credits_out`]).
 ///
 /// [`Router::begin_step`]: flitsim_router::Router::begin_step
@@ -21,6 +22,7 @@ pub(super) fn step_arrived<'a>(
     arrived: u64,
     read: &impl ReadSides<'a>,
     resets: bool,
+    scratch: &mut StepScratch,
 ) {
     let (flits, credits) = (arrived as u32, (arrived >> 32) as u32);
     #[cfg(debug_assertions)]
@@ -83,7 +85,7 @@ pub(super) fn step_arrived<'a>(
             read.flit(node.ports.get(p).input.read()),
         );
     }
-    router.finish_step(now);
+    router.finish_step(now, scratch);
 }
 
 /// A woken router with more than [`MASK_PORTS`] ports reads every line into its inbox
@@ -95,6 +97,7 @@ pub(super) fn step_wide<'a>(
     node: &mut RouterNode,
     read: &impl ReadSides<'a>,
     resets: bool,
+    scratch: &mut StepScratch,
 ) {
     let any_input = read_all(now, node, read, resets);
     debug_assert!(
@@ -113,7 +116,7 @@ pub(super) fn step_wide<'a>(
             router.receive_flit(now, InPort(p as u8), f);
         }
     }
-    router.finish_step(now);
+    router.finish_step(now, scratch);
 }
 
 /// A wide router's inbox filled from every line (resets handed over at once).

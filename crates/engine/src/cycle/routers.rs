@@ -42,9 +42,11 @@ fn step_routers_with<const RESETS: bool>(
         stepped,
         status: st,
         wide,
+        scratch,
         ..
     } = nodes;
     let wide = *wide;
+    let scratch: &mut flitsim_router::StepScratch = scratch;
     let arrivals = arrivals.unwrap_or(delivered);
     let per_word = pending
         .iter_mut()
@@ -68,9 +70,9 @@ fn step_routers_with<const RESETS: bool>(
             {
                 let read = pass.read();
                 if wide && node.flits_in.len() > MASK_PORTS {
-                    step_wide(now, node, &read, RESETS);
+                    step_wide(now, node, &read, RESETS, scratch);
                 } else {
-                    step_arrived(now, node, arrived, &read, RESETS);
+                    step_arrived(now, node, arrived, &read, RESETS, scratch);
                 }
             }
             if RESETS {

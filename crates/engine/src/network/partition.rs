@@ -5,7 +5,7 @@ use super::node::{RouterNode, TerminalNode};
 use super::status::Status;
 use crate::calendar::Calendar;
 use crate::channel::{DelayLines, Wakes};
-use flitsim_router::{Credit, Flit, Reset};
+use flitsim_router::{Credit, Flit, Reset, StepScratch};
 use std::sync::{Mutex, RwLock};
 
 /// The components of one partition (routers `lo..lo + routers.len()`, terminals
@@ -58,6 +58,9 @@ pub(crate) struct Nodes {
     /// Some router of the partition has more ports than the arrival masks cover
     /// ([`MASK_PORTS`](crate::channel::MASK_PORTS)).
     pub wide: bool,
+    /// The working space of the router steps of this partition's worker (clear between
+    /// steps; [`flitsim_router::Router::finish_step`]).
+    pub scratch: Box<StepScratch>,
 }
 
 /// The channel sides a partition writes (phase 2) and everyone reads (phase 1), and the
@@ -116,6 +119,7 @@ impl Nodes {
             trace: None,
             latency,
             wide: false,
+            scratch: Box::default(),
         }
     }
 }

@@ -53,6 +53,33 @@ impl BitMatrix {
         }
     }
 
+    /// Would a `rows x cols` matrix be one word per row with one summary word
+    /// ([`BitMatrix::is_one_word`])?
+    pub fn one_word_shape(rows: usize, cols: usize) -> bool {
+        matches!(matrix_words(rows, cols), (1, _, 1))
+    }
+
+    /// Makes this empty matrix an empty `rows x cols` one (its allocation kept where it
+    /// fits): a matrix shared by allocators of several shapes, taken in turn.
+    #[inline]
+    pub fn reshape(&mut self, rows: usize, cols: usize) {
+        debug_assert!(self.is_empty(), "reshaping a matrix with set bits");
+        if (rows, cols) != (self.rows, self.cols) {
+            self.reshape_to(rows, cols);
+        }
+    }
+    /// [`BitMatrix::reshape`] to another shape.
+    #[cold]
+    #[inline(never)]
+    fn reshape_to(&mut self, rows: usize, cols: usize) {
+        let (wpr, words, nonempty) = matrix_words(rows, cols);
+        (self.rows, self.cols, self.wpr) = (rows, cols, wpr);
+        self.words.clear();
+        self.words.resize(words, 0);
+        self.nonempty.clear();
+        self.nonempty.resize(nonempty, 0);
+    }
+
     /// Rows.
     pub fn rows(&self) -> usize {
         self.rows

@@ -15,6 +15,14 @@ use flitsim_netlist::ArbiterKind;
 pub struct Islip {
     /// Accept arbiters (`row_arb`) and grant arbiters (`col_arb`).
     pub(crate) s: Separable,
+    /// The rest, boxed: [`super::Allocator`] holds every kind inline, so its size is
+    /// that of the largest.
+    r: Box<IslipRounds>,
+}
+
+/// What iSLIP keeps beside its arbiters.
+#[derive(Clone, Debug)]
+struct IslipRounds {
     iters: u8,
     rounds: Rounds,
     /// The grants of the last allocation's first round: their arbiters move when used.
@@ -38,9 +46,10 @@ impl RoundPicks for Arbitrated<'_> {
 
 impl Islip {
     /// Bytes [`Islip::new`] allocates, computed without allocating: the arbiters, the
-    /// rounds' scratch and the first round's grants.
+    /// boxed rest, the rounds' scratch and the first round's grants.
     pub fn bytes(arbiter: ArbiterKind, rows: usize, cols: usize) -> u64 {
         Separable::bytes(arbiter, rows, cols)
+            .saturating_add(std::mem::size_of::<IslipRounds>() as u64)
             .saturating_add(Rounds::bytes(rows, cols))
             .saturating_add(BitMatrix::bytes(rows, cols))
     }
@@ -49,33 +58,38 @@ impl Islip {
     pub fn new(arbiter: ArbiterKind, iters: u8, rows: usize, cols: usize) -> Islip {
         Islip {
             s: Separable::new(arbiter, rows, cols),
-            iters: iters.max(1),
-            rounds: Rounds::new(rows, cols),
-            first: BitMatrix::new(rows, cols),
+            r: Box::new(IslipRounds {
+                iters: iters.max(1),
+                rounds: Rounds::new(rows, cols),
+                first: BitMatrix::new(rows, cols),
+            }),
         }
     }
 
     /// Computes grants for `req` into `grant` (cleared first); priorities stay.
     pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
         debug_assert_eq!((req.rows(), req.cols()), (self.s.rows, self.s.cols));
-        self.first.clear();
-        let first = &mut self.first;
+        let IslipRounds {
+            iters,
+            rounds,
+            first,
+        } = &mut *self.r;
+        first.clear();
         let mut picks = Arbitrated {
             rows: &self.s.row_arb,
             cols: &self.s.col_arb,
         };
-        self.rounds
-            .run(self.iters, req, grant, &mut picks, |round, r, c| {
-                if round == 0 {
-                    first.set(r, c);
-                }
-            });
+        rounds.run(*iters, req, grant, &mut picks, |round, r, c| {
+            if round == 0 {
+                first.set(r, c);
+            }
+        });
     }
 
     /// Moves the arbiters of grant `(r, c)`, used, if the first round made it.
     #[inline]
     pub fn update_grant(&mut self, r: usize, c: usize) {
-        if self.first.get(r, c) {
+        if self.r.first.get(r, c) {
             self.s.update_grant(r, c);
         }
     }
@@ -92,7 +106,10 @@ impl Islip {
 impl Islip {
     /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
     pub(crate) fn heap_bytes(&self) -> u64 {
-        self.s.heap_bytes() + self.rounds.heap_bytes() + self.first.heap_bytes()
+        std::mem::size_of::<IslipRounds>() as u64
+            + self.s.heap_bytes()
+            + self.r.rounds.heap_bytes()
+            + self.r.first.heap_bytes()
     }
 }
 

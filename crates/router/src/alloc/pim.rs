@@ -19,6 +19,14 @@ pub struct Pim {
     /// Arbiters of the separable layout `Allocator` relies on; never consulted (the
     /// one-word paths that read them are not taken for this kind).
     pub(crate) s: Separable,
+    /// The rest, boxed: [`super::Allocator`] holds every kind inline, so its size is
+    /// that of the largest.
+    r: Box<PimRounds>,
+}
+
+/// What PIM keeps beside its (unused) arbiters.
+#[derive(Clone, Debug)]
+struct PimRounds {
     iters: u8,
     rounds: Rounds,
     rng: Pcg64Mcg,
@@ -50,24 +58,28 @@ impl RoundPicks for Pcg64Mcg {
 impl Pim {
     /// Bytes [`Pim::new`] allocates, computed without allocating.
     pub fn bytes(arbiter: ArbiterKind, rows: usize, cols: usize) -> u64 {
-        Separable::bytes(arbiter, rows, cols).saturating_add(Rounds::bytes(rows, cols))
+        Separable::bytes(arbiter, rows, cols)
+            .saturating_add(std::mem::size_of::<PimRounds>() as u64)
+            .saturating_add(Rounds::bytes(rows, cols))
     }
 
     /// Over `rows x cols`, `iters` rounds (at least 1), its stream seeded with `seed`.
     pub fn new(arbiter: ArbiterKind, iters: u8, seed: u64, rows: usize, cols: usize) -> Pim {
         Pim {
             s: Separable::new(arbiter, rows, cols),
-            iters: iters.max(1),
-            rounds: Rounds::new(rows, cols),
-            rng: Pcg64Mcg::seed_from_u64(seed),
+            r: Box::new(PimRounds {
+                iters: iters.max(1),
+                rounds: Rounds::new(rows, cols),
+                rng: Pcg64Mcg::seed_from_u64(seed),
+            }),
         }
     }
 
     /// Computes grants for `req` into `grant` (cleared first), drawing from the stream.
     pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
         debug_assert_eq!((req.rows(), req.cols()), (self.s.rows, self.s.cols));
-        self.rounds
-            .run(self.iters, req, grant, &mut self.rng, |_, _, _| {});
+        let PimRounds { iters, rounds, rng } = &mut *self.r;
+        rounds.run(*iters, req, grant, rng, |_, _, _| {});
     }
 }
 
@@ -75,7 +87,7 @@ impl Pim {
 impl Pim {
     /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
     pub(crate) fn heap_bytes(&self) -> u64 {
-        self.s.heap_bytes() + self.rounds.heap_bytes()
+        std::mem::size_of::<PimRounds>() as u64 + self.s.heap_bytes() + self.r.rounds.heap_bytes()
     }
 }
 

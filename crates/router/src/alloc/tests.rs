@@ -624,3 +624,16 @@ proptest! {
         }}
     }
 }
+
+/// A router holds two allocators inline, each the size of the largest kind: iSLIP and
+/// PIM keep what they add to the separable state boxed, so no kind is larger than
+/// separable output-first (its state and one matrix) and the tag.
+#[test]
+fn no_allocator_kind_is_larger_than_separable_output_first() {
+    use std::mem::size_of;
+    let of = size_of::<super::SeparableOutputFirst>();
+    assert!(size_of::<super::Islip>() <= of);
+    assert!(size_of::<super::Pim>() <= of);
+    assert!(size_of::<super::Wavefront>() <= of);
+    assert_eq!(size_of::<Allocator>(), of + 8);
+}

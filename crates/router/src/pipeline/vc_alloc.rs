@@ -14,6 +14,7 @@
 //! [`OutputVcState::is_free_for`]: crate::credit::OutputVcState::is_free_for
 
 use super::switch_alloc::speculative::SpecRequest;
+use super::switch_alloc::StepScratch;
 use super::{ugal, RouterState};
 use crate::alloc::{Allocator, BitMatrix};
 use crate::credit::OutputVcState;
@@ -26,7 +27,8 @@ use flitsim_netlist::{Cycle, RouterConfig, Switching, VcId};
 use rand_pcg::Pcg64Mcg;
 use smallvec::SmallVec;
 
-/// The VA stage: allocator, selection function, the router's RNG stream, scratch.
+/// The VA stage: allocator, selection function, the router's RNG stream, scratch (its
+/// request and grant matrices are the caller's, [`StepScratch`]).
 ///
 /// Laid out as C lays out a struct, first what a step with a lone
 /// requesting VC reads: the one-word flag, then the allocator, whose round-robin row
@@ -43,9 +45,10 @@ pub struct VcAlloc {
     port_dim: Vec<Option<u8>>,
     /// VCs `0..escape_vcs` are escape VCs (Duato's methodology); 0 = none.
     escape_vcs: u8,
-    req: BitMatrix,
-    grant: BitMatrix,
-    /// `grant` holds a grant (a flag, cheaper to test every cycle than the matrix).
+    /// Rows (input VCs) and columns (output VCs) of the request and grant matrices.
+    shape: [u32; 2],
+    /// The grant matrix holds a grant (a flag, cheaper to test every cycle than the
+    /// matrix).
     granted: bool,
     views: SmallVec<[CandidateView; 4]>,
     /// Per input VC, the packet whose head committed to a candidate (its index in the
@@ -60,24 +63,21 @@ pub struct VcAlloc {
 impl VcAlloc {
     /// Bytes [`VcAlloc::new`] allocates for a router of `in_vcs` input VCs and `out_vcs`
     /// output VCs over all its ports under `config`, computed without allocating: the
-    /// request and grant matrices (input VCs x output VCs) and the allocator
-    /// ([`Allocator::bytes`]). They grow with the square of the router's VCs, with matrix
-    /// arbiters with the cube.
+    /// allocator ([`Allocator::bytes`], input VCs x output VCs), and the commitments of
+    /// a committing selection. The allocator grows with the square of the router's VCs,
+    /// with matrix arbiters with the cube.
     pub fn bytes(config: &RouterConfig, in_vcs: usize, out_vcs: usize) -> u64 {
         let committed = if Selection::new(config.selection).commits() {
             (in_vcs as u64).saturating_mul(std::mem::size_of::<Option<(PacketId, u8)>>() as u64)
         } else {
             0
         };
-        BitMatrix::bytes(in_vcs, out_vcs)
-            .saturating_mul(2)
-            .saturating_add(committed)
-            .saturating_add(Allocator::bytes(
-                config.vc_allocator,
-                config.arbiter,
-                in_vcs,
-                out_vcs,
-            ))
+        committed.saturating_add(Allocator::bytes(
+            config.vc_allocator,
+            config.arbiter,
+            in_vcs,
+            out_vcs,
+        ))
     }
 
     /// For a router with this layout and configuration.
@@ -89,7 +89,6 @@ impl VcAlloc {
         alloc_seed: u64,
     ) -> VcAlloc {
         let (rows, cols) = (s.layout.total_in_vcs(), s.layout.total_out_vcs());
-        let req = BitMatrix::new(rows, cols);
         let selection = Selection::new(config.selection);
         let committed = if selection.commits() {
             vec![None; rows]
@@ -105,14 +104,13 @@ impl VcAlloc {
             cols,
         );
         VcAlloc {
-            one_word: req.is_one_word() && allocator.is_separable(),
+            one_word: BitMatrix::one_word_shape(rows, cols) && allocator.is_separable(),
             allocator,
             selection,
             rng,
             port_dim,
             escape_vcs: 0,
-            req,
-            grant: BitMatrix::new(rows, cols),
+            shape: [rows as u32, cols as u32],
             granted: false,
             views: SmallVec::new(),
             committed,
@@ -179,26 +177,36 @@ impl VcAlloc {
         row
     }
 
-    /// Builds requests for every waiting VC and allocates.
+    /// Builds requests for every waiting VC and allocates, in `x` (whose grant matrix
+    /// then holds the grants, [`VcAlloc::grants`], until [`VcAlloc::commit`]).
     #[inline]
-    pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
-        // The grants are empty between a commit and the next evaluate.
-        debug_assert!(self.grant.is_empty(), "grants left from the last cycle");
+    pub fn evaluate(&mut self, now: Cycle, s: &RouterState, x: &mut StepScratch) {
+        self.shape_matrices(x);
         self.speculating.clear();
         if mask::is_empty(s.vcs.waiting()) {
             // Nothing waits (the common case): no request, no grant.
             return;
         }
-        self.request_and_allocate(now, s);
+        self.request_and_allocate(now, s, x);
+    }
+
+    /// Shapes the request and grant matrices of `x` (empty) for this router.
+    #[inline]
+    fn shape_matrices(&self, x: &mut StepScratch) {
+        // The grants are empty between a commit and the next evaluate.
+        debug_assert!(x.va_grant.is_empty(), "grants left from the last cycle");
+        let [rows, cols] = self.shape.map(|n| n as usize);
+        x.va_req.reshape(rows, cols);
+        x.va_grant.reshape(rows, cols);
     }
 
     /// [`VcAlloc::evaluate`] when some VC waits for an output VC.
     #[inline(never)]
-    fn request_and_allocate(&mut self, now: Cycle, s: &RouterState) {
+    fn request_and_allocate(&mut self, now: Cycle, s: &RouterState, x: &mut StepScratch) {
         // At most 64 output VCs (and input VCs): a VC's requests are gathered in one word
         // and written once.
         let one_word = self.one_word;
-        self.requests(now, s, |req, i, c, len| {
+        self.requests(now, s, &mut x.va_req, |req, i, c, len| {
             if one_word {
                 let row = Self::free_row(s, c, len);
                 if row != 0 {
@@ -210,7 +218,7 @@ impl VcAlloc {
                 }
             }
         });
-        self.allocate_requests();
+        self.allocate_requests(x);
     }
 
     /// Calls `request(req, i, c, len)` for every waiting VC `i` that is ready at `now`
@@ -221,6 +229,7 @@ impl VcAlloc {
         &mut self,
         now: Cycle,
         s: &RouterState,
+        req: &mut BitMatrix,
         mut request: impl FnMut(&mut BitMatrix, usize, &Candidate, u32),
     ) {
         for i in mask::ones(s.vcs.waiting()) {
@@ -245,7 +254,7 @@ impl VcAlloc {
                     None => continue,
                 },
             };
-            request(&mut self.req, i, &c, len);
+            request(req, i, &c, len);
             if self.speculative && Self::free_vcs(s, &c, len).next().is_some() {
                 self.speculating.push(SpecRequest {
                     ivc: i as u32,
@@ -262,20 +271,22 @@ impl VcAlloc {
         &self.speculating
     }
 
-    /// Allocates the requests in `req` (then clears them; empty between calls).
+    /// Allocates the requests in `x`'s request matrix into its grant matrix (then clears
+    /// the requests; empty between calls).
     #[inline]
-    fn allocate_requests(&mut self) {
-        if !self.req.is_empty() {
-            self.allocator.allocate(&self.req, &mut self.grant);
-            self.granted = !self.grant.is_empty();
-            self.req.clear();
+    fn allocate_requests(&mut self, x: &mut StepScratch) {
+        if !x.va_req.is_empty() {
+            self.allocator.allocate(&x.va_req, &mut x.va_grant);
+            self.granted = !x.va_grant.is_empty();
+            x.va_req.clear();
         }
     }
 
     /// VA in one pass, for a router that records no trace: the grants `evaluate` then
-    /// `commit` hand out, with the same arbiter moves.
+    /// `commit` hand out, with the same arbiter moves; `x` holds the requests and grants
+    /// of the step (left empty).
     #[inline]
-    pub fn step(&mut self, now: Cycle, s: &mut RouterState) {
+    pub fn step(&mut self, now: Cycle, s: &mut RouterState, x: &mut StepScratch) {
         self.speculating.clear();
         match *s.vcs.waiting() {
             [0] => {}
@@ -284,7 +295,7 @@ impl VcAlloc {
             [w] if w & (w - 1) == 0 && !s.vcs[w.trailing_zeros() as usize].ready(now) => {}
             ref m => {
                 if !mask::is_empty(m) {
-                    self.step_waiting(now, s);
+                    self.step_waiting(now, s, x);
                 }
             }
         }
@@ -295,17 +306,19 @@ impl VcAlloc {
     /// ([`Allocator::lone_row`], what the allocator grants a lone row) without the
     /// request and grant matrices.
     #[inline(never)]
-    fn step_waiting(&mut self, now: Cycle, s: &mut RouterState) {
-        debug_assert!(self.req.is_empty() && self.grant.is_empty());
+    fn step_waiting(&mut self, now: Cycle, s: &mut RouterState, x: &mut StepScratch) {
+        debug_assert!(x.va_req.is_empty() && x.va_grant.is_empty());
         if !self.one_word {
-            self.request_and_allocate(now, s);
-            self.commit(now, s);
+            self.shape_matrices(x);
+            self.request_and_allocate(now, s, x);
+            self.commit(now, s, x);
             return;
         }
-        // The first requesting VC and its requests; the matrix only from the second on.
+        // The first requesting VC and its requests; the matrices only from the second on.
         let (mut first, mut rows) = ((0, 0u64), 0u32);
         let r: &RouterState = s;
-        self.requests(now, r, |req, i, c, len| {
+        let [m, n] = self.shape.map(|n| n as usize);
+        self.requests(now, r, &mut x.va_req, |req, i, c, len| {
             let row = Self::free_row(r, c, len);
             if row == 0 {
                 return;
@@ -313,6 +326,7 @@ impl VcAlloc {
             match rows {
                 0 => first = (i, row),
                 1 => {
+                    req.reshape(m, n);
                     req.set_row_word(first.0, first.1);
                     req.set_row_word(i, row);
                 }
@@ -331,8 +345,9 @@ impl VcAlloc {
                 }
             }
             _ => {
-                self.allocate_requests();
-                self.commit(now, s);
+                x.va_grant.reshape(m, n);
+                self.allocate_requests(x);
+                self.commit(now, s, x);
             }
         }
     }
@@ -426,47 +441,48 @@ impl VcAlloc {
         }
     }
 
-    /// The grants of the last `evaluate` (input VC x output VC, for traces), until
-    /// `commit` hands them out (then none).
-    pub fn grants(&self) -> &BitMatrix {
-        &self.grant
+    /// The grants of the last `evaluate` in `x` (input VC x output VC, for traces),
+    /// until `commit` hands them out (then none).
+    pub fn grants<'a>(&self, x: &'a StepScratch) -> &'a BitMatrix {
+        &x.va_grant
     }
 
-    /// Hands out the granted output VCs; the VCs may request the switch from `now + vd`.
+    /// Hands out the granted output VCs (of `x`, left empty); the VCs may request the
+    /// switch from `now + vd`.
     #[inline]
-    pub fn commit(&mut self, now: Cycle, s: &mut RouterState) {
-        debug_assert_eq!(self.granted, !self.grant.is_empty());
+    pub fn commit(&mut self, now: Cycle, s: &mut RouterState, x: &mut StepScratch) {
+        debug_assert_eq!(self.granted, !x.va_grant.is_empty());
         if self.granted {
-            self.hand_out(now, s);
+            self.hand_out(now, s, &mut x.va_grant);
         }
     }
 
-    /// [`VcAlloc::commit`] when something was granted.
+    /// [`VcAlloc::commit`] when something was granted (in `grant`).
     #[inline(never)]
-    fn hand_out(&mut self, now: Cycle, s: &mut RouterState) {
+    fn hand_out(&mut self, now: Cycle, s: &mut RouterState, grant: &mut BitMatrix) {
         let ready = now.plus(s.delays.vd);
-        if self.grant.is_one_word() {
+        if grant.is_one_word() {
             // At most 64 input VCs and 64 output VCs: a grant is one bit per row. Each
             // grant moves its arbiters as it is handed out (`Allocator::update` per grant).
-            let mut rows = self.grant.rows_word();
+            let mut rows = grant.rows_word();
             while rows != 0 {
                 let i = rows.trailing_zeros() as usize;
                 rows &= rows - 1;
-                let ovc = self.grant.row_word(i).trailing_zeros() as usize;
+                let ovc = grant.row_word(i).trailing_zeros() as usize;
                 Self::grant_vc(now, ready, s, i, ovc);
                 self.allocator.update_grant(i, ovc);
                 self.granted_to(i);
             }
         } else {
-            for (i, ovc) in self.grant.ones() {
+            for (i, ovc) in grant.ones() {
                 Self::grant_vc(now, ready, s, i, ovc);
                 if let Some(c) = self.committed.get_mut(i) {
                     *c = None;
                 }
             }
-            self.allocator.update(&self.grant);
+            self.allocator.update(grant);
         }
-        self.grant.clear();
+        grant.clear();
         self.granted = false;
     }
 
@@ -547,9 +563,7 @@ impl VcAlloc {
     /// Bytes its vectors hold (their capacities; `port_dim`, the caller's, left out), for
     /// the tests of the `bytes` functions.
     pub(crate) fn heap_bytes(&self) -> u64 {
-        self.req.heap_bytes()
-            + self.grant.heap_bytes()
-            + self.allocator.heap_bytes()
+        self.allocator.heap_bytes()
             + (self.committed.capacity() * std::mem::size_of::<Option<(PacketId, u8)>>()) as u64
     }
 

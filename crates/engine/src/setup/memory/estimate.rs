@@ -10,7 +10,7 @@ use flitsim_router::buffer::InputBuffer;
 use flitsim_router::pipeline::crossbar::Crossbar;
 use flitsim_router::pipeline::output::CreditReturn;
 use flitsim_router::routing;
-use flitsim_router::{Credit, Flit, Reset, Router};
+use flitsim_router::{Credit, Flit, Reset, Router, StepScratch};
 
 /// Bytes a network's large arrays take once assembled, by part (see the module docs).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub(crate) struct Estimate {
     pub lines: u64,
     /// Crossbar and credit-return rings.
     pub pipelines: u64,
-    /// VC and switch allocation: request and grant matrices, allocators, arbiters.
+    /// VC and switch allocation: allocators, their scratch matrices, arbiters.
     pub allocators: u64,
     /// Wake-up buckets.
     pub wakes: u64,
@@ -102,7 +102,7 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
         std::mem::size_of::<RouterNode>() as u64,
         std::mem::size_of::<TerminalNode>() as u64,
     );
-    let (mut in_vcs, mut out_vcs) = (0usize, 0usize);
+    let (mut in_vcs, mut out_vcs, mut scratch) = (0usize, 0usize, 0u64);
     let (mut router_in, mut router_out) = (Vec::new(), Vec::new());
     for r in netlist.routers() {
         for p in &r.ports {
@@ -128,6 +128,7 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
         e.nodes =
             e.nodes
                 .saturating_add(Router::bookkeeping_bytes(&router_in, &router_out, resets));
+        scratch = scratch.max(StepScratch::bytes(c, &router_in, &router_out));
         // Its terminals' injection and ejection channels, and nodes.
         let terminals = u64::from(r.terminals);
         e.lines = e
@@ -146,6 +147,10 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
     e.nodes = e
         .nodes
         .saturating_add(Router::vc_state_bytes(in_vcs, out_vcs));
+    // Each partition's step scratch, shaped in turn for each of its routers.
+    e.allocators = e
+        .allocators
+        .saturating_add(scratch.saturating_mul(parts as u64));
     let max_latency = max_latency(netlist);
     let b = bounds(netlist.num_routers(), parts);
     let writers = (b.len() - 1) as u64;

@@ -17,11 +17,12 @@
 //! - router pipelines: each router's crossbar ring (`switch_alloc_delay +
 //!   crossbar_delay`) and credit-return ring (`credit_delay`) ([`Crossbar::bytes`],
 //!   [`CreditReturn::bytes`]);
-//! - allocators: per router, VC allocation's request and grant matrices and allocator
-//!   (input VCs x output VCs over all its ports: they grow with the square of its VCs,
-//!   and with matrix arbiters, one per input VC and one per output VC, with the cube)
-//!   and switch allocation's (input ports x output ports, and a VC arbiter per input
-//!   port) ([`Router::allocator_bytes`]);
+//! - allocators: per router, VC allocation's allocator (input VCs x output VCs over all
+//!   its ports: it grows with the square of its VCs, and with matrix arbiters, one per
+//!   input VC and one per output VC, with the cube) and switch allocation's (input
+//!   ports x output ports, and a VC arbiter per input port) ([`Router::allocator_bytes`]);
+//!   their request and grant matrices are each partition's, shaped for its largest
+//!   router ([`StepScratch::bytes`]);
 //! - wake-ups: per writer and reader partition a ring of buckets over the largest
 //!   latency ([`Wakes::bytes`]);
 //! - routers and terminals: each one's node (the router's inline state, its terminal),

@@ -19,6 +19,7 @@
 //! - `speculative = true`: heads also request in the cycle of their VA ([`speculative`]).
 
 mod one_word;
+mod scratch;
 pub mod speculative;
 mod word_path;
 
@@ -31,37 +32,33 @@ use crate::flit::Credit;
 use crate::mask;
 use crate::vc_state::{InputVcState, VcPhase};
 use flitsim_netlist::{Cycle, OutPort, RouterConfig, VcId};
+pub use scratch::StepScratch;
+use scratch::WordsScratch;
 use speculative::{SpecRequest, Speculation};
 use word_path::{GrantArbiters, WordPath};
 
-/// The SA stage: port allocator, per-input-port VC arbiters, scratch.
+/// The SA stage: port allocator, per-input-port VC arbiters, the multi-word path's
+/// scratch (the one-word path's is the caller's, [`StepScratch`]).
 ///
-/// Laid out as C lays out a struct, what a step reads first: the one-word path's
-/// scratch and flag, then the VC arbiters and the allocator, whose round-robin pointers
-/// follow their tags ([`Arbiters`], [`Allocator`]); from a cache line's start, a step of
-/// a router of up to 16 ports touches three lines of it.
+/// Laid out as C lays out a struct, what a step reads first: the one-word path's seen
+/// VCs and their output VCs (a router of up to 20 VCs: in three cache lines from the
+/// start), its flag, then the VC arbiters and the allocator, whose round-robin pointers
+/// follow their tags ([`Arbiters`], [`Allocator`]).
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct SwitchAlloc {
-    /// The one-word path's layout words and scratch.
+    /// The one-word path's seen VCs, the output VCs they hold, and its layout words.
     word: Box<WordPath>,
-    /// The router takes the one-word path: at most 64 input VCs, port matrices of at most
-    /// 64 rows and columns.
+    /// The router takes the one-word path: at most 64 input VCs and 32 input ports, port
+    /// matrices of at most 64 rows and columns.
     one_word: bool,
     /// `sd + xd`: a flit granted at `c` is written at `c + sd + xd` (the router's delays,
     /// fixed at construction; kept here so that a step reads no other line for them).
     exit_delay: u64,
     vc_arb: Arbiters,
     allocator: Allocator,
-    /// Flat input VCs eligible this cycle (word mask; multi-word path).
-    eligible: Vec<u64>,
-    /// Scratch: one input port's VCs requesting a given output (word mask; multi-word
-    /// path).
-    vc_req: Vec<u64>,
-    /// Port requests of the multi-word path.
-    req: BitMatrix,
-    /// Port grants of the multi-word path.
-    grant: BitMatrix,
+    /// Rows and columns of the port allocator's matrices.
+    shape: [u32; 2],
     /// Flat input VCs that won in the last `evaluate` (`step` does not fill it); reused.
     winners: Vec<u32>,
     /// `winners[spec_from..]` won speculatively (`usize::MAX` outside a speculative
@@ -79,26 +76,18 @@ fn speedups(config: &RouterConfig) -> [usize; 2] {
     [config.input_speedup, config.output_speedup].map(|s| usize::from(s.max(1)))
 }
 
-/// Words of the multi-word path's masks for input ports of `in_vcs` VCs each: `eligible`
-/// (every input VC) and `vc_req` (the VCs of the port with the most). The sizing rule of
-/// [`SwitchAlloc::new`] and [`SwitchAlloc::bytes`].
-fn mask_words(in_vcs: impl Iterator<Item = u8>) -> (usize, usize) {
-    let (total, most) = in_vcs.fold((0usize, 0u8), |(t, m), v| (t + usize::from(v), m.max(v)));
-    (mask::words(total), mask::words(usize::from(most)))
-}
-
 impl SwitchAlloc {
     /// Bytes [`SwitchAlloc::new`] allocates for a router whose input ports have `in_vcs`
     /// VCs each and which has `out_ports` output ports, under `config`, computed without
-    /// allocating: the one-word path's arrays, the port allocator
+    /// allocating: the port allocator
     /// ([`Allocator::bytes`], input ports x output ports), the input ports' VC arbiters
-    /// (with matrix arbiters, they grow with the square of a port's VCs), the
-    /// multi-word path's masks and its request and grant matrices.
+    /// (with matrix arbiters, they grow with the square of a port's VCs) and the
+    /// one-word path's arrays; the multi-word path's masks and matrices are the
+    /// caller's ([`StepScratch`]).
     pub fn bytes(config: &RouterConfig, in_vcs: &[u8], out_ports: usize) -> u64 {
         use std::mem::size_of;
         let [si, so] = speedups(config);
         let (pi, po) = (in_vcs.len() * si, out_ports * so);
-        let (eligible, vc_req) = mask_words(in_vcs.iter().copied());
         (size_of::<WordPath>() as u64)
             .saturating_add(Allocator::bytes(
                 config.switch_allocator,
@@ -110,8 +99,6 @@ impl SwitchAlloc {
                 config.arbiter,
                 in_vcs.iter().map(|&v| usize::from(v)),
             ))
-            .saturating_add(((eligible + vc_req) * size_of::<u64>()) as u64)
-            .saturating_add(BitMatrix::bytes(pi, po).saturating_mul(2))
             .saturating_add(if config.speculative {
                 (size_of::<Speculation>() as u64)
                     .saturating_add(Speculation::bytes(config, in_vcs, out_ports))
@@ -124,10 +111,8 @@ impl SwitchAlloc {
     /// allocator's random stream (`pim`).
     pub fn new(config: &RouterConfig, s: &RouterState, alloc_seed: u64) -> SwitchAlloc {
         let (pi, po) = (s.layout.in_ports(), s.layout.out_ports());
-        let (eligible, vc_req) = mask_words((0..pi).map(|p| s.layout.in_vcs(p)));
         let speedup = speedups(config);
         let [rows, cols] = [pi * speedup[0], po * speedup[1]];
-        let req = BitMatrix::new(rows, cols);
         let allocator = Allocator::configured(
             config.switch_allocator,
             config.arbiter,
@@ -139,10 +124,11 @@ impl SwitchAlloc {
         SwitchAlloc {
             word: Box::new(WordPath::new(s)),
             // Only the separable allocators have one-word paths.
-            one_word: req.is_one_word()
+            one_word: BitMatrix::one_word_shape(rows, cols)
                 && speedup == [1, 1]
                 && allocator.is_separable()
                 && s.layout.total_in_vcs() <= 64
+                && pi <= word_path::WORD_IN_PORTS
                 && s.layout.total_out_vcs() <= usize::from(u16::MAX) + 1,
             exit_delay: s.delays.sd + s.delays.xd,
             allocator,
@@ -150,10 +136,7 @@ impl SwitchAlloc {
                 config.arbiter,
                 (0..pi).map(|p| usize::from(s.layout.in_vcs(p))),
             ),
-            eligible: vec![0; eligible],
-            vc_req: vec![0; vc_req],
-            req,
-            grant: BitMatrix::new(rows, cols),
+            shape: [rows as u32, cols as u32],
             winners: Vec::new(),
             spec_from: usize::MAX,
             spec: config
@@ -201,55 +184,95 @@ impl SwitchAlloc {
     }
 
     /// Builds port requests and allocates, then picks one VC per granted input port;
-    /// `spec`: the speculative requests of this cycle (VA's, empty without speculation).
+    /// `spec`: the speculative requests of this cycle (VA's, empty without speculation);
+    /// `x`: the one-word path's scratch (left as it was found: clear).
     #[inline]
-    pub fn evaluate(&mut self, now: Cycle, s: &RouterState, spec: &[SpecRequest]) {
+    pub fn evaluate(
+        &mut self,
+        now: Cycle,
+        s: &RouterState,
+        spec: &[SpecRequest],
+        x: &mut StepScratch,
+    ) {
         self.winners.clear();
         if !spec.is_empty() {
-            return self.evaluate_speculative(now, s, spec);
+            return self.evaluate_speculative(now, s, spec, x);
         }
         match (s.vcs.active(), self.one_word) {
             ([0], _) => {}
-            ([active], true) => self.evaluate_word(now, s, *active),
+            ([active], true) => self.evaluate_word(now, s, *active, x),
             (active, _) if mask::is_empty(active) => {}
-            _ => self.evaluate_words(now, s, &[]),
+            _ => self.evaluate_words(now, s, &[], x),
         }
     }
 
-    /// [`SwitchAlloc::evaluate`] on word slices (more than 64 input VCs, or port matrices
-    /// of more than 64 rows or columns, or a cycle with speculation): the VCs of `spec`
+    /// [`SwitchAlloc::evaluate`] on word slices (more than 64 input VCs or 32 input
+    /// ports, or port matrices of more than 64 rows or columns, or a cycle with
+    /// speculation), in `x`'s multi-word scratch (left empty): the VCs of `spec`
     /// (speculating this cycle) do not request.
     #[inline(never)]
-    fn evaluate_words(&mut self, now: Cycle, s: &RouterState, spec: &[SpecRequest]) {
-        self.req.clear();
-        mask::copy(&mut self.eligible, s.vcs.active());
+    fn evaluate_words(
+        &mut self,
+        now: Cycle,
+        s: &RouterState,
+        spec: &[SpecRequest],
+        x: &mut StepScratch,
+    ) {
+        let w = &mut x.words;
+        let [rows, cols] = self.shape.map(|n| n as usize);
+        w.req.reshape(rows, cols);
+        w.grant.reshape(rows, cols);
+        self.requests_words(now, s, spec, w);
+        if !w.req.is_empty() {
+            self.allocator.allocate(&w.req, &mut w.grant);
+            w.req.clear();
+            self.pick_vcs_words(s, w);
+            w.grant.clear();
+        }
+        w.eligible.clear();
+        debug_assert!(w.is_clear());
+    }
+
+    /// The eligible VCs (`w.eligible`, all but those of `spec`) and their port requests
+    /// (`w.req`), on word slices.
+    #[inline(always)]
+    fn requests_words(
+        &self,
+        now: Cycle,
+        s: &RouterState,
+        spec: &[SpecRequest],
+        w: &mut WordsScratch,
+    ) {
+        w.eligible.extend_from_slice(s.vcs.active());
         for r in spec {
-            mask::unset(&mut self.eligible, r.ivc as usize);
+            mask::unset(&mut w.eligible, r.ivc as usize);
         }
         // `eligible` starts as the active VCs and keeps those that can send.
-        for k in 0..self.eligible.len() {
-            let mut w = self.eligible[k];
-            let mut keep = w;
-            while w != 0 {
-                let i = k * 64 + w.trailing_zeros() as usize;
-                w &= w - 1;
+        for k in 0..w.eligible.len() {
+            let mut m = w.eligible[k];
+            let mut keep = m;
+            while m != 0 {
+                let i = k * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
                 if Self::eligible(s, i, now) {
                     let (p, v) = s.layout.in_split(i);
                     let (r, c) = self.cell(p, v, s.vcs[i].out_port.index());
-                    self.req.set(r, c);
+                    w.req.set(r, c);
                 } else {
                     keep &= !(1 << (i % 64));
                 }
             }
-            self.eligible[k] = keep;
+            w.eligible[k] = keep;
         }
-        if self.req.is_empty() {
-            return;
-        }
-        self.allocator.allocate(&self.req, &mut self.grant);
+    }
+
+    /// For each grant of `w.grant`, the granted input port's VC arbiter picks one of its
+    /// eligible VCs that requested the granted output; the winners join `winners`.
+    #[inline(always)]
+    fn pick_vcs_words(&mut self, s: &RouterState, w: &mut WordsScratch) {
         let [si, so] = self.speedup;
         let plain = self.speedup == [1, 1];
-        for (row, col) in self.grant.ones() {
+        for (row, col) in w.grant.ones() {
             let (p, o) = if plain {
                 (row, col)
             } else {
@@ -257,17 +280,17 @@ impl SwitchAlloc {
             };
             let base = s.layout.in_base[p] as usize;
             let n = usize::from(s.layout.in_vcs(p));
-            let req = &mut self.vc_req[..mask::words(n)];
-            mask::zero(req);
-            for i in mask::ones_in(&self.eligible, base, base + n) {
+            w.vc_req.resize(mask::words(n), 0);
+            for i in mask::ones_in(&w.eligible, base, base + n) {
                 if s.vcs[i].out_port.index() == o && (plain || (i - base) % si == row % si) {
-                    mask::set(req, i - base);
+                    mask::set(&mut w.vc_req, i - base);
                 }
             }
             let v = self
                 .vc_arb
-                .arbitrate(p, req)
+                .arbitrate(p, &w.vc_req)
                 .expect("a granted input port has a requesting VC");
+            w.vc_req.clear();
             self.winners.push((base + v) as u32);
         }
     }
@@ -278,31 +301,43 @@ impl SwitchAlloc {
     ///
     /// `#[inline]` with the one-word path inlined into it: the compiler keeps the whole
     /// step out of the engine's cycle (whose loop then holds no SA values across the
-    /// call), in the engine's code unit, where it is compiled for its one caller.
+    /// call), in the engine's code unit, where it is compiled for its one caller. `x`:
+    /// the one-word path's scratch (left as it was found: clear). A cycle with
+    /// speculative requests takes [`SwitchAlloc::step_speculative`] instead.
     #[inline]
     pub fn step(
         &mut self,
         now: Cycle,
         s: &mut RouterState,
-        spec: &[SpecRequest],
-        crossbar: &mut Crossbar,
-        credits: &mut CreditReturn,
+        (crossbar, credits): (&mut Crossbar, &mut CreditReturn),
+        x: &mut StepScratch,
     ) {
-        if !spec.is_empty() {
-            self.winners.clear();
-            self.evaluate_speculative(now, s, spec);
-            return self.commit(now, s, crossbar, credits);
-        }
         match (s.vcs.active(), self.one_word) {
             ([0], _) => {}
-            ([active], true) => self.step_word(now, s, crossbar, credits, *active),
+            ([active], true) => self.step_word(now, s, (crossbar, credits), *active, x),
             (active, _) if mask::is_empty(active) => {}
             _ => {
                 self.winners.clear();
-                self.evaluate_words(now, s, &[]);
+                self.evaluate_words(now, s, &[], x);
                 self.commit(now, s, crossbar, credits);
             }
         }
+    }
+
+    /// [`SwitchAlloc::step`] in a cycle with the speculative requests `spec` (VA's, not
+    /// empty).
+    #[inline(never)]
+    pub fn step_speculative(
+        &mut self,
+        now: Cycle,
+        s: &mut RouterState,
+        spec: &[SpecRequest],
+        (crossbar, credits): (&mut Crossbar, &mut CreditReturn),
+        x: &mut StepScratch,
+    ) {
+        self.winners.clear();
+        self.evaluate_speculative(now, s, spec, x);
+        self.commit(now, s, crossbar, credits);
     }
 
     /// Flat input VC `i` (VC `v` of input port `p`), holding output VC `out` (port,
@@ -482,13 +517,9 @@ impl SwitchAlloc {
     /// functions.
     pub(crate) fn heap_bytes(&self) -> u64 {
         use std::mem::size_of;
-        (size_of::<WordPath>()
-            + (self.eligible.capacity() + self.vc_req.capacity()) * size_of::<u64>()
-            + self.winners.capacity() * size_of::<u32>()) as u64
+        (size_of::<WordPath>() + self.winners.capacity() * size_of::<u32>()) as u64
             + self.allocator.heap_bytes()
             + self.vc_arb.heap_bytes()
-            + self.req.heap_bytes()
-            + self.grant.heap_bytes()
             + self.spec.as_ref().map_or(0, |sp| {
                 std::mem::size_of::<Speculation>() as u64 + sp.heap_bytes()
             })

@@ -1,10 +1,10 @@
-//! The one-word fast path of switch allocation, for a router of at most 64 input VCs and
-//! 64 ports per side: the same requests, allocation and VC arbitration as the general path
+//! The one-word fast path of switch allocation, for a router of at most 64 input VCs, 32
+//! input ports and 64 output ports: the same requests, allocation and VC arbitration as the general path
 //! in the parent module, on `u64`s. `one_word_allocation_matches_the_general_paths`
 //! in the router's tests compares the two.
 
-use super::word_path::{GrantArbiters, HeldVc, WordGrants, WordPath, WordVc};
-use super::SwitchAlloc;
+use super::word_path::{GrantArbiters, HeldVc, WordGrants, WordPath, WordVc, WORD_IN_PORTS};
+use super::{StepScratch, SwitchAlloc};
 use crate::alloc::Allocator;
 use crate::arbiter::{Arbiters, WordArbiters};
 use crate::pipeline::crossbar::Crossbar;
@@ -14,7 +14,8 @@ use flitsim_netlist::Cycle;
 
 impl SwitchAlloc {
     /// The eligible VCs among the active VCs `active` of a router on the one-word path (at
-    /// most 64 input VCs, port matrices of at most 64 rows and columns); the output VC
+    /// most 64 input VCs and 32 input ports, port matrices of at most 64 rows and
+    /// columns); the output VC
     /// each holds is in `w.vcs`. A VC's state is read only until a step sees it ready
     /// (`w.seen`); then only its FIFO's length and its output VC's credits.
     #[inline(always)]
@@ -75,14 +76,18 @@ impl SwitchAlloc {
         not_ready
     }
 
-    /// Fills `w.by_out` with the `eligible` VCs (not 0) by the output port they request
-    /// (so that the VC arbitration reads one word per granted port) and `w.req` with the
+    /// Fills `x.by_out` with the `eligible` VCs (not 0) by the output port they request
+    /// (so that the VC arbitration reads one word per granted port) and `x.req` with the
     /// port requests (input port p requests output o when one of its VCs is in
     /// `by_out[o]`). Returns the output ports requested, whether an input port requests
     /// more than one output and whether an output is requested by more than one input
     /// port (neither: the requests form a matching).
     #[inline(always)]
-    pub(super) fn port_requests_word(w: &mut WordPath, eligible: u64) -> (u64, bool, bool) {
+    pub(super) fn port_requests_word(
+        w: &WordPath,
+        x: &mut StepScratch,
+        eligible: u64,
+    ) -> (u64, bool, bool) {
         let mut outs = 0u64;
         // Set when an eligible VC's port requests another output, or its output is
         // requested by a VC of another port (whichever VC comes second sees it).
@@ -91,34 +96,38 @@ impl SwitchAlloc {
         while e != 0 {
             let i = e.trailing_zeros() as usize;
             e &= e - 1;
-            let WordVc { input, held } = w.vcs[i % 64];
-            let (p, o) = (usize::from(input) % 64, usize::from(held.port) % 64);
-            shared_port |= w.req.row(p) & !(1 << o);
-            shared_out |= w.by_out[o] & !w.port_vcs[p];
-            w.by_out[o] |= 1 << i;
-            w.req.set(p, o);
+            let WordVc { input, held, .. } = w.vcs[i % 64];
+            let (p, o) = (
+                usize::from(input) % WORD_IN_PORTS,
+                usize::from(held.port) % 64,
+            );
+            shared_port |= x.req.row(p) & !(1 << o);
+            shared_out |= x.by_out[o] & !w.port_vcs[p];
+            x.by_out[o] |= 1 << i;
+            x.req.set(p, o);
             outs |= 1 << o;
         }
         (outs, shared_port != 0, shared_out != 0)
     }
 
     /// The port requests of the `eligible` VCs (not 0; see `port_requests_word`), then
-    /// their grants in their place in `w.req`. Returns the output ports requested.
+    /// their grants in their place in `x.req`. Returns the output ports requested.
     /// Requests that form a matching are the grants (see `Allocator::allocate`); requests
     /// contended on one side only are allocated by the arbiters of that side alone.
     #[inline(always)]
-    pub(super) fn allocate_word(w: &mut WordPath, allocator: &mut Allocator, eligible: u64) -> u64 {
-        let (outs, shared_port, shared_out) = Self::port_requests_word(w, eligible);
+    pub(super) fn allocate_word(
+        w: &WordPath,
+        x: &mut StepScratch,
+        allocator: &mut Allocator,
+        eligible: u64,
+    ) -> u64 {
+        let (outs, shared_port, shared_out) = Self::port_requests_word(w, x, eligible);
         match (shared_port, shared_out) {
             (false, false) => {}
-            (true, false) => allocator.allocate_word_one_per_col(&mut w.req),
+            (true, false) => allocator.allocate_word_one_per_col(&mut x.req),
             (false, true) => {
-                let WordPath {
-                    req,
-                    by_out,
-                    vcs: word_vcs,
-                    ..
-                } = w;
+                let StepScratch { req, by_out, .. } = x;
+                let word_vcs = &w.vcs;
                 // The input ports of an output's eligible VCs.
                 let ports = |o: usize| {
                     let (mut vcs, mut ports) = (by_out[o % 64], 0u64);
@@ -131,7 +140,7 @@ impl SwitchAlloc {
                 };
                 allocator.allocate_word_one_per_row(req, outs, ports);
             }
-            (true, true) => allocator.allocate_word(&mut w.req),
+            (true, true) => allocator.allocate_word(&mut x.req),
         }
         outs
     }
@@ -144,11 +153,11 @@ impl SwitchAlloc {
     pub(super) fn pick_vc_word(
         vc_arb: &impl WordArbiters,
         by_out: &mut [u64; 64],
-        port_vcs: &[u64; 64],
+        port_vcs: &[u64; WORD_IN_PORTS],
         p: usize,
         o: usize,
     ) -> (usize, u8) {
-        let vcs = port_vcs[p % 64];
+        let vcs = port_vcs[p % WORD_IN_PORTS];
         let req = std::mem::take(&mut by_out[o % 64]) & vcs;
         debug_assert!(req != 0, "a granted input port has a requesting VC");
         let base = vcs.trailing_zeros() as usize;
@@ -164,39 +173,41 @@ impl SwitchAlloc {
     }
 
     /// Zeroes what the one-word path's grant loop (which drained the grants and zeroed
-    /// the eligible VCs of each granted output) left of its scratch: the eligible VCs of
+    /// the eligible VCs of each granted output) left of the scratch: the eligible VCs of
     /// the outputs requested (`outs`) but not `granted`, none when the requests formed a
     /// matching.
     #[inline(always)]
-    pub(super) fn clear_word(w: &mut WordPath, outs: u64, granted: u64) {
-        debug_assert_eq!(w.req.rows(), 0);
+    pub(super) fn clear_word(x: &mut StepScratch, outs: u64, granted: u64) {
+        debug_assert_eq!(x.req.rows(), 0);
         let mut left = outs & !granted;
         while left != 0 {
             let o = left.trailing_zeros() as usize;
             left &= left - 1;
-            w.by_out[o] = 0;
+            x.by_out[o] = 0;
         }
-        debug_assert!(w.by_out.iter().all(|&m| m == 0));
+        debug_assert!(x.is_clear());
     }
 
     /// [`SwitchAlloc::evaluate`] for a router whose input VCs fit one word (at most 64,
-    /// every router of the generated topologies up to 16 ports of 4 VCs) and whose port
-    /// matrices have at most 64 rows and columns: the same
+    /// every router of the generated topologies up to 16 ports of 4 VCs), with at most 32
+    /// input ports, and whose port matrices have at most 64 rows and columns: the same
     /// requests, allocation and VC arbitration, on `u64`s instead of word slices.
     #[inline(never)]
-    pub(super) fn evaluate_word(&mut self, now: Cycle, s: &RouterState, active: u64) {
+    pub(super) fn evaluate_word(
+        &mut self,
+        now: Cycle,
+        s: &RouterState,
+        active: u64,
+        x: &mut StepScratch,
+    ) {
         let w = &mut *self.word;
         let eligible = Self::eligible_word(w, now, s, active);
         if eligible == 0 {
             return;
         }
-        let outs = Self::allocate_word(w, &mut self.allocator, eligible);
-        let WordPath {
-            req,
-            by_out,
-            port_vcs,
-            ..
-        } = &mut *w;
+        let outs = Self::allocate_word(w, x, &mut self.allocator, eligible);
+        let port_vcs = &w.port_vcs;
+        let StepScratch { req, by_out, .. } = &mut *x;
         // The grants, row-major (one output port per granted input port).
         let mut granted = 0u64;
         for (p, row) in req.drain() {
@@ -205,7 +216,7 @@ impl SwitchAlloc {
             let (i, _) = Self::pick_vc_word(&self.vc_arb, by_out, port_vcs, p, o);
             self.winners.push(i as u32);
         }
-        Self::clear_word(w, outs, granted);
+        Self::clear_word(x, outs, granted);
     }
 
     /// [`SwitchAlloc::step`] on the one-word path: each granted input port's VC is
@@ -216,9 +227,9 @@ impl SwitchAlloc {
         &mut self,
         now: Cycle,
         s: &mut RouterState,
-        crossbar: &mut Crossbar,
-        credits: &mut CreditReturn,
+        (crossbar, credits): (&mut Crossbar, &mut CreditReturn),
         active: u64,
+        x: &mut StepScratch,
     ) {
         let w = &mut *self.word;
         let eligible = Self::eligible_word(w, now, s, active);
@@ -231,7 +242,7 @@ impl SwitchAlloc {
         let outs = if lone {
             0
         } else {
-            Self::allocate_word(w, &mut self.allocator, eligible)
+            Self::allocate_word(w, x, &mut self.allocator, eligible)
         };
         // The arbiters' kind matched once here, not at each of a grant's three updates.
         let grants = WordGrants {
@@ -248,7 +259,7 @@ impl SwitchAlloc {
                 s,
                 crossbar,
                 credits,
-                w,
+                (w, x),
                 grants,
                 &mut GrantArbiters { vc, row, col },
             ),
@@ -257,7 +268,7 @@ impl SwitchAlloc {
                 s,
                 crossbar,
                 credits,
-                w,
+                (w, x),
                 grants,
                 &mut GrantArbiters { vc, row, col },
             ),
@@ -266,23 +277,22 @@ impl SwitchAlloc {
 
     /// The grant loop of [`SwitchAlloc::step_word`], on the arbiters `arbs`: the lone
     /// eligible VC of `grants` takes its output, or else each granted input port (of
-    /// `w.req`) picks its VC, whose flit moves, port by port in ascending order.
+    /// `x.req`) picks its VC, whose flit moves, port by port in ascending order.
     #[inline(always)]
     pub(super) fn take_grants_word<A: WordArbiters>(
         now: Cycle,
         s: &mut RouterState,
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
-        w: &mut WordPath,
+        (w, x): (&mut WordPath, &mut StepScratch),
         grants: WordGrants,
         arbs: &mut GrantArbiters<'_, A>,
     ) {
         let exit = grants.exit;
         if grants.eligible != 0 {
             let i = grants.eligible.trailing_zeros() as usize;
-            let WordVc { input, held } = w.vcs[i % 64];
+            let WordVc { input, v, held } = w.vcs[i % 64];
             let p = usize::from(input);
-            let v = (i - w.port_vcs[p % 64].trailing_zeros() as usize) as u8;
             let seen = &mut w.seen;
             let out = held.out();
             Self::take_grant(now, exit, s, crossbar, credits, arbs, seen, (i, p, v), out);
@@ -291,10 +301,9 @@ impl SwitchAlloc {
         let WordPath {
             seen,
             vcs,
-            req,
-            by_out,
             port_vcs,
         } = &mut *w;
+        let StepScratch { req, by_out, .. } = &mut *x;
         let mut granted = 0u64;
         for (p, row) in req.drain() {
             let o = row.trailing_zeros() as usize;
@@ -305,6 +314,6 @@ impl SwitchAlloc {
             let out = held.out();
             Self::take_grant(now, exit, s, crossbar, credits, arbs, seen, (i, p, v), out);
         }
-        Self::clear_word(w, grants.outs, granted);
+        Self::clear_word(x, grants.outs, granted);
     }
 }

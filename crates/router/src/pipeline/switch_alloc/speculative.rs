@@ -17,7 +17,7 @@
 //! speculative requests takes the general path.
 
 use super::super::RouterState;
-use super::SwitchAlloc;
+use super::{StepScratch, SwitchAlloc};
 use crate::alloc::{Allocator, BitMatrix};
 use crate::arbiter::Arbiters;
 use crate::mask;
@@ -119,8 +119,9 @@ impl SwitchAlloc {
         now: Cycle,
         s: &RouterState,
         spec: &[SpecRequest],
+        x: &mut StepScratch,
     ) {
-        self.evaluate_words(now, s, spec);
+        self.evaluate_words(now, s, spec, x);
         self.spec_from = self.winners.len();
         let sp = self
             .spec

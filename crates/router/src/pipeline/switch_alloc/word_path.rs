@@ -1,17 +1,23 @@
-//! What the one-word switch-allocation path works on: fixed arrays indexed below 64, so
-//! its accesses need no bounds checks.
+//! What the one-word switch-allocation path keeps per router: fixed arrays indexed
+//! below 64, so its accesses need no bounds checks.
 
 use super::super::RouterState;
-use crate::alloc::WordMatrix;
 use crate::arbiter::WordArbiters;
 use flitsim_netlist::{Cycle, OutPort, VcId};
 
-/// What the one-word path (a router with at most 64 input VCs and at most 64 ports per
-/// side) works on: fixed arrays indexed below 64, so its accesses need no bounds checks.
+/// Input ports the one-word path takes: [`WordPath::port_vcs`] has an entry for each.
+/// Wider routers take the general path, as they take the engine's wide step (arrival
+/// masks cover 32 ports).
+pub(super) const WORD_IN_PORTS: usize = 32;
+
+/// What the one-word path (a router with at most 64 input VCs, [`WORD_IN_PORTS`] input
+/// ports and 64 output ports) keeps per router: fixed arrays indexed below their length,
+/// so its accesses need no bounds checks. Its scratch is the caller's
+/// ([`super::StepScratch`]).
 ///
 /// Laid out as C lays out a struct, from a cache line's start: a small router's entries
 /// (up to 6 ports, 20 VCs) of each array lie in one line (`seen` and `vcs`: two), so a
-/// step touches five.
+/// step touches three.
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub(super) struct WordPath {
@@ -23,13 +29,8 @@ pub(super) struct WordPath {
     pub(super) seen: u64,
     /// Per flat input VC: its input port, and the output VC it holds while in `seen`.
     pub(super) vcs: [WordVc; 64],
-    /// Port requests: row p holds the output ports input port p requests, then the
-    /// grants in their place (all zero between steps).
-    pub(super) req: WordMatrix,
-    /// Eligible flat input VCs by the output port they request (all zero between steps).
-    pub(super) by_out: [u64; 64],
     /// Flat input VCs of each input port (bit i = flat VC i).
-    pub(super) port_vcs: [u64; 64],
+    pub(super) port_vcs: [u64; WORD_IN_PORTS],
 }
 
 /// What [`WordPath`] keeps of one flat input VC.
@@ -38,6 +39,8 @@ pub(super) struct WordPath {
 pub(super) struct WordVc {
     /// Its input port.
     pub(super) input: u8,
+    /// Its VC index within the input port (in what would be padding).
+    pub(super) v: u8,
     /// The output VC it holds (valid while it is in `WordPath::seen`).
     pub(super) held: HeldVc,
 }
@@ -63,7 +66,7 @@ impl HeldVc {
 }
 
 /// What [`SwitchAlloc::step_word`] granted, for its grant loop: a lone `eligible` VC (its
-/// mask, or 0 when the grants are in `WordPath::req`), the output ports requested, and
+/// mask, or 0 when the grants are in `StepScratch::req`), the output ports requested, and
 /// the cycle the granted flits are written.
 pub(super) struct WordGrants {
     pub(super) eligible: u64,
@@ -91,19 +94,18 @@ impl<A: WordArbiters> GrantArbiters<'_, A> {
 }
 
 impl WordPath {
-    /// For `s`'s layout (entries past 64 input VCs or ports are left out: such a router
-    /// never takes the one-word path).
+    /// For `s`'s layout (entries past 64 input VCs or [`WORD_IN_PORTS`] input ports are
+    /// left out: such a router never takes the one-word path).
     pub(super) fn new(s: &RouterState) -> WordPath {
         let mut w = WordPath {
             seen: 0,
             vcs: [WordVc::default(); 64],
-            req: WordMatrix::new(),
-            by_out: [0; 64],
-            port_vcs: [0; 64],
+            port_vcs: [0; WORD_IN_PORTS],
         };
         for (i, &p) in s.layout.in_port_of.iter().enumerate().take(64) {
             w.vcs[i].input = p;
-            if usize::from(p) < 64 {
+            w.vcs[i].v = s.layout.in_split(i).1;
+            if usize::from(p) < WORD_IN_PORTS {
                 w.port_vcs[usize::from(p)] |= 1 << i;
             }
         }
