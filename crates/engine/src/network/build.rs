@@ -17,6 +17,7 @@ use crate::traffic::TrafficPattern;
 use flitsim_netlist::{
     BufferDepth, InPort, Netlist, OutPort, RouterId, RouterSpec, TerminalId, TerminalMap,
 };
+use flitsim_router::pipeline::Layouts;
 use flitsim_router::{OutputPortSpec, Router};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -67,11 +68,12 @@ pub(crate) fn assemble(
         readers: &outbound[0].wakes,
     };
     let mut names = Names::default();
+    let mut layouts = Layouts::default();
     for spec in netlist.routers() {
         let part = &mut nodes[layout.part_of(spec.id.index())];
         part.wide |= spec.ports.len() > MASK_PORTS;
         part.routers
-            .push(builder.router_node(spec, routings, seed, resets));
+            .push(builder.router_node(spec, routings, seed, resets, &mut layouts));
         for i in 0..spec.terminals {
             part.terminals
                 .push(builder.terminal_node(spec, i, tc, pattern, seed));
@@ -299,22 +301,25 @@ impl Builder<'_> {
         }
     }
 
-    /// Router `spec`'s node.
+    /// Router `spec`'s node, for a run with `seed` and timeout resets or not; its layout
+    /// is shared with the routers built before with the same `layouts`.
     fn router_node(
         &self,
         spec: &RouterSpec,
         routings: &RoutingFunctions,
         seed: u64,
         resets: bool,
+        layouts: &mut Layouts,
     ) -> RouterNode {
         let ports = spec.ports.len();
         // Only a router wider than the arrival masks reads through an inbox.
         let inbox = if ports > MASK_PORTS { ports } else { 0 };
-        let mut router = Router::new(
+        let mut router = Router::with_layouts(
             spec,
             self.output_specs(spec),
             Arc::clone(routings.of(spec.config.routing)),
             rng::stream_seed(seed, ComponentKind::Router, spec.id.0),
+            layouts,
         );
         if resets {
             router.enable_resets();
