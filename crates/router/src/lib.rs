@@ -533,10 +533,7 @@ impl Router {
         let s = &mut self.state;
         let i = s.layout.ivc(p, f.vc.0);
         // Only a router keeping the reset trail ever drops a packet.
-        if s.trail.is_some()
-            && self.resets.discarding[i].is_some()
-            && self.resets.discard_on_arrival(i, f)
-        {
+        if s.trail.is_some() && self.resets.discard_on_arrival(i, f) {
             self.credit_return
                 .push_discarded(p, now, Credit { vc: f.vc });
             if let Some(t) = &mut self.trace {

@@ -30,8 +30,16 @@ pub(crate) const CHECK_BUDGET: u64 = 256;
 pub(crate) fn cost(net: &View<'_>) -> u64 {
     let stages: u64 = net
         .routers()
-        .map(|r| {
-            let vcs: u64 = r.in_vcs.iter().map(|&v| u64::from(v)).sum();
+        .enumerate()
+        .map(|(i, r)| {
+            let vcs: u64 = net
+                .net
+                .in_ports
+                .of(i)
+                .vcs
+                .iter()
+                .map(|&v| u64::from(v))
+                .sum();
             r.router.crossbar_stages() as u64 * vcs
         })
         .sum();
@@ -142,13 +150,14 @@ fn check_link(
     let ch = on.ch;
     let up = &net.router(r.index()).router;
     let down = &net.router(d.index()).router;
-    let spec_vcs = net.router(d.index()).in_vcs[inp.index()];
+    let spec = net.net.in_ports.of(d.index());
+    let spec_vcs = spec.vcs[inp.index()];
     for v in 0..spec_vcs {
         let vc = VcId(v);
         let Some(held) = up.credits(out, vc) else {
             continue;
         };
-        let depth = net.router(d.index()).in_depth[inp.index()];
+        let depth = spec.depth[inp.index()];
         let total = held
             + up.in_crossbar(out, vc)
             + on.flits[usize::from(v)]
@@ -203,7 +212,7 @@ fn check_ejection(now: Cycle, net: &View<'_>, on: &OnChannel, (r, out): (RouterI
     );
     let up = &net.router(r.index()).router;
     let t = &net.terminal(m.terminal(r, out.0).index()).terminal;
-    let vcs = net.router(r.index()).ejection_vcs;
+    let vcs = net.net.in_ports.of(r.index()).ejection_vcs;
     for v in 0..vcs {
         let vc = VcId(v);
         let total = up.in_crossbar(out, vc)

@@ -84,6 +84,8 @@ pub(crate) struct Network {
     pub channels: Vec<Channel>,
     pub ends: Vec<ChannelEnds>,
     pub names: Names,
+    /// Every router's input ports as the netlist gives them (conservation checks).
+    pub in_ports: super::in_ports::InPortLists,
     /// Some router has a timeout: resets travel on channels' reverse sides.
     pub resets: bool,
 }

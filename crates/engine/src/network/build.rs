@@ -2,6 +2,7 @@
 //! indexes directly.
 
 use super::assembled::{ChannelEnds, Names, Network};
+use super::in_ports::InPortLists;
 use super::node::{RouterNode, TerminalNode};
 use super::partition::{bounds, Nodes, Outbound, Partition};
 use super::ports::{PortChannels, PortSide, PortTable};
@@ -68,6 +69,7 @@ pub(crate) fn assemble(
         readers: &outbound[0].wakes,
     };
     let mut names = Names::default();
+    let mut in_ports = InPortLists::default();
     let mut layouts = Layouts::default();
     for spec in netlist.routers() {
         let part = &mut nodes[layout.part_of(spec.id.index())];
@@ -82,9 +84,11 @@ pub(crate) fn assemble(
             &spec.name,
             spec.ports.iter().map(|p| p.name.clone()).collect(),
         );
+        in_ports.push(spec);
         how.progress.advance(1);
     }
     names.finish();
+    in_ports.finish();
     let parts = nodes
         .into_iter()
         .zip(outbound)
@@ -100,6 +104,7 @@ pub(crate) fn assemble(
         channels,
         ends,
         names,
+        in_ports,
         resets,
     }
 }
@@ -336,9 +341,6 @@ impl Builder<'_> {
             flits_in: vec![None; inbox].into_boxed_slice(),
             credits_in: vec![None; inbox].into_boxed_slice(),
             resets_out: vec![None; if resets { ports } else { 0 }].into_boxed_slice(),
-            in_vcs: spec.ports.iter().map(|p| p.vcs).collect(),
-            in_depth: spec.ports.iter().map(|p| p.buffer_depth.flits()).collect(),
-            ejection_vcs: spec.config.vcs,
         }
     }
 

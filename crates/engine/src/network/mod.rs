@@ -11,6 +11,7 @@
 
 pub(crate) mod assembled;
 pub(crate) mod build;
+pub(crate) mod in_ports;
 pub(crate) mod node;
 pub(crate) mod partition;
 pub(crate) mod ports;

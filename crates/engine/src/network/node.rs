@@ -20,12 +20,6 @@ pub(crate) struct RouterNode {
     /// Timeout resets written this cycle, by input port (empty when no router of the
     /// network has a timeout).
     pub resets_out: Box<[Option<Reset>]>,
-    /// VCs of each input port (conservation checks).
-    pub in_vcs: Box<[u8]>,
-    /// FIFO depth of each input port's VCs, `None` = unbounded (conservation checks).
-    pub in_depth: Box<[Option<u32>]>,
-    /// VCs of the ejection port.
-    pub ejection_vcs: u8,
 }
 
 /// A terminal with its two channels and its outbox.
