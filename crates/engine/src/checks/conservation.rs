@@ -168,8 +168,8 @@ fn check_link(
             Some(total),
             depth,
             "credit conservation broken after cycle {now} on channel {ch} vc{v} ({} -> {}): held {held} + crossbar {} + on channel {} + FIFO {} + pending {} + returning {}",
-            net.net.names.routers[r.index()],
-            net.net.names.routers[d.index()],
+            net.net.names.router(r.index()),
+            net.net.names.router(d.index()),
             up.in_crossbar(out, vc),
             on.flits[usize::from(v)],
             down.buffer_len(inp, vc),
@@ -223,7 +223,7 @@ fn check_ejection(now: Cycle, net: &View<'_>, on: &OnChannel, (r, out): (RouterI
             up.outstanding(out, vc),
             total,
             "ejection credit conservation broken after cycle {now} at {} vc{v}",
-            net.net.names.routers[r.index()]
+            net.net.names.router(r.index())
         );
     }
 }

@@ -112,7 +112,8 @@ pub(crate) fn diagnose(now: Cycle, idle: u64, view: &View<'_>) -> SimError {
         name: if InPort(n.1) == EJECTION_BUFFER {
             format!(
                 "terminal {} ejection vc{} (its reply queue is full)",
-                net.names.routers[n.0 as usize], n.2
+                net.names.router(n.0 as usize),
+                n.2
             )
         } else {
             net.names.vc(RouterId(n.0), InPort(n.1), VcId(n.2))

@@ -16,11 +16,15 @@ pub(crate) struct ChannelEnds {
     pub to: Option<(RouterId, InPort)>,
 }
 
-/// Netlist names for messages: router names and input-port names. Routers share their
-/// list of port names when it is the same (a generated network has a handful of lists).
+/// Netlist names for messages: router names and input-port names. The router names lie
+/// one after another in one string; routers share their list of port names when it is
+/// the same (a generated network has a handful of lists).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Names {
-    pub routers: Vec<String>,
+    /// Every router's name, in router order.
+    router_text: String,
+    /// Where each router's name ends in `router_text`.
+    router_ends: Vec<u32>,
     /// The distinct lists of port names.
     port_lists: Vec<Vec<String>>,
     /// Each router's list in `port_lists`.
@@ -33,7 +37,10 @@ pub(crate) struct Names {
 impl Names {
     /// Adds the next router: its name and port names.
     pub fn push(&mut self, router: &str, ports: Vec<String>) {
-        self.routers.push(router.to_string());
+        self.router_text.push_str(router);
+        let end = u32::try_from(self.router_text.len())
+            .expect("router names below 4 GiB (netlists are read with a bound)");
+        self.router_ends.push(end);
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         ports.hash(&mut hasher);
         let hash = hasher.finish();
@@ -54,6 +61,18 @@ impl Names {
     /// Drops what only assembly needs.
     pub fn finish(&mut self) {
         self.index = HashMap::new();
+        self.router_text.shrink_to_fit();
+    }
+
+    /// Router `r`'s name.
+    pub fn router(&self, r: usize) -> &str {
+        let start = r.checked_sub(1).map_or(0, |q| self.router_ends[q] as usize);
+        &self.router_text[start..self.router_ends[r] as usize]
+    }
+
+    /// Every router's name, in router order.
+    pub fn routers(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.router_ends.len()).map(|r| self.router(r))
     }
 
     /// Port names of router `r`, by port.
@@ -65,7 +84,7 @@ impl Names {
     pub fn vc(&self, r: RouterId, p: InPort, vc: flitsim_netlist::VcId) -> String {
         format!(
             "{}.{} vc{}",
-            self.routers[r.index()],
+            self.router(r.index()),
             self.ports(r.index())[p.index()],
             vc.0
         )
@@ -109,5 +128,31 @@ impl Network {
     /// The partition holding terminal `t`.
     pub fn part_of_terminal(&self, t: usize) -> usize {
         self.part_of(self.terminals.router_of(TerminalId(t as u32)).index())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_give_each_router_and_port_back() {
+        let mut n = Names::default();
+        let ports = |p: &[&str]| p.iter().map(|s| s.to_string()).collect();
+        n.push("r0", ports(&["local", "east"]));
+        n.push("", ports(&["local", "east"]));
+        n.push("router_two", ports(&["local"]));
+        n.finish();
+        assert_eq!(n.routers().collect::<Vec<_>>(), ["r0", "", "router_two"]);
+        assert_eq!(n.router(2), "router_two");
+        assert_eq!(
+            n.vc(RouterId(0), InPort(1), flitsim_netlist::VcId(3)),
+            "r0.east vc3"
+        );
+        assert_eq!(
+            n.vc(RouterId(2), InPort(0), flitsim_netlist::VcId(0)),
+            "router_two.local vc0"
+        );
+        assert_eq!(n.port_lists.len(), 2);
     }
 }

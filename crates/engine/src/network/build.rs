@@ -7,6 +7,7 @@ use super::node::{RouterNode, TerminalNode};
 use super::partition::{bounds, Nodes, Outbound, Partition};
 use super::ports::{PortChannels, PortSide, PortTable};
 use super::routing::RoutingFunctions;
+use super::thin_slots::ThinSlots;
 use crate::channel::{
     arrival_bit, Channel, ChannelSide, WakeRef, Wakes, WriteSide, MASK_PORTS, TERMINAL_CREDIT,
     TERMINAL_FLIT,
@@ -338,9 +339,9 @@ impl Builder<'_> {
         RouterNode {
             router,
             ports: PortTable::new(&channels),
-            flits_in: vec![None; inbox].into_boxed_slice(),
-            credits_in: vec![None; inbox].into_boxed_slice(),
-            resets_out: vec![None; if resets { ports } else { 0 }].into_boxed_slice(),
+            flits_in: ThinSlots::filled(None, inbox),
+            credits_in: ThinSlots::filled(None, inbox),
+            resets_out: ThinSlots::filled(None, if resets { ports } else { 0 }),
         }
     }
 

@@ -17,6 +17,7 @@ pub(crate) mod partition;
 pub(crate) mod ports;
 pub(crate) mod routing;
 pub(crate) mod status;
+pub(crate) mod thin_slots;
 
 pub(crate) use assembled::Network;
 pub(crate) use build::{assemble, Assembly};

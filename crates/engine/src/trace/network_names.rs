@@ -20,7 +20,7 @@ impl TraceNames {
         }
         let map = &net.terminals;
         let mut n = TraceNames {
-            routers: net.names.routers.clone(),
+            routers: net.names.routers().map(str::to_string).collect(),
             ports,
             terminals: Some(map.clone()),
             ..TraceNames::default()
