@@ -67,7 +67,7 @@ pub(crate) fn check(now: Cycle, net: &View<'_>) {
     };
     for (ch, ends) in net.net.ends.iter().enumerate() {
         on.count(net, ch, now.plus(1));
-        match (ends.from, ends.to) {
+        match (ends.from(), ends.to()) {
             (Some(up), Some(down)) => check_link(now, net, &on, up, down),
             (None, Some(down)) => check_injection(now, net, &on, down),
             (Some(up), None) => check_ejection(now, net, &on, up),

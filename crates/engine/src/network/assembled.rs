@@ -7,13 +7,44 @@ use flitsim_netlist::{InPort, OutPort, RouterId, TerminalId};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-/// Where a channel starts and ends (for conservation checks and reports).
+/// Where a channel starts and ends (for conservation checks and reports), in 12 bytes:
+/// the upstream and downstream router ids ([`ChannelEnds::TERMINAL`] for a terminal's
+/// end) and their ports.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ChannelEnds {
+    routers: [u32; 2],
+    ports: [u8; 2],
+}
+
+impl ChannelEnds {
+    /// The router id of a terminal's end (no router has it: ids are dense, and the
+    /// routers of a netlist are far fewer).
+    const TERMINAL: u32 = u32::MAX;
+
+    /// From upstream router and output port (`None`: a terminal injects) to downstream
+    /// router and input port (`None`: a terminal consumes).
+    pub fn new(from: Option<(RouterId, OutPort)>, to: Option<(RouterId, InPort)>) -> ChannelEnds {
+        let (r0, p0) = from.map_or((Self::TERMINAL, 0), |(r, p)| (r.0, p.0));
+        let (r1, p1) = to.map_or((Self::TERMINAL, 0), |(r, p)| (r.0, p.0));
+        debug_assert!(from.is_none_or(|(r, _)| r.0 != Self::TERMINAL));
+        debug_assert!(to.is_none_or(|(r, _)| r.0 != Self::TERMINAL));
+        ChannelEnds {
+            routers: [r0, r1],
+            ports: [p0, p1],
+        }
+    }
+
     /// Upstream router and output port (`None`: a terminal injects).
-    pub from: Option<(RouterId, OutPort)>,
+    pub fn from(&self) -> Option<(RouterId, OutPort)> {
+        (self.routers[0] != Self::TERMINAL)
+            .then(|| (RouterId(self.routers[0]), OutPort(self.ports[0])))
+    }
+
     /// Downstream router and input port (`None`: a terminal consumes).
-    pub to: Option<(RouterId, InPort)>,
+    pub fn to(&self) -> Option<(RouterId, InPort)> {
+        (self.routers[1] != Self::TERMINAL)
+            .then(|| (RouterId(self.routers[1]), InPort(self.ports[1])))
+    }
 }
 
 /// Netlist names for messages: router names and input-port names. The router names lie
@@ -134,6 +165,18 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn channel_ends_give_back_their_routers_and_ports_or_a_terminal() {
+        let (up, down) = ((RouterId(3), OutPort(2)), (RouterId(0), InPort(7)));
+        let link = ChannelEnds::new(Some(up), Some(down));
+        assert_eq!((link.from(), link.to()), (Some(up), Some(down)));
+        let injection = ChannelEnds::new(None, Some(down));
+        assert_eq!((injection.from(), injection.to()), (None, Some(down)));
+        let ejection = ChannelEnds::new(Some(up), None);
+        assert_eq!((ejection.from(), ejection.to()), (Some(up), None));
+        assert_eq!(std::mem::size_of::<ChannelEnds>(), 12);
+    }
 
     #[test]
     fn names_give_each_router_and_port_back() {

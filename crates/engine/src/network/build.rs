@@ -230,10 +230,7 @@ fn wiring(netlist: &Netlist) -> Vec<Wiring> {
         up: ch.from.index(),
         down: ch.to.index(),
         latency: ch.latency,
-        ends: ChannelEnds {
-            from: Some((ch.from, ch.from_port)),
-            to: Some((ch.to, ch.to_port)),
-        },
+        ends: ChannelEnds::new(Some((ch.from, ch.from_port)), Some((ch.to, ch.to_port))),
     });
     let terminal = |r: &RouterSpec, ends: ChannelEnds| Wiring {
         up: r.id.index(),
@@ -242,17 +239,11 @@ fn wiring(netlist: &Netlist) -> Vec<Wiring> {
         ends,
     };
     let injection = netlist.routers().flat_map(terminal_ports).map(|(r, i)| {
-        let ends = ChannelEnds {
-            from: None,
-            to: Some((r.id, InPort(i))),
-        };
+        let ends = ChannelEnds::new(None, Some((r.id, InPort(i))));
         terminal(r, ends)
     });
     let ejection = netlist.routers().flat_map(terminal_ports).map(|(r, i)| {
-        let ends = ChannelEnds {
-            from: Some((r.id, OutPort(i))),
-            to: None,
-        };
+        let ends = ChannelEnds::new(Some((r.id, OutPort(i))), None);
         terminal(r, ends)
     });
     between.chain(injection).chain(ejection).collect()

@@ -13,7 +13,7 @@ impl TraceNames {
         let mut down: Vec<Vec<Peer>> = ports.iter().map(|p| vec![Peer::None; p.len()]).collect();
         let mut up = down.clone();
         for e in &net.ends {
-            if let (Some((r, o)), Some((d, i))) = (e.from, e.to) {
+            if let (Some((r, o)), Some((d, i))) = (e.from(), e.to()) {
                 down[r.index()][o.index()] = Peer::Router(d, i.0);
                 up[d.index()][i.index()] = Peer::Router(r, o.0);
             }
