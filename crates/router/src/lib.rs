@@ -101,7 +101,7 @@ use pipeline::output::CreditReturn;
 use pipeline::route_compute::RouteCompute;
 use pipeline::switch_alloc::SwitchAlloc;
 use pipeline::vc_alloc::VcAlloc;
-use pipeline::{Layout, RouterState};
+use pipeline::{Layout, Layouts, RouterState};
 use rand::SeedableRng;
 use std::sync::Arc;
 use vc_state::VcPhase;
@@ -178,12 +178,13 @@ impl Router {
     /// whose downstream sides have `out_vcs` VCs each: the port/VC layout, the per-port
     /// occupancy counters, the reset markers, queues and output VC holders (only with
     /// `resets`: some router of the network has a timeout), and the input VC phase masks.
+    /// The port/VC layout, shared by the routers of equal VC counts, is
+    /// [`Layout::bytes`], once per distinct layout.
     pub fn bookkeeping_bytes(in_vcs: &[u8], out_vcs: &[u8], resets: bool) -> u64 {
         use std::mem::size_of;
         let total = |vcs: &[u8]| vcs.iter().map(|&v| usize::from(v)).sum::<usize>();
         let (vin, vout) = (total(in_vcs), total(out_vcs));
         let (pin, pout) = (in_vcs.len(), out_vcs.len());
-        let layout = vin + vout + (pin + pout + 2) * size_of::<u32>();
         let occupancy = pout * (occupancy::ChannelOccupancy::PORT_BYTES + size_of::<u32>());
         let resets = if resets {
             (vin + vout) * size_of::<Option<PacketId>>()
@@ -192,7 +193,7 @@ impl Router {
             0
         };
         let masks = 3 * mask::words(vin) * size_of::<u64>();
-        (layout + occupancy + resets + masks) as u64
+        (occupancy + resets + masks) as u64
     }
 
     /// Bytes [`Router::new`] allocates for VC and switch allocation under `config`, for a
@@ -224,6 +225,21 @@ impl Router {
         routing: Arc<dyn RoutingFunction>,
         seed: u64,
     ) -> Router {
+        Router::with_layouts(spec, outputs, routing, seed, &mut Layouts::default())
+    }
+
+    /// [`Router::new`], sharing the port/VC layout of the routers built before with the
+    /// same `layouts` that have the same VC counts.
+    ///
+    /// # Panics
+    /// If `outputs.len()` differs from the number of ports.
+    pub fn with_layouts(
+        spec: &RouterSpec,
+        outputs: Vec<OutputPortSpec>,
+        routing: Arc<dyn RoutingFunction>,
+        seed: u64,
+        layouts: &mut Layouts,
+    ) -> Router {
         assert_eq!(
             outputs.len(),
             spec.ports.len(),
@@ -232,7 +248,7 @@ impl Router {
         );
         let in_vcs: Vec<u8> = spec.ports.iter().map(|p| p.vcs).collect();
         let out_vcs: Vec<u8> = outputs.iter().map(|o| o.downstream_vcs).collect();
-        let layout = Layout::new(&in_vcs, &out_vcs);
+        let layout = layouts.share(&in_vcs, &out_vcs);
         let delays = Delays::of(&spec.config);
         let buffers = InputBuffer::new(
             spec.ports
@@ -527,10 +543,7 @@ impl Router {
         let s = &mut self.state;
         let i = s.layout.ivc(p, f.vc.0);
         // Only a router keeping the reset trail ever drops a packet.
-        if s.trail.is_some()
-            && self.resets.discarding[i].is_some()
-            && self.resets.discard_on_arrival(i, f)
-        {
+        if s.trail.is_some() && self.resets.discard_on_arrival(i, f) {
             self.credit_return
                 .push_discarded(p, now, Credit { vc: f.vc });
             if let Some(t) = &mut self.trace {

@@ -71,11 +71,19 @@ pub struct ResetStats {
     pub resets_sent: u64,
 }
 
-/// A router's reset machinery.
+/// A router's reset machinery: the timer, and the markers, queues and counters once
+/// enabled (boxed: a router in a network without resets keeps one pointer).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ResetState {
     /// Timer in cycles, 0 = no timer here.
     pub timeout: u64,
+    /// `None` until [`ResetState::enable`].
+    on: Option<Box<Resets>>,
+}
+
+/// The markers, queues and counters of a router with resets enabled.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Resets {
     /// Per flat input VC: flits of this packet are discarded on arrival.
     pub discarding: Vec<Option<PacketId>>,
     /// Resets waiting to be written, per input port.
@@ -89,40 +97,68 @@ impl ResetState {
     pub fn new(timeout: u32) -> ResetState {
         ResetState {
             timeout: u64::from(timeout),
-            ..ResetState::default()
+            on: None,
         }
     }
 
     /// Sizes the markers for `in_vcs` flat input VCs and the queues for `in_ports` input
     /// ports (once).
     pub fn enable(&mut self, in_vcs: usize, in_ports: usize) {
-        if self.out.len() != in_ports {
-            self.discarding = vec![None; in_vcs];
-            self.out = vec![VecDeque::new(); in_ports];
+        if self.on.is_none() {
+            self.on = Some(Box::new(Resets {
+                discarding: vec![None; in_vcs],
+                out: vec![VecDeque::new(); in_ports],
+                stats: ResetStats::default(),
+            }));
         }
+    }
+
+    /// The markers, queues and counters, if enabled.
+    pub fn enabled(&mut self) -> Option<&mut Resets> {
+        self.on.as_deref_mut()
+    }
+
+    /// The markers, queues and counters.
+    ///
+    /// # Panics
+    /// Before [`ResetState::enable`] (only a router keeping the reset trail resets).
+    pub fn on(&mut self) -> &mut Resets {
+        self.on.as_deref_mut().expect("resets enabled")
+    }
+
+    /// Counters since cycle 0 (zero before [`ResetState::enable`]).
+    pub fn stats(&self) -> ResetStats {
+        self.on
+            .as_ref()
+            .map_or_else(ResetStats::default, |r| r.stats)
     }
 
     /// Should the arriving `flit` on flat input VC `i` be discarded? Clears the marker on
     /// the dropped packet's tail or on another packet's head.
     #[inline]
     pub fn discard_on_arrival(&mut self, i: usize, flit: &Flit) -> bool {
-        let Some(p) = self.discarding[i] else {
+        let Some(r) = self.on.as_deref_mut() else {
+            return false;
+        };
+        let Some(p) = r.discarding[i] else {
             return false;
         };
         if flit.packet == p && !flit.kind.is_head() {
             if flit.kind.is_tail() {
-                self.discarding[i] = None;
+                r.discarding[i] = None;
             }
-            self.stats.flits_discarded += 1;
+            r.stats.flits_discarded += 1;
             true
         } else {
-            self.discarding[i] = None;
+            r.discarding[i] = None;
             false
         }
     }
 
     /// No reset waiting to be written.
     pub fn is_empty(&self) -> bool {
-        self.out.iter().all(VecDeque::is_empty)
+        self.on
+            .as_ref()
+            .is_none_or(|r| r.out.iter().all(VecDeque::is_empty))
     }
 }

@@ -18,7 +18,7 @@ impl Router {
 
     /// Timeout-reset counters since cycle 0.
     pub fn reset_counters(&self) -> ResetStats {
-        self.resets.stats
+        self.resets.stats()
     }
 
     /// A reset delivered at `now` on the reverse side of output port `out`'s channel.
@@ -54,13 +54,17 @@ impl Router {
                 packet: r.packet,
             });
         }
-        self.resets.out[usize::from(ip)].push_back(Reset { vc: VcId(iv), ..r });
-        self.resets.stats.resets_sent += 1;
+        let resets = self.resets.on();
+        resets.out[usize::from(ip)].push_back(Reset { vc: VcId(iv), ..r });
+        resets.stats.resets_sent += 1;
     }
 
     /// Writes the resets due at `now` (at most one per input port), by input port.
     pub fn emit_resets(&mut self, out: &mut [Option<Reset>]) {
-        for (p, q) in self.resets.out.iter_mut().enumerate() {
+        let Some(resets) = self.resets.enabled() else {
+            return;
+        };
+        for (p, q) in resets.out.iter_mut().enumerate() {
             if let Some(r) = q.pop_front() {
                 if let Some(t) = &mut self.trace {
                     t.push(probe::RouterEvent::ResetOut {
@@ -105,9 +109,10 @@ impl Router {
                 }
             }
             self.drop_front(now, i, head.packet);
-            self.resets.out[p].push_back(Reset::of(&head, VcId(v)));
-            self.resets.stats.timeouts += 1;
-            self.resets.stats.resets_sent += 1;
+            let resets = self.resets.on();
+            resets.out[p].push_back(Reset::of(&head, VcId(v)));
+            resets.stats.timeouts += 1;
+            resets.stats.resets_sent += 1;
         }
     }
 
@@ -130,10 +135,10 @@ impl Router {
             }
             self.credit_return
                 .push_discarded(p, now, Credit { vc: VcId(v) });
-            self.resets.stats.flits_discarded += 1;
+            self.resets.on().stats.flits_discarded += 1;
         }
         if !tail_seen {
-            self.resets.discarding[i] = Some(packet);
+            self.resets.on().discarding[i] = Some(packet);
         }
         s.vcs.abandon(i);
         if let Some(b) = s.buffers.front(i) {

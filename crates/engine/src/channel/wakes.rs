@@ -5,7 +5,10 @@ use super::delay_line::NEVER;
 use super::ring::ring_size;
 
 /// A component's place in a [`Wakes`] bucket and what it receives ([`Wakes::spot`]).
+/// Aligned to 4 bytes (its masks are read whole all the same), so that a router's port
+/// sides, which hold one each, pack without padding.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(C, packed(4))]
 pub struct WakeSpot {
     word: u32,
     index: u32,

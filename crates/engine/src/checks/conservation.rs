@@ -30,8 +30,16 @@ pub(crate) const CHECK_BUDGET: u64 = 256;
 pub(crate) fn cost(net: &View<'_>) -> u64 {
     let stages: u64 = net
         .routers()
-        .map(|r| {
-            let vcs: u64 = r.in_vcs.iter().map(|&v| u64::from(v)).sum();
+        .enumerate()
+        .map(|(i, r)| {
+            let vcs: u64 = net
+                .net
+                .in_ports
+                .of(i)
+                .vcs
+                .iter()
+                .map(|&v| u64::from(v))
+                .sum();
             r.router.crossbar_stages() as u64 * vcs
         })
         .sum();
@@ -59,7 +67,7 @@ pub(crate) fn check(now: Cycle, net: &View<'_>) {
     };
     for (ch, ends) in net.net.ends.iter().enumerate() {
         on.count(net, ch, now.plus(1));
-        match (ends.from, ends.to) {
+        match (ends.from(), ends.to()) {
             (Some(up), Some(down)) => check_link(now, net, &on, up, down),
             (None, Some(down)) => check_injection(now, net, &on, down),
             (Some(up), None) => check_ejection(now, net, &on, up),
@@ -142,13 +150,14 @@ fn check_link(
     let ch = on.ch;
     let up = &net.router(r.index()).router;
     let down = &net.router(d.index()).router;
-    let spec_vcs = net.router(d.index()).in_vcs[inp.index()];
+    let spec = net.net.in_ports.of(d.index());
+    let spec_vcs = spec.vcs[inp.index()];
     for v in 0..spec_vcs {
         let vc = VcId(v);
         let Some(held) = up.credits(out, vc) else {
             continue;
         };
-        let depth = net.router(d.index()).in_depth[inp.index()];
+        let depth = spec.depth[inp.index()];
         let total = held
             + up.in_crossbar(out, vc)
             + on.flits[usize::from(v)]
@@ -159,8 +168,8 @@ fn check_link(
             Some(total),
             depth,
             "credit conservation broken after cycle {now} on channel {ch} vc{v} ({} -> {}): held {held} + crossbar {} + on channel {} + FIFO {} + pending {} + returning {}",
-            net.net.names.routers[r.index()],
-            net.net.names.routers[d.index()],
+            net.net.names.router(r.index()),
+            net.net.names.router(d.index()),
             up.in_crossbar(out, vc),
             on.flits[usize::from(v)],
             down.buffer_len(inp, vc),
@@ -203,7 +212,7 @@ fn check_ejection(now: Cycle, net: &View<'_>, on: &OnChannel, (r, out): (RouterI
     );
     let up = &net.router(r.index()).router;
     let t = &net.terminal(m.terminal(r, out.0).index()).terminal;
-    let vcs = net.router(r.index()).ejection_vcs;
+    let vcs = net.net.in_ports.of(r.index()).ejection_vcs;
     for v in 0..vcs {
         let vc = VcId(v);
         let total = up.in_crossbar(out, vc)
@@ -214,7 +223,7 @@ fn check_ejection(now: Cycle, net: &View<'_>, on: &OnChannel, (r, out): (RouterI
             up.outstanding(out, vc),
             total,
             "ejection credit conservation broken after cycle {now} at {} vc{v}",
-            net.net.names.routers[r.index()]
+            net.net.names.router(r.index())
         );
     }
 }

@@ -76,7 +76,7 @@ pub(crate) fn diagnose(now: Cycle, idle: u64, view: &View<'_>) -> SimError {
         .ends
         .iter()
         .enumerate()
-        .filter_map(|(ch, e)| e.from.map(|(r, o)| ((r, o.0), ch)))
+        .filter_map(|(ch, e)| e.from().map(|(r, o)| ((r, o.0), ch)))
         .collect();
     let mut graph: DiGraphMap<VcNode, ()> = DiGraphMap::new();
     let mut waiting: BTreeSet<VcNode> = BTreeSet::new();
@@ -96,7 +96,7 @@ pub(crate) fn diagnose(now: Cycle, idle: u64, view: &View<'_>) -> SimError {
             let Some(&ch) = out_channel.get(&(RouterId(r as u32), w.out_port.0)) else {
                 continue;
             };
-            let Some((to_r, to_p)) = net.ends[ch].to else {
+            let Some((to_r, to_p)) = net.ends[ch].to() else {
                 continue;
             };
             for vc in &w.out_vcs {
@@ -112,7 +112,8 @@ pub(crate) fn diagnose(now: Cycle, idle: u64, view: &View<'_>) -> SimError {
         name: if InPort(n.1) == EJECTION_BUFFER {
             format!(
                 "terminal {} ejection vc{} (its reply queue is full)",
-                net.names.routers[n.0 as usize], n.2
+                net.names.router(n.0 as usize),
+                n.2
             )
         } else {
             net.names.vc(RouterId(n.0), InPort(n.1), VcId(n.2))

@@ -2,10 +2,12 @@
 //! indexes directly.
 
 use super::assembled::{ChannelEnds, Names, Network};
+use super::in_ports::InPortLists;
 use super::node::{RouterNode, TerminalNode};
 use super::partition::{bounds, Nodes, Outbound, Partition};
 use super::ports::{PortChannels, PortSide, PortTable};
 use super::routing::RoutingFunctions;
+use super::thin_slots::ThinSlots;
 use crate::channel::{
     arrival_bit, Channel, ChannelSide, WakeRef, Wakes, WriteSide, MASK_PORTS, TERMINAL_CREDIT,
     TERMINAL_FLIT,
@@ -17,6 +19,7 @@ use crate::traffic::TrafficPattern;
 use flitsim_netlist::{
     BufferDepth, InPort, Netlist, OutPort, RouterId, RouterSpec, TerminalId, TerminalMap,
 };
+use flitsim_router::pipeline::Layouts;
 use flitsim_router::{OutputPortSpec, Router};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -69,11 +72,13 @@ pub(crate) fn assemble(
         readers: &outbound[0].wakes,
     };
     let mut names = Names::default();
+    let mut in_ports = InPortLists::default();
+    let mut layouts = Layouts::default();
     for spec in netlist.routers() {
         let part = &mut nodes[layout.part_of(spec.id.index())];
         part.wide |= spec.ports.len() > MASK_PORTS;
         part.routers
-            .push(builder.router_node(spec, routings, seed, resets));
+            .push(builder.router_node(spec, routings, seed, resets, &mut layouts));
         for i in 0..spec.terminals {
             part.terminals
                 .push(builder.terminal_node(spec, i, tc, pattern, seed));
@@ -82,9 +87,11 @@ pub(crate) fn assemble(
             &spec.name,
             spec.ports.iter().map(|p| p.name.clone()).collect(),
         );
+        in_ports.push(spec);
         how.progress.advance(1);
     }
     names.finish();
+    in_ports.finish();
     let parts = nodes
         .into_iter()
         .zip(outbound)
@@ -100,6 +107,7 @@ pub(crate) fn assemble(
         channels,
         ends,
         names,
+        in_ports,
         resets,
     }
 }
@@ -224,10 +232,7 @@ fn wiring(netlist: &Netlist) -> Vec<Wiring> {
         up: ch.from.index(),
         down: ch.to.index(),
         latency: ch.latency,
-        ends: ChannelEnds {
-            from: Some((ch.from, ch.from_port)),
-            to: Some((ch.to, ch.to_port)),
-        },
+        ends: ChannelEnds::new(Some((ch.from, ch.from_port)), Some((ch.to, ch.to_port))),
     });
     let terminal = |r: &RouterSpec, ends: ChannelEnds| Wiring {
         up: r.id.index(),
@@ -236,17 +241,11 @@ fn wiring(netlist: &Netlist) -> Vec<Wiring> {
         ends,
     };
     let injection = netlist.routers().flat_map(terminal_ports).map(|(r, i)| {
-        let ends = ChannelEnds {
-            from: None,
-            to: Some((r.id, InPort(i))),
-        };
+        let ends = ChannelEnds::new(None, Some((r.id, InPort(i))));
         terminal(r, ends)
     });
     let ejection = netlist.routers().flat_map(terminal_ports).map(|(r, i)| {
-        let ends = ChannelEnds {
-            from: Some((r.id, OutPort(i))),
-            to: None,
-        };
+        let ends = ChannelEnds::new(Some((r.id, OutPort(i))), None);
         terminal(r, ends)
     });
     between.chain(injection).chain(ejection).collect()
@@ -301,22 +300,25 @@ impl Builder<'_> {
         }
     }
 
-    /// Router `spec`'s node.
+    /// Router `spec`'s node, for a run with `seed` and timeout resets or not; its layout
+    /// is shared with the routers built before with the same `layouts`.
     fn router_node(
         &self,
         spec: &RouterSpec,
         routings: &RoutingFunctions,
         seed: u64,
         resets: bool,
+        layouts: &mut Layouts,
     ) -> RouterNode {
         let ports = spec.ports.len();
         // Only a router wider than the arrival masks reads through an inbox.
         let inbox = if ports > MASK_PORTS { ports } else { 0 };
-        let mut router = Router::new(
+        let mut router = Router::with_layouts(
             spec,
             self.output_specs(spec),
             Arc::clone(routings.of(spec.config.routing)),
             rng::stream_seed(seed, ComponentKind::Router, spec.id.0),
+            layouts,
         );
         if resets {
             router.enable_resets();
@@ -330,12 +332,9 @@ impl Builder<'_> {
         RouterNode {
             router,
             ports: PortTable::new(&channels),
-            flits_in: vec![None; inbox].into_boxed_slice(),
-            credits_in: vec![None; inbox].into_boxed_slice(),
-            resets_out: vec![None; if resets { ports } else { 0 }].into_boxed_slice(),
-            in_vcs: spec.ports.iter().map(|p| p.vcs).collect(),
-            in_depth: spec.ports.iter().map(|p| p.buffer_depth.flits()).collect(),
-            ejection_vcs: spec.config.vcs,
+            flits_in: ThinSlots::filled(None, inbox),
+            credits_in: ThinSlots::filled(None, inbox),
+            resets_out: ThinSlots::filled(None, if resets { ports } else { 0 }),
         }
     }
 

@@ -11,11 +11,13 @@
 
 pub(crate) mod assembled;
 pub(crate) mod build;
+pub(crate) mod in_ports;
 pub(crate) mod node;
 pub(crate) mod partition;
 pub(crate) mod ports;
 pub(crate) mod routing;
 pub(crate) mod status;
+pub(crate) mod thin_slots;
 
 pub(crate) use assembled::Network;
 pub(crate) use build::{assemble, Assembly};

@@ -2,6 +2,7 @@
 //! and writes, and what it wrote this cycle.
 
 use super::ports::PortTable;
+use super::thin_slots::ThinSlots;
 use crate::channel::{ChannelSide, WriteSide};
 use crate::terminal::Terminal;
 use flitsim_router::{Credit, Flit, Reset, Router};
@@ -15,17 +16,11 @@ pub(crate) struct RouterNode {
     pub ports: PortTable,
     /// Inbox of a router wider than the masks (`read_all` of the cycle's router step); others get
     /// their inputs from the channel sides by reference (`step_arrived`) and keep it empty.
-    pub flits_in: Box<[Option<Flit>]>,
-    pub credits_in: Box<[Option<Credit>]>,
+    pub flits_in: ThinSlots<Option<Flit>>,
+    pub credits_in: ThinSlots<Option<Credit>>,
     /// Timeout resets written this cycle, by input port (empty when no router of the
     /// network has a timeout).
-    pub resets_out: Box<[Option<Reset>]>,
-    /// VCs of each input port (conservation checks).
-    pub in_vcs: Box<[u8]>,
-    /// FIFO depth of each input port's VCs, `None` = unbounded (conservation checks).
-    pub in_depth: Box<[Option<u32>]>,
-    /// VCs of the ejection port.
-    pub ejection_vcs: u8,
+    pub resets_out: ThinSlots<Option<Reset>>,
 }
 
 /// A terminal with its two channels and its outbox.

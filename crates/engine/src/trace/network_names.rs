@@ -1,7 +1,6 @@
 //! The trace's names of an assembled network.
 
 use super::event::{Peer, TraceNames};
-use crate::cycle::View;
 use crate::network::Network;
 use flitsim_netlist::TerminalId;
 
@@ -14,22 +13,19 @@ impl TraceNames {
         let mut down: Vec<Vec<Peer>> = ports.iter().map(|p| vec![Peer::None; p.len()]).collect();
         let mut up = down.clone();
         for e in &net.ends {
-            if let (Some((r, o)), Some((d, i))) = (e.from, e.to) {
+            if let (Some((r, o)), Some((d, i))) = (e.from(), e.to()) {
                 down[r.index()][o.index()] = Peer::Router(d, i.0);
                 up[d.index()][i.index()] = Peer::Router(r, o.0);
             }
         }
         let map = &net.terminals;
         let mut n = TraceNames {
-            routers: net.names.routers.clone(),
+            routers: net.names.routers().map(str::to_string).collect(),
             ports,
             terminals: Some(map.clone()),
             ..TraceNames::default()
         };
-        let view = View::new(net);
-        for (i, (node, (mut down, mut up))) in
-            view.routers().zip(down.into_iter().zip(up)).enumerate()
-        {
+        for (i, (mut down, mut up)) in down.into_iter().zip(up).enumerate() {
             for local in 0..map.count(i) {
                 let t = Peer::Terminal(TerminalId(map.first(i) + local));
                 down[local as usize] = t;
@@ -37,7 +33,7 @@ impl TraceNames {
             }
             n.downstream.push(down);
             n.upstream.push(up);
-            n.in_vcs.push(node.in_vcs.to_vec());
+            n.in_vcs.push(net.in_ports.of(i).vcs.to_vec());
         }
         n
     }

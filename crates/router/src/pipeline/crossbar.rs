@@ -28,7 +28,7 @@ use flitsim_netlist::Cycle;
 #[derive(Clone, Debug)]
 pub struct Crossbar {
     /// Output ports.
-    ports: usize,
+    ports: u32,
     /// Flits a slot holds at most: output ports x `output_speedup`.
     cap: usize,
     /// Ring size - 1 (the size is a power of two above the delay `sd + xd`).
@@ -48,7 +48,7 @@ pub struct Crossbar {
     emitted: (u32, u32),
     /// Per output port, [flits, heads] that entered since the last reset plus those
     /// inside at the reset ([`Crossbar::sent`] subtracts those inside now).
-    entered: Vec<[u64; 2]>,
+    entered: Box<[[u64; 2]]>,
     /// Exit cycle of each slot's flits (debug builds check that no slot is reused early).
     #[cfg(debug_assertions)]
     exit: Vec<Cycle>,
@@ -93,7 +93,7 @@ impl Crossbar {
         );
         let empty = (u32::MAX, Flit::PLACEHOLDER);
         Crossbar {
-            ports,
+            ports: ports as u32,
             cap,
             mask: slots - 1,
             flits: vec![empty; slots as usize * cap],
@@ -101,7 +101,7 @@ impl Crossbar {
             len: 0,
             queues: (speedup > 1).then(|| Box::new(OutputQueues::new(ports))),
             emitted: (0, 0),
-            entered: vec![[0; 2]; ports],
+            entered: vec![[0; 2]; ports].into_boxed_slice(),
             #[cfg(debug_assertions)]
             exit: vec![Cycle(0); slots as usize],
         }
@@ -126,7 +126,7 @@ impl Crossbar {
                     .iter()
                     .filter(|&&(p, _)| p as usize == port)
                     .count()
-                    < self.cap / self.ports,
+                    < self.cap / self.ports as usize,
                 "more flits for output {port} in one cycle than its speedup"
             );
             self.exit[s] = exit;
@@ -222,12 +222,12 @@ impl Crossbar {
 
     /// Restarts the counts of [`Crossbar::sent`] (end of warm-up).
     pub fn reset_sent(&mut self) {
-        let mut entered = vec![[0; 2]; self.ports];
+        let mut entered = vec![[0; 2]; self.ports as usize];
         for &(p, f) in self.inside() {
             entered[p as usize][0] += 1;
             entered[p as usize][1] += u64::from(f.kind.is_head());
         }
-        self.entered = entered;
+        self.entered = entered.into_boxed_slice();
     }
 }
 
@@ -249,9 +249,9 @@ pub(crate) struct SlotCounts {
     /// Slots 0..NEAR_SLOTS (those beyond the ring stay 0).
     near: [u32; NEAR_SLOTS],
     /// Slots from NEAR_SLOTS on.
-    far: Vec<u32>,
-    /// Slots of the ring.
-    slots: usize,
+    far: Box<[u32]>,
+    /// Slots of the ring (below 2^32: the ring's items are).
+    slots: u32,
 }
 
 impl SlotCounts {
@@ -264,14 +264,17 @@ impl SlotCounts {
     pub(crate) fn new(slots: usize) -> SlotCounts {
         SlotCounts {
             near: [0; NEAR_SLOTS],
-            far: vec![0; slots.saturating_sub(NEAR_SLOTS)],
-            slots,
+            far: vec![0; slots.saturating_sub(NEAR_SLOTS)].into_boxed_slice(),
+            slots: slots as u32,
         }
     }
 
     /// The counts of the ring's slots, in slot order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &u32> {
-        self.near.iter().chain(&self.far).take(self.slots)
+        self.near
+            .iter()
+            .chain(self.far.iter())
+            .take(self.slots as usize)
     }
 }
 

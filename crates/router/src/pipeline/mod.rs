@@ -57,6 +57,7 @@
 //! (the default router on 1-cycle channels: `D >= 5`; on 20-cycle channels: `D >= 43`).
 
 pub mod crossbar;
+mod layout;
 pub mod output;
 pub mod output_queue;
 pub mod route_compute;
@@ -69,133 +70,8 @@ use crate::config::{Delays, Switching};
 use crate::credit::OutputVcState;
 use crate::vc_state::InputVcs;
 use flitsim_netlist::RouterId;
-
-/// Where each port's VCs sit in the flat per-VC vectors. The fixed array of the first
-/// ports' bases comes first (`repr(C)`), input and output base of each port side by side:
-/// those of a router's first eight ports fit in 64 bytes.
-#[derive(Clone, Debug)]
-#[repr(C)]
-pub struct Layout {
-    /// `[in_base, out_base]` of ports `0..NARROW_PORTS` (zero past the last port) in a
-    /// fixed array: [`Layout::ivc`] and [`Layout::ovc`] of a port a step's arrival mask
-    /// names (below 32) read them without a bounds check.
-    base_narrow: [[u32; 2]; NARROW_PORTS],
-    /// Input port of each flat input VC.
-    pub in_port_of: Vec<u8>,
-    /// Output port of each flat output VC.
-    pub out_port_of: Vec<u8>,
-    /// Flat index of VC 0 of each input port (one extra entry: the total).
-    pub in_base: Vec<u32>,
-    /// Flat index of VC 0 of each output port (one extra entry: the total).
-    pub out_base: Vec<u32>,
-}
-
-/// Ports whose VC bases [`Layout`] also keeps in fixed arrays: every port an arrival mask
-/// names (bits `0..32`), and one more.
-const NARROW_PORTS: usize = 33;
-
-impl Layout {
-    /// From the VC counts of the input ports and of the output ports' downstream sides.
-    pub fn new(in_vcs: &[u8], out_vcs: &[u8]) -> Layout {
-        let bases = |vcs: &[u8]| {
-            let mut b = Vec::with_capacity(vcs.len() + 1);
-            let mut acc = 0u32;
-            b.push(0);
-            for &v in vcs {
-                acc += u32::from(v);
-                b.push(acc);
-            }
-            b
-        };
-        let owners = |vcs: &[u8]| {
-            vcs.iter()
-                .enumerate()
-                .flat_map(|(p, &v)| std::iter::repeat_n(p as u8, usize::from(v)))
-                .collect()
-        };
-        let (in_base, out_base) = (bases(in_vcs), bases(out_vcs));
-        let mut base_narrow = [[0; 2]; NARROW_PORTS];
-        for (side, base) in [&in_base, &out_base].into_iter().enumerate() {
-            for (n, &b) in base_narrow.iter_mut().zip(base) {
-                n[side] = b;
-            }
-        }
-        Layout {
-            base_narrow,
-            in_base,
-            in_port_of: owners(in_vcs),
-            out_base,
-            out_port_of: owners(out_vcs),
-        }
-    }
-
-    /// Number of input ports.
-    #[inline]
-    pub fn in_ports(&self) -> usize {
-        self.in_base.len() - 1
-    }
-    /// Number of output ports.
-    #[inline]
-    pub fn out_ports(&self) -> usize {
-        self.out_base.len() - 1
-    }
-    /// Number of input VCs over all ports.
-    #[inline]
-    pub fn total_in_vcs(&self) -> usize {
-        self.in_port_of.len()
-    }
-    /// Number of output VCs over all ports.
-    #[inline]
-    pub fn total_out_vcs(&self) -> usize {
-        self.out_port_of.len()
-    }
-    /// Flat index of input VC `vc` of port `p`.
-    #[inline]
-    pub fn ivc(&self, p: usize, vc: u8) -> usize {
-        debug_assert!(p < self.in_ports());
-        self.in_base_of(p) as usize + usize::from(vc)
-    }
-    /// Flat index of output VC `vc` of port `o`.
-    #[inline]
-    pub fn ovc(&self, o: usize, vc: u8) -> usize {
-        debug_assert!(o < self.out_ports());
-        self.out_base_of(o) as usize + usize::from(vc)
-    }
-    /// `in_base[p]`, from the fixed array for the first ports.
-    #[inline(always)]
-    pub fn in_base_of(&self, p: usize) -> u32 {
-        match self.base_narrow.get(p) {
-            Some(&[b, _]) => b,
-            None => self.in_base[p],
-        }
-    }
-    /// `out_base[o]`, from the fixed array for the first ports.
-    #[inline(always)]
-    pub fn out_base_of(&self, o: usize) -> u32 {
-        match self.base_narrow.get(o) {
-            Some(&[_, b]) => b,
-            None => self.out_base[o],
-        }
-    }
-    /// VCs of input port `p`.
-    #[inline]
-    pub fn in_vcs(&self, p: usize) -> u8 {
-        debug_assert!(p < self.in_ports());
-        (self.in_base_of(p + 1) - self.in_base_of(p)) as u8
-    }
-    /// VCs of output port `o`.
-    #[inline]
-    pub fn out_vcs(&self, o: usize) -> u8 {
-        debug_assert!(o < self.out_ports());
-        (self.out_base_of(o + 1) - self.out_base_of(o)) as u8
-    }
-    /// (port, VC) of flat input VC `i`.
-    #[inline]
-    pub fn in_split(&self, i: usize) -> (usize, u8) {
-        let p = usize::from(self.in_port_of[i]);
-        (p, (i - self.in_base_of(p) as usize) as u8)
-    }
-}
+pub use layout::{Layout, Layouts};
+use std::sync::Arc;
 
 /// Everything a router's stages read and write. `repr(C)`, in this order: the fields a
 /// step reads (FIFOs, VC states and masks, output VCs, delays, the first ports' VC bases)
@@ -222,8 +98,8 @@ pub struct RouterState {
     pub escape_vcs: u8,
     /// Terminal ports (ports `0..terminals` eject to terminals).
     pub terminals: u8,
-    /// Port/VC layout.
-    pub layout: Layout,
+    /// Port/VC layout, shared by the routers of equal layouts ([`Layouts`]).
+    pub layout: Arc<Layout>,
     /// Busy output VCs per output port (owned or credits out), their integral,
     /// time-average distribution and VC holding times.
     pub occupancy: crate::occupancy::ChannelOccupancy,
@@ -307,36 +183,5 @@ impl RouterState {
             );
             &b.flit
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn flat_vc_indices_count_the_vcs_of_the_ports_before() {
-        // Narrow (at most 33 ports) and wide layouts, uneven VC counts.
-        for ports in [1, 5, 32, 33, 34, 70] {
-            let in_vcs: Vec<u8> = (0..ports).map(|p| 1 + (p * 7 % 5) as u8).collect();
-            let out_vcs: Vec<u8> = (0..ports).map(|p| 2 + (p * 3 % 4) as u8).collect();
-            let l = Layout::new(&in_vcs, &out_vcs);
-            let (mut i, mut o) = (0, 0);
-            for p in 0..ports {
-                for v in 0..in_vcs[p] {
-                    assert_eq!(l.ivc(p, v), i);
-                    assert_eq!(l.in_split(i), (p, v));
-                    i += 1;
-                }
-                for v in 0..out_vcs[p] {
-                    assert_eq!(l.ovc(p, v), o);
-                    assert_eq!(usize::from(l.out_port_of[o]), p);
-                    o += 1;
-                }
-                assert_eq!(l.in_vcs(p), in_vcs[p]);
-                assert_eq!(l.out_vcs(p), out_vcs[p]);
-            }
-            assert_eq!((l.total_in_vcs(), l.total_out_vcs()), (i, o));
-        }
     }
 }

@@ -30,8 +30,8 @@ use flitsim_netlist::{Cycle, VcId};
 pub struct CreditReturn {
     /// Input ports (the capacity of a slot).
     ports: usize,
-    /// `credit_delay`.
-    delay: u64,
+    /// `credit_delay` (bounded by netlist validation).
+    delay: u32,
     /// Ring size - 1 (the size is a power of two above the delay).
     mask: u64,
     /// Slot `s` holds its credits (input port, VC) in `credits[s * ports..][..count[s]]`.
@@ -42,7 +42,7 @@ pub struct CreditReturn {
     /// a discarded flit (0: none yet): before it, a credit's cycle may be taken.
     queued_until: u64,
     /// Credits in all slots.
-    len: usize,
+    len: u32,
     /// Every credit SA pushes looks for a cycle free for its port (input speedup).
     queue_all: bool,
     /// Where the credits of the last `emit` lie in `credits` (start, count): their slot
@@ -68,7 +68,7 @@ impl CreditReturn {
     pub fn new(ports: usize, delay: u64) -> CreditReturn {
         let mut c = CreditReturn {
             ports,
-            delay,
+            delay: u32::try_from(delay).expect("credit_delay below 2^32"),
             mask: 0,
             credits: Vec::new(),
             count: SlotCounts::new(0),
@@ -146,8 +146,11 @@ impl CreditReturn {
     /// discard took that one (SA moves at most one flit per input port per cycle).
     #[inline(always)]
     pub fn push(&mut self, port: usize, now: Cycle, credit: Credit) {
-        debug_assert!(self.delay <= self.mask, "the ring covers credit_delay");
-        let mut due = now.0 + self.delay;
+        debug_assert!(
+            u64::from(self.delay) <= self.mask,
+            "the ring covers credit_delay"
+        );
+        let mut due = now.0 + u64::from(self.delay);
         if due < self.queued_until || self.queue_all {
             due = self.first_free(port, now, due);
         }
@@ -165,7 +168,7 @@ impl CreditReturn {
     /// on arrival, as part of a reset packet): like [`CreditReturn::push`], and later
     /// credits of the port look for a taken cycle until it has left.
     pub fn push_discarded(&mut self, port: usize, now: Cycle, credit: Credit) {
-        let due = self.first_free(port, now, now.0 + self.delay);
+        let due = self.first_free(port, now, now.0 + u64::from(self.delay));
         self.push_at(port, due, credit);
     }
 
@@ -200,7 +203,7 @@ impl CreditReturn {
         self.emit_due(now);
         #[cfg(debug_assertions)]
         {
-            self.last_emit = (now, self.len);
+            self.last_emit = (now, self.len as usize);
         }
     }
 
@@ -213,7 +216,7 @@ impl CreditReturn {
         }
         let s = (now.0 & self.mask) as usize;
         let n = std::mem::take(&mut self.count[s]) as usize;
-        self.len -= n;
+        self.len -= n as u32;
         self.emitted = ((s * self.ports) as u32, n as u32);
     }
 
@@ -227,10 +230,7 @@ impl CreditReturn {
 
     /// True when no credit waits.
     pub fn is_empty(&self) -> bool {
-        debug_assert_eq!(
-            self.len,
-            self.count.iter().map(|&n| n as usize).sum::<usize>()
-        );
+        debug_assert_eq!(self.len, self.count.iter().sum::<u32>());
         self.len == 0
     }
 

@@ -32,8 +32,11 @@ use std::sync::Arc;
 /// The RC stage: the routing function and its decisions of this cycle.
 pub struct RouteCompute {
     routing: Arc<dyn RoutingFunction>,
-    /// (flat input VC, route) decided this cycle; reused.
-    decisions: Vec<(u32, RouteSet)>,
+    /// (flat input VC, route) decided this cycle; reused. Boxed, and only once a head is
+    /// routed in two passes (a router tracing or with more than 64 input VCs): the others
+    /// route in one pass ([`RouteCompute::step`]) and keep a pointer.
+    #[allow(clippy::box_collection)]
+    decisions: Option<Box<Vec<(u32, RouteSet)>>>,
     /// [`RouteCompute::step`]'s route, swapped into the VC's state (which hands back its
     /// previous, cleared set).
     route: RouteSet,
@@ -52,7 +55,7 @@ impl RouteCompute {
     pub fn new(routing: Arc<dyn RoutingFunction>) -> RouteCompute {
         RouteCompute {
             routing,
-            decisions: Vec::new(),
+            decisions: None,
             route: RouteSet::new(),
         }
     }
@@ -65,14 +68,14 @@ impl RouteCompute {
     /// The (flat input VC, route) pairs decided by the last `evaluate` (for traces; the
     /// routes are valid until `commit` moves them into the VC states).
     pub fn decisions(&self) -> &[(u32, RouteSet)] {
-        &self.decisions
+        self.decisions.as_deref().map_or(&[], |d| d.as_slice())
     }
 
     /// Routes every eligible head.
     #[inline]
     pub fn evaluate(&mut self, now: Cycle, s: &RouterState) {
-        if !self.decisions.is_empty() {
-            self.decisions.clear();
+        if let Some(d) = self.decisions.as_deref_mut() {
+            d.clear();
         }
         // One mask word (at most 64 input VCs) tested directly: cheaper than the loop of
         // `mask::is_empty`, and this runs every router-cycle.
@@ -93,16 +96,18 @@ impl RouteCompute {
                 continue;
             };
             // The route is written in place (a `RouteSet` is 32 bytes).
-            self.decisions.push((i as u32, RouteSet::new()));
-            let (_, route) = self.decisions.last_mut().expect("pushed above");
+            let decisions = self.decisions.get_or_insert_default();
+            decisions.push((i as u32, RouteSet::new()));
+            let (_, route) = decisions.last_mut().expect("pushed above");
             self.routing.route_packet(&ctx, head, route);
         }
     }
 
     /// RC in one pass, for a router that records no trace: each eligible head is routed
     /// and its route stored at once, the routes `evaluate` then `commit` store (routing a
-    /// head changes nothing another head's routing reads).
-    #[inline]
+    /// head changes nothing another head's routing reads). Inlined into the router's
+    /// step: it runs every router-cycle.
+    #[inline(always)]
     pub fn step(&mut self, now: Cycle, s: &mut RouterState) {
         match *s.vcs.routing() {
             [0] => {}
@@ -168,7 +173,7 @@ impl RouteCompute {
     /// Stores the routes; the VCs wait for VA from `now + rd`.
     #[inline]
     pub fn commit(&mut self, now: Cycle, s: &mut RouterState) {
-        if !self.decisions.is_empty() {
+        if !self.decisions().is_empty() {
             self.store_routes(now, s);
         }
     }
@@ -179,7 +184,7 @@ impl RouteCompute {
     #[inline(never)]
     fn store_routes(&mut self, now: Cycle, s: &mut RouterState) {
         let ready = now.plus(s.delays.rc());
-        for (i, route) in &mut self.decisions {
+        for (i, route) in self.decisions.iter_mut().flat_map(|d| d.iter_mut()) {
             s.routed(*i as usize, route, ready);
         }
     }

@@ -2,7 +2,7 @@
 //! allocating anything.
 
 use super::part::{routing_kinds, Part};
-use super::sizes::{max_latency, router_vcs, Walk};
+use super::sizes::{max_latency, router_vcs, DistinctLayouts, Walk};
 use crate::channel::{DelayLines, Wakes};
 use crate::network::{bounds, RouterNode, TerminalNode};
 use flitsim_netlist::Netlist;
@@ -79,7 +79,8 @@ pub(crate) fn routing_bytes(netlist: &Netlist) -> u64 {
 
 /// Bytes of the large arrays of `netlist` assembled in `parts` partitions and of the
 /// zero-load latency walk `walk`, computed without allocating them (two vectors of a
-/// router's ports are reused), in O(routers + channels + VCs), plus per router its ports
+/// router's ports are reused; a key per distinct port/VC layout is kept), in
+/// O(routers + channels + VCs), plus per router its ports
 /// times its channels (finding each output port's channel, as assembly does).
 pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate {
     let mut e = Estimate {
@@ -104,6 +105,7 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
     );
     let (mut in_vcs, mut out_vcs, mut scratch) = (0usize, 0usize, 0u64);
     let (mut router_in, mut router_out) = (Vec::new(), Vec::new());
+    let mut layouts = DistinctLayouts::default();
     for r in netlist.routers() {
         for p in &r.ports {
             let fifo = InputBuffer::bytes_per_fifo(p.buffer_depth);
@@ -125,9 +127,10 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
         e.allocators =
             e.allocators
                 .saturating_add(Router::allocator_bytes(c, &router_in, &router_out));
-        e.nodes =
-            e.nodes
-                .saturating_add(Router::bookkeeping_bytes(&router_in, &router_out, resets));
+        e.nodes = e
+            .nodes
+            .saturating_add(Router::bookkeeping_bytes(&router_in, &router_out, resets))
+            .saturating_add(layouts.bytes_if_new(&router_in, &router_out));
         scratch = scratch.max(StepScratch::bytes(c, &router_in, &router_out));
         // Its terminals' injection and ejection channels, and nodes.
         let terminals = u64::from(r.terminals);

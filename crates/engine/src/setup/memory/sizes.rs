@@ -3,6 +3,7 @@
 
 use crate::setup::zero_load::WalkMemos;
 use flitsim_netlist::{Netlist, OutPort, RouterSpec};
+use flitsim_router::pipeline::Layout;
 
 /// What sizes the zero-load latency walk `Simulation::new` runs after assembly
 /// ([`crate::zero_load::UniformSums::of_threads`]).
@@ -43,6 +44,30 @@ pub(super) fn router_vcs(
             netlist.router(ch.to).ports[ch.to_port.index()].vcs
         })
     }));
+}
+
+/// The distinct port/VC layouts seen so far: routers with equal VC counts share one
+/// ([`flitsim_router::pipeline::Layouts`]), so the estimate counts each once.
+#[derive(Default)]
+pub(super) struct DistinctLayouts {
+    seen: std::collections::HashSet<Box<[u8]>>,
+    /// The key being looked up: input VC counts, then output VC counts.
+    key: Vec<u8>,
+}
+
+impl DistinctLayouts {
+    /// Bytes of the layout of a router with these VC counts ([`router_vcs`]) if no
+    /// router before had the same, else 0.
+    pub fn bytes_if_new(&mut self, in_vcs: &[u8], out_vcs: &[u8]) -> u64 {
+        self.key.clear();
+        self.key.extend_from_slice(in_vcs);
+        self.key.extend_from_slice(out_vcs);
+        if self.seen.contains(self.key.as_slice()) {
+            return 0;
+        }
+        self.seen.insert(self.key.as_slice().into());
+        Layout::bytes(in_vcs, out_vcs)
+    }
 }
 
 /// The largest latency of a channel or terminal link (1 without any).

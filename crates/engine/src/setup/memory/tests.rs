@@ -9,6 +9,7 @@ use crate::error::ConfigError;
 use crate::network::{RouterNode, TerminalNode};
 use flitsim_netlist::RoutingKind;
 use flitsim_netlist::{ArbiterKind, Netlist};
+use flitsim_router::pipeline::Layout;
 use flitsim_router::routing::kind_name;
 use flitsim_router::{Flit, Router, StepScratch};
 
@@ -71,11 +72,13 @@ fn the_estimate_of_a_small_ring_matches_a_hand_count() {
     assert_eq!(estimate(&n, 2, DOR).wakes, 2 * 2 * 4 * (2 + 128 + 1) * 8);
     // 24 input VCs; 24 output VCs (2 ejection VCs per router, 2 per channel).
     let nodes = std::mem::size_of::<RouterNode>() + std::mem::size_of::<TerminalNode>();
-    // Each router's bookkeeping: 3 input ports of 2 VCs, 3 output ports of 2 VCs.
+    // Each router's bookkeeping: 3 input ports of 2 VCs, 3 output ports of 2 VCs; the
+    // four routers share one layout.
     let bookkeeping = Router::bookkeeping_bytes(&[2, 2, 2], &[2, 2, 2], false);
+    let layout = Layout::bytes(&[2, 2, 2], &[2, 2, 2]);
     assert_eq!(
         e.nodes,
-        4 * (nodes as u64 + bookkeeping) + Router::vc_state_bytes(24, 24)
+        4 * (nodes as u64 + bookkeeping) + layout + Router::vc_state_bytes(24, 24)
     );
     // The netlist: its arrays and strings as loaded.
     assert_eq!(e.netlist, n.heap_bytes());
@@ -137,7 +140,7 @@ fn a_network_over_the_limit_is_refused_with_its_largest_part() {
     assert_eq!(detail, "4 routers x 3 ports x 2 VCs x 65536 flits");
     let text = err.to_string();
     assert!(
-        text.starts_with("the network needs about 63.0 MB for buffers, channels, router state and set-up (input FIFOs 62.9 MB: 4 routers x 3 ports x 2 VCs x 65536 flits), more than the "),
+        text.starts_with("the network needs about 62.9 MB for buffers, channels, router state and set-up (input FIFOs 62.9 MB: 4 routers x 3 ports x 2 VCs x 65536 flits), more than the "),
         "{text}"
     );
     assert!(
@@ -179,7 +182,7 @@ fn the_allocators_grow_with_the_square_of_the_vcs_and_the_cube_with_matrix_arbit
     let err = check(&big, 1, DOR, limit).unwrap_err().to_string();
     assert_eq!(
         err,
-        "the network needs about 451.6 MB for buffers, channels, router state and set-up \
+        "the network needs about 451.5 MB for buffers, channels, router state and set-up \
          (allocators 450.2 MB: 4 routers, up to 765 input VCs x 765 output VCs, \
          matrix arbiters), more than the 400.0 MB of memory this machine has\n\
          help: use round-robin arbiters (--set arbiter=round-robin) or lower vcs (--set)"
