@@ -5,7 +5,7 @@
 # `run --warmup 0 --cycles 100 --drain-cycles 0 --threads 1`. One line per size: routers,
 # wall s, set-up s (wall minus the simulated cycles' `perf.wall_seconds`), CPU s, peak
 # RSS kB and bytes per router. Before each size it checks that the memory available
-# (MemAvailable) exceeds the estimate at 22,000 bytes per router plus 1 GB, and skips the
+# (MemAvailable) exceeds the estimate at 18,000 bytes per router plus 1 GB, and skips the
 # size otherwise: the machine may be shared.
 set -eu
 B=$1; shift
@@ -14,7 +14,7 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 echo "size routers wall_s setup_s cpu_s peak_rss_kb bytes_per_router"
 for k in $SIZES; do
   n=$((k * k))
-  need_kb=$(( (n * 22000 + 1000000000) / 1024 ))
+  need_kb=$(( (n * 18000 + 1000000000) / 1024 ))
   avail_kb=$(awk '/MemAvailable/ {print $2}' /proc/meminfo)
   if [ "$avail_kb" -lt "$need_kb" ]; then
     echo "${k}x${k} skipped: ${avail_kb} kB available, ${need_kb} kB needed" >&2

@@ -177,6 +177,8 @@ impl ChannelOccupancy {
             p.since = Stamp::of(now);
             p.holding = VcHolding::default();
         }
+        // A VC allocated later overwrites its entry; one held now counts from here.
+        self.held_from.fill(Stamp::of(now));
     }
 }
 
@@ -272,6 +274,14 @@ mod tests {
         assert_eq!(c.histogram(1, Cycle(30)), [4, 6, 0, 0]);
         assert_eq!(c.busy_vc_cycles(1, Cycle(30)), 6);
         assert_eq!(c.holding(0), VcHolding::default());
+        // Port 1's VC, held since cycle 4, is released after the reset: held from 20.
+        c.released(1, 2, Cycle(26));
+        let after = VcHolding {
+            allocations: 0,
+            releases: 1,
+            held_cycles: 6,
+        };
+        assert_eq!(c.holding(1), after);
     }
 
     #[test]
