@@ -25,7 +25,7 @@ pub struct StepScratch {
     pub(crate) va_req: BitMatrix,
     /// VC allocation's grants, shaped as `va_req`.
     pub(crate) va_grant: BitMatrix,
-    /// Switch allocation's multi-word path's.
+    /// What switch allocation's multi-word path builds and empties within one step.
     pub(super) words: WordsScratch,
 }
 
