@@ -16,6 +16,15 @@ use toml::Spanned;
 /// Key spans by key name.
 type Keys = BTreeMap<String, Span>;
 
+/// A key given in the table: records where (`keys`), copies its value into `out`, and
+/// returns its span; `None` when the table leaves the key out.
+fn take<T: Copy>(keys: &mut Keys, v: &Option<Spanned<T>>, key: &str, out: &mut T) -> Option<Span> {
+    let v = v.as_ref()?;
+    keys.insert(key.to_string(), v.span());
+    *out = *v.get_ref();
+    Some(v.span())
+}
+
 impl Loader {
     /// Reports a channel latency of 0 or above [`MAX_LATENCY`]; `key` is the key as
     /// written (`latency` or `channel_latency`).
@@ -100,10 +109,7 @@ impl Loader {
                 &mut cfg.lookahead_routing,
             ),
         ] {
-            if let Some(v) = v {
-                keys.insert(key.to_string(), v.span());
-                *out = *v.get_ref();
-            }
+            take(keys, v, key, out);
         }
         self.apply_replies(p, cfg, keys, scope);
         self.apply_speedups(p, cfg, keys, scope);
@@ -134,12 +140,12 @@ impl Loader {
             (&p.input_speedup, "input_speedup", &mut cfg.input_speedup),
             (&p.output_speedup, "output_speedup", &mut cfg.output_speedup),
         ] {
-            let Some(v) = v else { continue };
-            keys.insert(key.to_string(), v.span());
-            *out = *v.get_ref();
+            let Some(span) = take(keys, v, key, out) else {
+                continue;
+            };
             if !(1..=MAX_SPEEDUP).contains(out) {
                 self.errors.push(NetlistError::BadValue {
-                    at: self.at(&v.span()),
+                    at: self.at(&span),
                     key: key.to_string(),
                     message: format!(
                         "{key} {} in {scope}; give 1 to {MAX_SPEEDUP} flits per port per cycle",
@@ -184,12 +190,12 @@ impl Loader {
                 "packets",
             ),
         ] {
-            let Some(v) = v else { continue };
-            keys.insert(key.to_string(), v.span());
-            *out = *v.get_ref();
+            let Some(span) = take(keys, v, key, out) else {
+                continue;
+            };
             if !(min..=max).contains(out) {
                 self.errors.push(NetlistError::BadValue {
-                    at: self.at(&v.span()),
+                    at: self.at(&span),
                     key: key.to_string(),
                     message: format!("{} {unit} in {scope}; give {min} to {max}", *out),
                 });
@@ -216,17 +222,16 @@ impl Loader {
             (&p.crossbar_delay, "crossbar_delay", &mut cfg.crossbar_delay),
             (&p.credit_delay, "credit_delay", &mut cfg.credit_delay),
         ] {
-            if let Some(v) = v {
-                keys.insert(key.to_string(), v.span());
-                *out = *v.get_ref();
-                if *out > MAX_PIPELINE_DELAY {
-                    self.errors.push(NetlistError::DelayTooLarge {
-                        at: self.at(&v.span()),
-                        scope: scope.to_string(),
-                        key: key.to_string(),
-                        delay: *out,
-                    });
-                }
+            let Some(span) = take(keys, v, key, out) else {
+                continue;
+            };
+            if *out > MAX_PIPELINE_DELAY {
+                self.errors.push(NetlistError::DelayTooLarge {
+                    at: self.at(&span),
+                    scope: scope.to_string(),
+                    key: key.to_string(),
+                    delay: *out,
+                });
             }
         }
     }
