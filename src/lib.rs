@@ -14,3 +14,4 @@ pub use flitsim_analysis as analysis;
 pub use flitsim_engine as engine;
 pub use flitsim_netlist as netlist;
 pub use flitsim_router as router;
+pub use flitsim_routing as routing;

@@ -145,7 +145,7 @@ fn zero_load_round_trip_is_both_one_way_latencies_plus_the_service_delay() {
     .unwrap();
     // The plain torus: the same route and delays.
     let plain = torus(&[4, 4]);
-    let routing = flitsim::router::routing::build(RoutingKind::Dor, &plain).unwrap();
+    let routing = flitsim::routing::build(RoutingKind::Dor, &plain).unwrap();
     let one_way = |s: u32, d: u32, len: u32| {
         zero_load_latency_pair(&plain, routing.as_ref(), TerminalId(s), TerminalId(d), len)
     };

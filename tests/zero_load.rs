@@ -389,7 +389,7 @@ fn concentrated_networks_all_pairs() {
             .sum();
         let expected = sum as f64 / pairs.len() as f64;
         let kind = n.routers().next().unwrap().config.routing;
-        let routing = flitsim::router::routing::build(kind, &n).unwrap();
+        let routing = flitsim::routing::build(kind, &n).unwrap();
         let got = zero_load_latency_uniform(&n, routing.as_ref(), 3);
         assert!(
             (got - expected).abs() < 1e-9,
@@ -437,7 +437,7 @@ fn the_reported_zero_load_latency_is_the_formula_averaged_over_uniform_pairs() {
         sum += formula(DEFAULT, distance(&n, s, t), 12);
     }
     let expected = sum as f64 / 240.0;
-    let routing = flitsim::router::routing::build(flitsim::netlist::RoutingKind::Dor, &n).unwrap();
+    let routing = flitsim::routing::build(flitsim::netlist::RoutingKind::Dor, &n).unwrap();
     let got = zero_load_latency_uniform(&n, routing.as_ref(), 12);
     assert!((got - expected).abs() < 1e-9, "{got} != {expected}");
     let sim = Simulation::new(
@@ -458,7 +458,7 @@ fn the_reported_zero_load_latency_is_the_formula_averaged_over_uniform_pairs() {
             ..DEFAULT
         },
     );
-    let routing = flitsim::router::routing::build(flitsim::netlist::RoutingKind::Dor, &n).unwrap();
+    let routing = flitsim::routing::build(flitsim::netlist::RoutingKind::Dor, &n).unwrap();
     let got = zero_load_latency_pair(&n, routing.as_ref(), TerminalId(0), TerminalId(10), 5);
     assert_eq!(
         got,
@@ -510,7 +510,7 @@ fn uniform_sums_of_the_fixtures_equal_the_per_pair_walk() {
             n.set(k, v).unwrap();
         }
         let kind = n.routers().next().unwrap().config.routing;
-        let routing = flitsim::router::routing::build(kind, &n).unwrap();
+        let routing = flitsim::routing::build(kind, &n).unwrap();
         let f = routing.as_ref();
         let t = n.num_terminals() as u32;
         for threads in [1, 2] {

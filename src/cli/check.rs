@@ -50,7 +50,7 @@ pub fn setup(netlist: &Netlist, config: &SimConfig) -> Setup {
         topology: topology.into(),
         radix,
         routing: first.map_or("-".into(), |r| {
-            flitsim_router::routing::kind_name(r.config.routing).to_string()
+            flitsim_routing::kind_name(r.config.routing).to_string()
         }),
         switching: first.map_or("-".into(), |r| {
             name(serde_json::to_value(r.config.switching).unwrap_or(Value::Null))

@@ -6,7 +6,7 @@
 
 use clap::{Args, Subcommand};
 use flitsim_netlist::{Diagnostics, Netlist};
-use flitsim_router::RoutingRegistry;
+use flitsim_routing::RoutingRegistry;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -92,10 +92,10 @@ pub fn run(args: &NetlistArgs) -> anyhow::Result<ExitCode> {
             set,
         } => load(file, routing.as_deref(), set).and_then(|n| {
             flitsim_netlist::validate::check_routing(&n, &RoutingRegistry)?;
-            if let Some(w) = flitsim_router::routing::deadlock_warning(&n) {
+            if let Some(w) = flitsim_routing::deadlock_warning(&n) {
                 eprintln!("warning: {w}");
             }
-            let deadlock_check = flitsim_router::routing::deadlock_check_method(&n);
+            let deadlock_check = flitsim_routing::deadlock_check_method(&n);
             if deadlock_check.starts_with("not run") {
                 eprintln!("warning: the static deadlock check was {deadlock_check}");
             }

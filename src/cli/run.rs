@@ -6,7 +6,7 @@
 use super::args::RunArgs;
 use flitsim_engine::{InjectionProcess, RunReport, SetupProgress, SimConfig, Simulation};
 use flitsim_netlist::{BufferDepth, Netlist, RouterConfig};
-use flitsim_router::routing::describe_topology;
+use flitsim_routing::describe_topology;
 use serde_json::{json, Value};
 use std::process::ExitCode;
 
@@ -21,7 +21,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let bar = super::progress::spinner(args.quiet, "loading the netlist");
     let netlist = args.load_netlist()?;
     let config = args.sim_config()?;
-    let warning = flitsim_router::routing::deadlock_warning(&netlist);
+    let warning = flitsim_routing::deadlock_warning(&netlist);
     if let Some(w) = &warning {
         bar.suspend(|| eprintln!("warning: {w}"));
     }
@@ -164,7 +164,7 @@ pub fn effective_config(netlist: &Netlist, config: &SimConfig, args: &RunArgs) -
                     .all(|(a, b)| a.vcs == b.vcs && a.buffer_depth == b.buffer_depth)
         })
     });
-    let routing = first.map(|r| flitsim_router::routing::kind_name(r.config.routing));
+    let routing = first.map(|r| flitsim_routing::kind_name(r.config.routing));
     let mut echo = json!({
         "experiment": args.experiment.as_ref().map(|p| p.display().to_string()),
         "netlist": netlist.name,
@@ -254,7 +254,7 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
     use std::fmt::Write;
     let mut s = String::new();
     let routing = netlist.routers().next().map_or("-", |r| {
-        flitsim_router::routing::kind_name(r.config.routing)
+        flitsim_routing::kind_name(r.config.routing)
     });
     // Terminals are named only where they differ from the routers (concentration, fat trees).
     let terminals = match netlist.num_terminals() {

@@ -99,7 +99,7 @@ fn curve_specs(args: &SweepArgs) -> anyhow::Result<Vec<CurveSpec>> {
             let netlist = run.load_netlist()?;
             let config = run.sim_config()?;
             let routing = netlist.routers().next().map_or("-", |r| {
-                flitsim_router::routing::kind_name(r.config.routing)
+                flitsim_routing::kind_name(r.config.routing)
             });
             specs.push(CurveSpec {
                 label: format!("{} {}", netlist.name, routing),

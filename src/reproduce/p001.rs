@@ -142,7 +142,7 @@ pub fn run(b: &Budget) -> Output {
             if let Some(w) = net
                 .as_ref()
                 .ok()
-                .and_then(flitsim_router::routing::deadlock_warning)
+                .and_then(flitsim_routing::deadlock_warning)
             {
                 out.notes
                     .push(format!("{k}x{k}, V1 = {}, V2 = {}: {w}", split.0, split.1));

@@ -15,7 +15,7 @@ use crate::terminal::{Delivery, TerminalConfig};
 use crate::trace::{TraceEvent, TraceNames, Tracer};
 use crate::traffic::{self, TrafficPattern};
 use flitsim_netlist::{Cycle, Netlist, TerminalId};
-use flitsim_router::routing::RoutingFunction;
+use flitsim_routing::RoutingFunction;
 use flitsim_router::Stamp;
 use serde::Serialize;
 use std::sync::Arc;

@@ -53,6 +53,22 @@ id_type!(
     VcId(u8), "vc"
 );
 
+/// A packet's identity: its source terminal and a per-source sequence number. No global
+/// counter exists, so ids are the same for any thread count.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct PacketId {
+    /// The terminal that generated the packet.
+    pub source: TerminalId,
+    /// Sequence number at that terminal (0, 1, 2, ...).
+    pub seq: u32,
+}
+
+impl fmt::Display for PacketId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.source.0, self.seq)
+    }
+}
+
 /// Simulated time in cycles. One cycle moves one flit across one channel.
 #[derive(
     Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,

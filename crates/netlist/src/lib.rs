@@ -67,7 +67,9 @@ pub use dot::dot;
 pub use error::{Diagnostics, Location, NetlistError, PortSide};
 pub use expand::expand;
 pub use format::{load, parse_str};
-pub use ids::{ChannelId, Cycle, InPort, OutPort, RouterId, TerminalId, VcId, TERMINAL_PORT};
+pub use ids::{
+    ChannelId, Cycle, InPort, OutPort, PacketId, RouterId, TerminalId, VcId, TERMINAL_PORT,
+};
 pub use netlist::{ChannelSpec, Dir, Netlist, PortSpec, RouterSpec, Topology};
 pub use routing_check::{NoRoutingCheck, RoutingProblem, RoutingProblemKind, RoutingRequirements};
 pub use set::{split_setting, SET_KEYS};

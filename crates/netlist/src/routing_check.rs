@@ -5,7 +5,7 @@
 use crate::ids::RouterId;
 use crate::netlist::Netlist;
 
-/// Implemented by the routing registry (`flitsim_router::routing::RoutingRegistry`).
+/// Implemented by the routing registry (`flitsim_routing::RoutingRegistry`).
 pub trait RoutingRequirements {
     /// One problem per router whose routing function does not fit the netlist.
     fn check(&self, netlist: &Netlist) -> Vec<RoutingProblem>;

@@ -406,7 +406,8 @@ impl InputBuffer {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::flit::{FlitKind, PacketId};
+    use crate::flit::FlitKind;
+    use crate::PacketId;
     use flitsim_netlist::{TerminalId, VcId};
 
     pub(crate) fn flit(index: u32, len: u32) -> Flit {

@@ -1,24 +1,7 @@
 //! What travels on channels: flits downstream, credits upstream.
 
-use flitsim_netlist::{Cycle, TerminalId, VcId};
+use flitsim_netlist::{Cycle, PacketId, TerminalId, VcId};
 use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// A packet's identity: its source terminal and a per-source sequence number. No global
-/// counter exists, so ids are the same for any thread count.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct PacketId {
-    /// The terminal that generated the packet.
-    pub source: TerminalId,
-    /// Sequence number at that terminal (0, 1, 2, ...).
-    pub seq: u32,
-}
-
-impl fmt::Display for PacketId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.source.0, self.seq)
-    }
-}
 
 /// Position of a flit in its packet. The discriminant has one bit for "head" and one
 /// for "tail", so [`FlitKind::is_head`] and [`FlitKind::is_tail`] test one bit each.

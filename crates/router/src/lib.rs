@@ -1,4 +1,5 @@
-//! flitsim-router: one input-queued virtual-channel router and its routing functions.
+//! flitsim-router: one input-queued virtual-channel router (its routing functions are
+//! `flitsim_routing`'s).
 //!
 //! ```text
 //!            ┌──────────────────────── Router ─────────────────────────┐
@@ -13,7 +14,7 @@
 //! Key types: [`Router`] (built from a netlist [`flitsim_netlist::RouterSpec`], stepped
 //! once per cycle: [`Router::begin_step`], the credits and flits delivered, then
 //! [`Router::finish_step`]), [`OutputPortSpec`] (what each output drives),
-//! [`routing::RoutingFunction`] and its registry [`routing::build`], the watchdog's
+//! the [`flitsim_routing::RoutingFunction`] it is built with, the watchdog's
 //! [`VcWait`], and [`RouterStats`]. The stages live in [`pipeline`], one file each, with
 //! the timing contract in [`pipeline`]'s docs: a head read at cycle t leaves at
 //! t + rd + vd + sd + xd; body flits follow one per cycle.
@@ -21,8 +22,8 @@
 //! ```
 //! use flitsim_netlist::{BufferDepth, Cycle, Dir, InPort, Netlist, OutPort, PortSpec,
 //!     RouterConfig, RouterId, RouterSpec, TerminalId, Topology, VcId};
-//! use flitsim_router::{Flit, FlitKind, OutputPortSpec, PacketId, Router, Stamp, StepScratch,
-//!     routing};
+//! use flitsim_router::{Flit, FlitKind, OutputPortSpec, PacketId, Router, Stamp, StepScratch};
+//! use flitsim_routing as routing;
 //!
 //! // A 2-router ring: r0.east -> r1.west and back.
 //! let mut net = Netlist::new("pair", Topology::Ring { n: 2 });
@@ -78,17 +79,16 @@ pub mod pipeline;
 pub mod probe;
 mod readout;
 pub mod reset;
-pub mod routing;
 pub mod stats;
 mod timeout;
 pub mod vc_state;
 mod wait;
 
 pub use config::RouterConfig;
-pub use flit::{Credit, Flit, FlitKind, PacketId, Stamp};
+pub use flit::{Credit, Flit, FlitKind, Stamp};
+pub use flitsim_netlist::PacketId;
 pub use pipeline::switch_alloc::StepScratch;
 pub use reset::{Reset, ResetStats};
-pub use routing::{RoutingFunction, RoutingMismatch, RoutingRegistry};
 pub use stats::RouterStats;
 pub use wait::{VcWait, WaitReason};
 
@@ -96,6 +96,7 @@ use buffer::InputBuffer;
 use config::{BufferDepth, Delays};
 use credit::OutputVcState;
 use flitsim_netlist::{Cycle, InPort, OutPort, RouterId, RouterSpec};
+use flitsim_routing::{self as routing, RoutingFunction};
 use pipeline::crossbar::Crossbar;
 use pipeline::output::CreditReturn;
 use pipeline::route_compute::RouteCompute;

@@ -19,8 +19,9 @@
 //! Pipeline delays (`ready_at` in the future) are not stalls: they show as the gap
 //! between the stage events.
 
-use crate::flit::{Flit, FlitKind, PacketId};
-use crate::routing::RouteSet;
+use crate::flit::{Flit, FlitKind};
+use crate::PacketId;
+use flitsim_routing::RouteSet;
 use flitsim_netlist::{InPort, OutPort, VcId};
 
 /// The flit an event is about.
@@ -216,7 +217,7 @@ pub enum RouterEvent {
 use crate::alloc::BitMatrix;
 use crate::pipeline::vc_alloc::VcAlloc;
 use crate::pipeline::RouterState;
-use crate::routing::{Candidate, VcRange};
+use flitsim_routing::{Candidate, VcRange};
 use crate::vc_state::VcPhase;
 use flitsim_netlist::Cycle;
 

@@ -27,7 +27,8 @@
 //! enabled, removed when a reset for it passes (memory grows with the packets routed; it
 //! is only kept when some router has a timeout).
 
-use crate::flit::{Flit, PacketId};
+use crate::flit::Flit;
+use crate::PacketId;
 use flitsim_netlist::{Cycle, TerminalId, VcId};
 use std::collections::VecDeque;
 

@@ -1,7 +1,7 @@
 //! Single-router harness: feeds flits and credits through one router step by step
 //! and checks the timing contract (see `pipeline` docs) and the credit accounting.
 
-use crate::routing::{Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
+use flitsim_routing::{Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
 use crate::*;
 use flitsim_netlist::{
     BufferDepth, Cycle, InPort, OutPort, PortSpec, RouterConfig, RouterId, RouterSpec, TerminalId,

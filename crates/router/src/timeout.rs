@@ -1,7 +1,8 @@
 //! Timeout resets as the router runs them ([`crate::reset`] describes the scheme): heads
 //! dropped after waiting too long, resets read from downstream and passed upstream.
 
-use crate::flit::{Credit, PacketId};
+use crate::flit::Credit;
+use crate::PacketId;
 use crate::reset::{Reset, ResetStats};
 use crate::{mask, probe, Router};
 use flitsim_netlist::{Cycle, InPort, OutPort, VcId};

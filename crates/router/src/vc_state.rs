@@ -17,7 +17,7 @@
 //! transitions go through [`InputVcs`], which keeps the masks exact.
 
 use crate::mask;
-use crate::routing::RouteSet;
+use flitsim_routing::RouteSet;
 use flitsim_netlist::{Cycle, OutPort, VcId};
 
 /// Phase of an input VC (see the module docs).
@@ -237,7 +237,7 @@ impl InputVcs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routing::{Candidate, VcRange};
+    use flitsim_routing::{Candidate, VcRange};
 
     #[test]
     fn walks_idle_routing_vcwait_active_idle() {

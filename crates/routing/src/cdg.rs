@@ -21,15 +21,16 @@
 //! computations or [`MEMORY_LIMIT`] bytes the check is not run and says so
 //! ([`NotChecked`]).
 
-use super::cdg_explore::{dependencies, Dependencies};
-use super::{kind_name, RoutingFunction};
+use crate::cdg_explore::{dependencies, Dependencies};
+use crate::describe::kind_name;
+use crate::RoutingFunction;
 use flitsim_netlist::{
     BufferDepth, ChannelId, InPort, Netlist, RoutingKind, Switching, VcId, VcRelease,
 };
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::VecDeque;
 
-pub use super::cdg_explore::MEMORY_LIMIT;
+pub use crate::cdg_explore::MEMORY_LIMIT;
 
 /// Route computations the check runs at most (destinations x routers x ports x VCs): a
 /// few seconds in a release build.

@@ -8,7 +8,7 @@
 //! destinations x routers x ports x VCs route computations; memory is the state arrays
 //! plus the distinct (VC, set) pairs, counted against [`MEMORY_LIMIT`] before it grows.
 
-use super::{RouteCtx, RouteSet, RoutingFunction};
+use crate::{RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{ChannelId, InPort, Netlist, RouterId, TerminalId, VcId, TERMINAL_PORT};
 use std::collections::HashMap;
 
@@ -441,8 +441,8 @@ fn explore(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routing::build;
-    use crate::routing::testutil::torus;
+    use crate::build;
+    use crate::testutil::torus;
     use flitsim_netlist::RoutingKind;
 
     #[test]

@@ -8,8 +8,9 @@
 //! inner function thus sit inside each message class's range, and no class ever requests
 //! another class's VCs.
 
-use super::{registry, RouteCtx, RouteSet, RoutingFunction, RoutingMismatch, VcRange};
-use flitsim_netlist::{Netlist, OutPort, RouterId, RoutingKind, TerminalId, VcId};
+use crate::describe::kind_name;
+use crate::{RouteCtx, RouteSet, RoutingFunction, RoutingMismatch, VcRange};
+use flitsim_netlist::{Netlist, OutPort, PacketId, RouterId, RoutingKind, TerminalId, VcId};
 use std::sync::Arc;
 
 /// A routing function confined to per-class VC ranges.
@@ -22,11 +23,13 @@ pub struct ClassRanges {
 }
 
 impl ClassRanges {
-    /// `kind` on `netlist` with `classes` (> 1) message classes, each in its own range.
+    /// `kind` on `netlist` with `classes` (> 1) message classes, each in its own range;
+    /// `inner` builds `kind` on the netlist of one class (the registry passes its `build`).
     pub fn build(
         kind: RoutingKind,
         netlist: &Netlist,
         classes: u8,
+        inner: impl FnOnce(&Netlist) -> Result<Arc<dyn RoutingFunction>, RoutingMismatch>,
     ) -> Result<ClassRanges, RoutingMismatch> {
         check_widths(kind, netlist, classes)?;
         let mut narrow = netlist.clone();
@@ -36,12 +39,12 @@ impl ClassRanges {
             r.config.message_classes = 1;
             r.ports.iter_mut().for_each(|p| p.vcs /= classes);
         }
-        let inner = registry::build(kind, &narrow).map_err(|e| per_class(e, classes))?;
+        let inner = inner(&narrow).map_err(|e| per_class(e, classes))?;
         if inner.escape_vcs().is_some() {
             return Err(RoutingMismatch::ClassVcs {
                 detail: format!(
                     "routing `{}` has escape VCs, which message classes do not split",
-                    registry::kind_name(kind)
+                    kind_name(kind)
                 ),
                 help: "use `message_classes = 1` with this routing, or `dor` and the turn models"
                     .to_string(),
@@ -107,7 +110,7 @@ fn out_vcs(netlist: &Netlist, router: RouterId, o: usize) -> u8 {
 /// the router's `vcs`) are a multiple of it.
 fn check_widths(kind: RoutingKind, netlist: &Netlist, classes: u8) -> Result<(), RoutingMismatch> {
     let err = |detail: String, help: &str| RoutingMismatch::ClassVcs {
-        detail: format!("routing `{}`: {detail}", registry::kind_name(kind)),
+        detail: format!("routing `{}`: {detail}", kind_name(kind)),
         help: help.to_string(),
     };
     for r in netlist.routers() {
@@ -176,9 +179,9 @@ impl RoutingFunction for ClassRanges {
         self.widen(ctx.router, class, out);
     }
 
-    fn route_packet(&self, ctx: &RouteCtx, head: &crate::Flit, out: &mut RouteSet) {
+    fn route_packet(&self, ctx: &RouteCtx, dest: TerminalId, packet: PacketId, out: &mut RouteSet) {
         let (class, inner) = self.narrow(ctx);
-        self.inner.route_packet(&inner, head, out);
+        self.inner.route_packet(&inner, dest, packet, out);
         self.widen(ctx.router, class, out);
     }
 
@@ -193,8 +196,8 @@ impl RoutingFunction for ClassRanges {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{mesh, torus};
-    use super::super::{build, cdg, RouteCtx, RouteSet, RoutingMismatch};
+    use crate::testutil::{mesh, torus};
+    use crate::{build, cdg, RouteCtx, RouteSet, RoutingMismatch};
     use flitsim_netlist::{InPort, Netlist, RouterId, RoutingKind, TerminalId, VcId};
 
     fn with_classes(mut n: Netlist, classes: u8) -> Netlist {

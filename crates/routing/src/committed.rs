@@ -21,7 +21,7 @@
 //!   ([`super::cdg::deadlock_free_by_storage`]) the packet holding the port streams into
 //!   an unbounded buffer, so the port becomes idle again.
 
-use super::selection::CandidateView;
+use crate::selection::CandidateView;
 
 /// What a head does this cycle under `first-free-else-highest`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

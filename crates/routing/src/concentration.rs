@@ -4,8 +4,8 @@
 //! injection on any terminal port as port 0, and moves the ejection to the
 //! destination's own terminal port `dest % c`.
 
-use super::{RouteCtx, RouteSet, RoutingFunction};
-use flitsim_netlist::{InPort, OutPort, RouterId, TerminalId, TERMINAL_PORT};
+use crate::{RouteCtx, RouteSet, RoutingFunction};
+use flitsim_netlist::{InPort, OutPort, PacketId, RouterId, TerminalId, TERMINAL_PORT};
 use std::sync::Arc;
 
 /// A routing function for `c > 1` terminals per router, around one for the routers.
@@ -63,13 +63,15 @@ impl RoutingFunction for Concentrated {
         self.widen(dest, out);
     }
 
-    fn route_packet(&self, ctx: &RouteCtx, head: &crate::Flit, out: &mut RouteSet) {
+    fn route_packet(&self, ctx: &RouteCtx, dest: TerminalId, packet: PacketId, out: &mut RouteSet) {
         // The inner function sees routers as terminals, at both ends of the packet.
-        let mut routed = *head;
-        routed.dest = self.router_of(head.dest);
-        routed.packet.source = self.router_of(head.packet.source);
-        self.inner.route_packet(&self.narrow(ctx), &routed, out);
-        self.widen(head.dest, out);
+        let routed = PacketId {
+            source: self.router_of(packet.source),
+            ..packet
+        };
+        self.inner
+            .route_packet(&self.narrow(ctx), self.router_of(dest), routed, out);
+        self.widen(dest, out);
     }
 
     fn escape_vcs(&self) -> Option<u8> {
@@ -88,7 +90,7 @@ impl RoutingFunction for Concentrated {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{build, cdg, RouteCtx, RouteSet};
+    use crate::{build, cdg, RouteCtx, RouteSet};
     use flitsim_netlist::topology::{mesh, torus};
     use flitsim_netlist::{InPort, RouterId, RoutingKind, TerminalId, VcId};
 

@@ -1,7 +1,7 @@
 //! The routing-function contract: what a head flit asks ([`RouteCtx`]) and what a
 //! function answers ([`RouteSet`] of [`Candidate`]s).
 
-use flitsim_netlist::{InPort, OutPort, RouterId, TerminalId, VcId};
+use flitsim_netlist::{InPort, OutPort, PacketId, RouterId, TerminalId, VcId};
 use smallvec::SmallVec;
 
 /// A contiguous range of VCs `lo..hi` (half open) of one output port.
@@ -89,10 +89,13 @@ pub trait RoutingFunction: Send + Sync {
     /// For functions that route per packet (`source`) this is the union over packets.
     fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet);
 
-    /// Candidates for the head flit `head` (what the router calls). The default routes on
-    /// the destination alone; `source` routing reads the path the head carries.
-    fn route_packet(&self, ctx: &RouteCtx, head: &crate::Flit, out: &mut RouteSet) {
-        self.route(ctx, head.dest, out);
+    /// Candidates for the head of packet `packet` bound for `dest` (what the router calls).
+    /// The default routes on the destination alone; the functions that spread packets over
+    /// paths (`source`, Valiant, random dimension-order ties) also read the packet id.
+    #[inline]
+    fn route_packet(&self, ctx: &RouteCtx, dest: TerminalId, packet: PacketId, out: &mut RouteSet) {
+        let _ = packet;
+        self.route(ctx, dest, out);
     }
 
     /// Duato's methodology: `Some(e)` when VCs `0..e` of every router-to-router port are

@@ -1,9 +1,9 @@
 //! Per-router tables the coordinate-based routing functions share, built once from the
 //! netlist (petgraph is read here, never in the cycle loop).
 
-use super::{describe_topology, kind_name, RoutingMismatch, DOR_NEEDS_COORDINATES};
-use crate::PacketId;
-use flitsim_netlist::{Dir, Netlist, RouterId, RouterSpec, RoutingKind, Topology};
+use crate::describe::{describe_topology, kind_name, DOR_NEEDS_COORDINATES};
+use crate::RoutingMismatch;
+use flitsim_netlist::{Dir, Netlist, PacketId, RouterId, RouterSpec, RoutingKind, Topology};
 
 /// Flat per-router geometry: coordinates, radix, and the port leading along each
 /// (dimension, direction).
@@ -435,7 +435,7 @@ pub fn tie_dir(packet: PacketId, d: usize) -> Dir {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{hypercube, mesh, torus};
+    use crate::testutil::{hypercube, mesh, torus};
     use super::*;
 
     /// The first differing dimension read from the coordinate slices (the definition).

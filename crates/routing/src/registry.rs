@@ -1,58 +1,19 @@
 //! The closed registry: each [`RoutingKind`] built for a netlist, or refused with a
 //! [`RoutingMismatch`] that says what to do.
 
-use super::classes::ClassRanges;
-use super::concentration::Concentrated;
-use super::{
-    cdg, dimension_order, dor_torus_dateline, dragonfly, duato_minimal, duato_nbc, fat_tree,
-    hyperx, minimal_adaptive, negative_first, north_last, pcube, quaglia_adaptive, source, table,
-    west_first, Geometry, RoutingFunction, RoutingMismatch,
+use crate::classes::ClassRanges;
+use crate::concentration::Concentrated;
+use crate::describe::{describe_topology, kind_name, DOR_NEEDS_COORDINATES};
+use crate::functions::{
+    dimension_order, dor_torus_dateline, dragonfly, duato_minimal, duato_nbc, fat_tree, hyperx,
+    minimal_adaptive, negative_first, north_last, pcube, quaglia_adaptive, source, table,
+    west_first,
 };
+use crate::{cdg, Geometry, RoutingFunction, RoutingMismatch};
 use flitsim_netlist::{
     DatelineRule, DorTie, InPort, Netlist, RoutingKind, Topology, MAX_MESSAGE_CLASSES,
 };
 use std::sync::Arc;
-
-/// The registry name of a routing kind (the kebab-case name of netlists and the CLI).
-pub fn kind_name(kind: RoutingKind) -> &'static str {
-    match kind {
-        RoutingKind::Dor => "dor",
-        RoutingKind::DorNoDateline => "dor-nodateline",
-        RoutingKind::Duato => "duato",
-        RoutingKind::DuatoNbc => "duato-nbc",
-        RoutingKind::Quaglia => "quaglia",
-        RoutingKind::MinimalAdaptive => "minimal-adaptive",
-        RoutingKind::Pcube => "pcube",
-        RoutingKind::WestFirst => "west-first",
-        RoutingKind::NorthLast => "north-last",
-        RoutingKind::NegativeFirst => "negative-first",
-        RoutingKind::Source => "source",
-        RoutingKind::Table => "table",
-        RoutingKind::Minimal => "minimal",
-        RoutingKind::Valiant => "valiant",
-        RoutingKind::UgalL => "ugal-l",
-    }
-}
-
-/// A short description of a topology for messages (`torus 8x8`, `hypercube of dimension 6`).
-pub fn describe_topology(t: &Topology) -> String {
-    let join = |r: &[u32]| {
-        r.iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join("x")
-    };
-    match t {
-        Topology::Torus { radix } => format!("torus {}", join(radix)),
-        Topology::Mesh { radix } => format!("mesh {}", join(radix)),
-        Topology::Hypercube { dim } => format!("hypercube of dimension {dim}"),
-        Topology::Ring { n } => format!("ring of {n}"),
-        Topology::Dragonfly { a, h } => format!("dragonfly a={a} h={h}"),
-        Topology::HyperX { radix } => format!("hyperx {}", join(radix)),
-        Topology::FatTree { k, n } => format!("fat tree {k}-ary {n}-tree"),
-        Topology::Explicit => "an explicit netlist without generator geometry".to_string(),
-    }
-}
 
 /// Builds the routing function `kind` for `netlist`, checking that it fits the topology
 /// and that every router-to-router input port has enough VCs for its classes.
@@ -62,7 +23,9 @@ pub fn build(
 ) -> Result<Arc<dyn RoutingFunction>, RoutingMismatch> {
     let classes = message_classes(kind, netlist)?;
     let f: Arc<dyn RoutingFunction> = if classes > 1 {
-        Arc::new(ClassRanges::build(kind, netlist, classes)?)
+        Arc::new(ClassRanges::build(kind, netlist, classes, |narrow| {
+            build(kind, narrow)
+        })?)
     } else {
         let f = construct(kind, netlist)?;
         check_vcs(kind, f.vc_classes(), netlist)?;
@@ -222,7 +185,7 @@ fn is_mesh_2d(t: &Topology) -> bool {
 }
 
 /// The routing function for `kind` on this topology, without the VC-count check.
-pub(super) fn construct(
+pub(crate) fn construct(
     kind: RoutingKind,
     netlist: &Netlist,
 ) -> Result<Arc<dyn RoutingFunction>, RoutingMismatch> {
@@ -319,11 +282,6 @@ pub(super) fn construct(
         (_, t) => return Err(does_not_fit(kind, t)),
     })
 }
-
-/// The help of `dor` on a netlist without coordinates.
-pub(crate) const DOR_NEEDS_COORDINATES: &str = "dor needs coordinates: set `routing = \"table\"` \
-     under [defaults] (shortest paths, with the static deadlock check), or give the netlist a \
-     [topology] table or use a torus, mesh, ring or hypercube generator";
 
 fn does_not_fit(kind: RoutingKind, t: &Topology) -> RoutingMismatch {
     let help = match kind {

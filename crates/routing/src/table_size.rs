@@ -2,7 +2,8 @@
 //! they are built, so that a netlist whose tables cannot fit is refused instead of
 //! aborting on a failed allocation.
 
-use super::{kind_name, RoutingMismatch};
+use crate::describe::kind_name;
+use crate::RoutingMismatch;
 use flitsim_netlist::{Netlist, RoutingKind, Topology};
 
 /// Bytes the routing tables of `kind` on `netlist` may take at most. Netlist
@@ -79,7 +80,7 @@ pub(crate) fn help(kind: RoutingKind) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::build;
+    use crate::build;
     use super::*;
     use flitsim_netlist::topology;
 

@@ -1,10 +1,10 @@
 //! Test helpers: small generated netlists (built with `Netlist::add_router`/`add_channel`
 //! so these tests do not depend on the generators) and routing checks.
 
-use super::{route_hops, RouteCtx, RouteSet, RoutingFunction};
+use crate::{walk, RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{
-    BufferDepth, Dir, InPort, Netlist, OutPort, PortSpec, RouterConfig, RouterId, RouterSpec,
-    TerminalId, Topology, VcId, TERMINAL_PORT,
+    BufferDepth, Dir, InPort, Netlist, OutPort, PacketId, PortSpec, RouterConfig, RouterId,
+    RouterSpec, TerminalId, Topology, VcId, TERMINAL_PORT,
 };
 use petgraph::graph::DiGraph;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -155,8 +155,8 @@ pub fn distances(n: &Netlist) -> Vec<Vec<u32>> {
 }
 
 /// Every hop of every candidate brings the packet one step closer (shortest-path
-/// distance), the ejection happens exactly at the destination, and `route_hops` equals
-/// the distance.
+/// distance), the ejection happens exactly at the destination, and the walked route's
+/// hops equal the distance.
 #[allow(clippy::needless_range_loop)] // s and t are router ids, not just indices
 pub fn assert_minimal(f: &dyn RoutingFunction, n: &Netlist) {
     let dist = distances(n);
@@ -193,7 +193,7 @@ pub fn assert_minimal(f: &dyn RoutingFunction, n: &Netlist) {
                     });
                 }
             }
-            let h = route_hops(f, n, RouterId(s as u32), RouterId(t as u32));
+            let h = walk(f, n, TerminalId(s as u32), TerminalId(t as u32), None, |_| ());
             assert_eq!(h, dist[s][t]);
         }
     }
@@ -313,20 +313,50 @@ pub fn turns_taken(f: &dyn RoutingFunction, n: &Netlist) -> BTreeSet<((u8, Dir),
     turns
 }
 
-/// A one-flit head of packet `(source, seq)` bound for terminal `dest`.
-pub fn head(source: u32, seq: u32, dest: u32) -> crate::Flit {
-    crate::Flit {
-        packet: crate::PacketId {
-            source: TerminalId(source),
-            seq,
-        },
-        index: 0,
-        len: 1,
-        kind: crate::FlitKind::HeadTail,
-        vc: VcId(0),
-        dest: TerminalId(dest),
-        created: crate::Stamp(0),
-        injected: crate::Stamp(0),
-        hops: 0,
+/// Packet `seq` of terminal `source`.
+pub fn packet(source: u32, seq: u32) -> PacketId {
+    PacketId {
+        source: TerminalId(source),
+        seq,
+    }
+}
+
+/// The routers packet `packet` visits from terminal `src` to terminal `dst` (one terminal
+/// per router), taking candidate `pick` at the source and the first one after.
+pub fn path(f: &dyn RoutingFunction, n: &Netlist, dst: u32, packet: PacketId, pick: usize) -> Vec<u32> {
+    let src = packet.source;
+    let mut path = vec![n.terminal_router(src).0];
+    let f = PickAtSource { inner: f, pick };
+    walk(&f, n, src, TerminalId(dst), Some(packet), |hop| path.push(hop.channel.to.0));
+    path
+}
+
+/// A routing function whose candidate `pick` comes first where a packet is injected.
+struct PickAtSource<'a> {
+    inner: &'a dyn RoutingFunction,
+    pick: usize,
+}
+
+impl RoutingFunction for PickAtSource<'_> {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    fn vc_classes(&self) -> u8 {
+        self.inner.vc_classes()
+    }
+
+    fn route(&self, ctx: &RouteCtx, dest: TerminalId, out: &mut RouteSet) {
+        self.inner.route(ctx, dest, out);
+        if ctx.in_port.0 == TERMINAL_PORT {
+            out.swap(0, self.pick);
+        }
+    }
+
+    fn route_packet(&self, ctx: &RouteCtx, dest: TerminalId, packet: PacketId, out: &mut RouteSet) {
+        self.inner.route_packet(ctx, dest, packet, out);
+        if ctx.in_port.0 == TERMINAL_PORT {
+            out.swap(0, self.pick);
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! The registry as netlist validation sees it ([`RoutingRequirements`]).
 
-use super::registry::{build, construct, warn_only};
-use super::table_size::{help, table_bytes, TABLE_LIMIT};
-use super::{cdg, kind_name, RoutingFunction, RoutingMismatch};
+use crate::describe::kind_name;
+use crate::registry::{build, construct, warn_only};
+use crate::table_size::{help, table_bytes, TABLE_LIMIT};
+use crate::{cdg, RoutingFunction, RoutingMismatch};
 use flitsim_netlist::{
     Netlist, RoutingKind, RoutingProblem, RoutingProblemKind, RoutingRequirements,
 };

@@ -3,7 +3,7 @@
 use super::bytes::bytes_text;
 use super::trace_file::TraceFileError;
 use flitsim_netlist::{BufferDepth, Diagnostics};
-use flitsim_router::routing::RoutingMismatch;
+use flitsim_routing::RoutingMismatch;
 use std::fmt;
 
 /// The simulation cannot be set up with this configuration. Nothing has been simulated.

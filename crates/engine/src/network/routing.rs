@@ -2,7 +2,7 @@
 
 use crate::error::ConfigError;
 use flitsim_netlist::Netlist;
-use flitsim_router::routing::{self, kind_name, RoutingFunction, RoutingMismatch};
+use flitsim_routing::{self as routing, kind_name, RoutingFunction, RoutingMismatch};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

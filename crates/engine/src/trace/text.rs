@@ -52,7 +52,7 @@
 use super::event::{Component, EventKind, TerminalEvent, TraceEvent, TraceNames, Verdict};
 use flitsim_netlist::{InPort, OutPort, RouterId, TerminalId, VcId};
 use flitsim_router::probe::{FlitTag, RouterEvent};
-use flitsim_router::routing::RouteSet;
+use flitsim_routing::RouteSet;
 use flitsim_router::FlitKind;
 use std::fmt::Write as _;
 

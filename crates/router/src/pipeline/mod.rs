@@ -105,10 +105,10 @@ pub struct RouterState {
     pub occupancy: crate::occupancy::ChannelOccupancy,
     /// Timeout resets possible: packet -> (input port, input VC) it came in on, recorded
     /// by VA (see `reset.rs`); `None` when resets are off.
-    pub trail: Option<std::collections::BTreeMap<crate::flit::PacketId, (u8, u8)>>,
+    pub trail: Option<std::collections::BTreeMap<crate::PacketId, (u8, u8)>>,
     /// With the trail, the packet holding each flat output VC (with its `owner`): timeout
     /// resets check it. Empty without the trail.
-    pub holders: Vec<Option<crate::flit::PacketId>>,
+    pub holders: Vec<Option<crate::PacketId>>,
     /// Inter-arrival and waiting-time histograms per output port; `None` unless the
     /// engine asked for them ([`crate::link_times`]).
     pub link_times: Option<Box<crate::link_times::LinkTimes>>,
@@ -129,7 +129,7 @@ impl RouterState {
     pub fn routed(
         &mut self,
         i: usize,
-        route: &mut crate::routing::RouteSet,
+        route: &mut flitsim_routing::RouteSet,
         ready: flitsim_netlist::Cycle,
     ) {
         self.vcs.routed(i, route, ready);

@@ -25,7 +25,7 @@
 
 use super::RouterState;
 use crate::config::Switching;
-use crate::routing::{RouteCtx, RouteSet, RoutingFunction};
+use flitsim_routing::{RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{Cycle, InPort, VcId};
 use std::sync::Arc;
 
@@ -99,7 +99,8 @@ impl RouteCompute {
             let decisions = self.decisions.get_or_insert_default();
             decisions.push((i as u32, RouteSet::new()));
             let (_, route) = decisions.last_mut().expect("pushed above");
-            self.routing.route_packet(&ctx, head, route);
+            self.routing
+                .route_packet(&ctx, head.dest, head.packet, route);
         }
     }
 
@@ -134,7 +135,8 @@ impl RouteCompute {
             return;
         };
         debug_assert!(self.route.is_empty(), "a VC handed back a route");
-        self.routing.route_packet(&ctx, head, &mut self.route);
+        self.routing
+            .route_packet(&ctx, head.dest, head.packet, &mut self.route);
         s.routed(i, &mut self.route, now.plus(s.delays.rc()));
     }
 

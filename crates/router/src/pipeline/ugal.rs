@@ -7,8 +7,8 @@
 //! chooses again next cycle, so a busy VC alone never sends a packet the long way.
 
 use super::RouterState;
-use crate::routing::selection::CandidateView;
-use crate::routing::Candidate;
+use flitsim_routing::selection::CandidateView;
+use flitsim_routing::Candidate;
 
 /// Flits in flight or queued downstream on output port `o`.
 fn queue(s: &RouterState, o: usize) -> u64 {

@@ -1,6 +1,6 @@
 //! Candidate builders the coordinate routing functions share.
 
-use super::{Candidate, Geometry, RouteSet, VcRange};
+use crate::{Candidate, Geometry, RouteSet, VcRange};
 use flitsim_netlist::{Dir, OutPort, RouterId, TerminalId, TERMINAL_PORT};
 
 /// The candidate of every VC of output `port` at `here`.

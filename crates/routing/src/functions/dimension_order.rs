@@ -14,7 +14,8 @@
 //!   that the watchdog has a routing known to deadlock. Deadlock-free torus DOR is
 //!   [`super::dor_torus_dateline`].
 
-use super::{dor_route, Geometry, RouteCtx, RouteSet, RoutingFunction};
+use super::candidates::dor_route;
+use crate::{Geometry, RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{OutPort, RouterId, TerminalId};
 
 /// One-class dimension-order routing (see the module docs).
@@ -56,14 +57,14 @@ impl RoutingFunction for DimensionOrder {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::*;
-    use flitsim_netlist::{RouterId, RoutingKind};
+    use crate::testutil::*;
+    use flitsim_netlist::{RoutingKind, TerminalId};
 
     #[test]
     fn every_hop_is_minimal_on_meshes() {
         for radix in [vec![4, 4], vec![3, 5], vec![2, 3, 2], vec![6]] {
             let n = mesh(&radix, 2);
-            let f = super::super::build(RoutingKind::Dor, &n).unwrap();
+            let f = crate::build(RoutingKind::Dor, &n).unwrap();
             assert_minimal(f.as_ref(), &n);
         }
     }
@@ -72,7 +73,7 @@ mod tests {
     fn dependency_graph_is_acyclic_on_meshes() {
         for radix in [vec![4, 4], vec![3, 3, 3]] {
             let n = mesh(&radix, 2);
-            let f = super::super::build(RoutingKind::Dor, &n).unwrap();
+            let f = crate::build(RoutingKind::Dor, &n).unwrap();
             assert!(!dependency_graph_is_cyclic(f.as_ref(), &n));
         }
     }
@@ -81,12 +82,12 @@ mod tests {
     fn every_hop_is_minimal_on_hypercubes() {
         for dim in 1..=4 {
             let n = hypercube(dim, 2);
-            let f = super::super::build(RoutingKind::Dor, &n).unwrap();
+            let f = crate::build(RoutingKind::Dor, &n).unwrap();
             assert_minimal(f.as_ref(), &n);
             // Minimal on a hypercube = Hamming distance.
             for s in 0..n.num_routers() as u32 {
                 for t in 0..n.num_routers() as u32 {
-                    let h = super::super::route_hops(f.as_ref(), &n, RouterId(s), RouterId(t));
+                    let h = crate::walk(f.as_ref(), &n, TerminalId(s), TerminalId(t), None, |_| ());
                     assert_eq!(h, (s ^ t).count_ones());
                 }
             }
@@ -96,7 +97,7 @@ mod tests {
     #[test]
     fn dependency_graph_is_acyclic_on_hypercubes() {
         let n = hypercube(4, 1);
-        let f = super::super::build(RoutingKind::Dor, &n).unwrap();
+        let f = crate::build(RoutingKind::Dor, &n).unwrap();
         assert!(!dependency_graph_is_cyclic(f.as_ref(), &n));
     }
 
@@ -104,7 +105,7 @@ mod tests {
     fn every_hop_is_minimal_on_tori_without_datelines() {
         for radix in [vec![4, 4], vec![5, 3], vec![6]] {
             let n = torus(&radix, 1);
-            let f = super::super::build(RoutingKind::DorNoDateline, &n).unwrap();
+            let f = crate::build(RoutingKind::DorNoDateline, &n).unwrap();
             assert_minimal(f.as_ref(), &n);
         }
     }
@@ -113,7 +114,7 @@ mod tests {
     fn dependency_graph_is_cyclic_on_rings_and_tori() {
         for radix in [vec![4], vec![5], vec![4, 4]] {
             let n = torus(&radix, 2);
-            let f = super::super::build(RoutingKind::DorNoDateline, &n).unwrap();
+            let f = crate::build(RoutingKind::DorNoDateline, &n).unwrap();
             assert!(dependency_graph_is_cyclic(f.as_ref(), &n), "{radix:?}");
         }
     }
@@ -122,8 +123,8 @@ mod tests {
     fn without_datelines_does_not_fit_a_mesh() {
         let n = mesh(&[4, 4], 2);
         assert!(matches!(
-            super::super::build(RoutingKind::DorNoDateline, &n),
-            Err(super::super::RoutingMismatch::DoesNotFit { .. })
+            crate::build(RoutingKind::DorNoDateline, &n),
+            Err(crate::RoutingMismatch::DoesNotFit { .. })
         ));
     }
 
@@ -131,16 +132,16 @@ mod tests {
     fn names_are_the_registry_names() {
         let n = mesh(&[3, 3], 1);
         assert_eq!(
-            super::super::build(RoutingKind::Dor, &n).unwrap().name(),
+            crate::build(RoutingKind::Dor, &n).unwrap().name(),
             "dor"
         );
         let n = hypercube(3, 1);
         assert_eq!(
-            super::super::build(RoutingKind::Dor, &n).unwrap().name(),
+            crate::build(RoutingKind::Dor, &n).unwrap().name(),
             "dor"
         );
         let n = torus(&[4], 1);
-        let f = super::super::build(RoutingKind::DorNoDateline, &n).unwrap();
+        let f = crate::build(RoutingKind::DorNoDateline, &n).unwrap();
         assert_eq!(f.name(), "dor-nodateline");
     }
 }

@@ -41,10 +41,10 @@
 //!   acyclic graph on each netlist, and the tests below show it rejects a rule without the
 //!   class switch and the entry rule with non-minimal routes.
 
-use super::geometry::tie_dir;
-use super::{eject, Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, VcRange};
-use crate::{Flit, PacketId};
-use flitsim_netlist::{DatelineRule, Dir, DorTie, OutPort, RouterId, TerminalId};
+use crate::geometry::tie_dir;
+use super::candidates::eject;
+use crate::{Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, VcRange};
+use flitsim_netlist::{DatelineRule, Dir, DorTie, OutPort, PacketId, RouterId, TerminalId};
 
 /// Torus DOR with datelines (see the module docs). The geometry's per-port lookups are
 /// folded at build time into flat per-router tables, so a route computation reads two
@@ -223,8 +223,8 @@ impl RoutingFunction for DorTorusDateline {
     }
 
     #[inline]
-    fn route_packet(&self, ctx: &RouteCtx, head: &Flit, out: &mut RouteSet) {
-        self.candidates(ctx, head.dest, Some(head.packet), out);
+    fn route_packet(&self, ctx: &RouteCtx, dest: TerminalId, packet: PacketId, out: &mut RouteSet) {
+        self.candidates(ctx, dest, Some(packet), out);
     }
 
     fn dimension_order_port(&self, router: RouterId, dest: TerminalId) -> Option<OutPort> {
@@ -238,8 +238,8 @@ impl RoutingFunction for DorTorusDateline {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::*;
-    use super::super::{build, cdg, RoutingMismatch};
+    use crate::testutil::*;
+    use crate::{build, cdg, RoutingMismatch};
     use super::*;
     use flitsim_netlist::{InPort, Netlist, RoutingKind, VcId, TERMINAL_PORT};
 
@@ -370,27 +370,11 @@ mod tests {
     fn ring_classes(dateline: DatelineRule, src: u32, dst: u32) -> Vec<u8> {
         let n = with_rules(torus(&[8], 4), (DorTie::Plus, dateline));
         let f = build(RoutingKind::Dor, &n).unwrap();
-        let mut ctx = RouteCtx {
-            router: RouterId(src),
-            in_port: InPort(TERMINAL_PORT),
-            in_vc: VcId(0),
-        };
-        let mut set = RouteSet::new();
         let mut classes = Vec::new();
-        loop {
-            f.route(&ctx, TerminalId(dst), &mut set);
-            let c = set[0];
-            if c.port.0 == TERMINAL_PORT {
-                return classes;
-            }
-            classes.push(c.vcs.lo / 2);
-            let ch = n.channel(n.out_channel(ctx.router, c.port).unwrap());
-            ctx = RouteCtx {
-                router: ch.to,
-                in_port: ch.to_port,
-                in_vc: VcId(c.vcs.lo),
-            };
-        }
+        crate::walk(f.as_ref(), &n, TerminalId(src), TerminalId(dst), None, |hop| {
+            classes.push(hop.taken.vcs.lo / 2)
+        });
+        classes
     }
 
     #[test]
@@ -428,16 +412,16 @@ mod tests {
             assert_eq!(set.len(), if both { 2 } else { 1 });
             assert_eq!(set[0].port.0, geo.port(RouterId(1), 0, Dir::Plus));
             for seq in 0..200 {
-                f.route_packet(&ctx, &head(1, seq, 5), &mut set);
+                f.route_packet(&ctx, TerminalId(5), packet(1, seq), &mut set);
                 assert_eq!(set.len(), 1);
                 let dir = match rules.0 {
-                    DorTie::Balanced => tie_dir(head(1, seq, 5).packet, 0),
+                    DorTie::Balanced => tie_dir(packet(1, seq), 0),
                     DorTie::Plus => Dir::Plus,
                 };
                 assert_eq!(set[0].port.0, geo.port(RouterId(1), 0, dir));
                 plus += usize::from(dir == Dir::Plus && both);
                 // No tie: the packet's route is the destination's.
-                f.route_packet(&ctx, &head(1, seq, 4), &mut set);
+                f.route_packet(&ctx, TerminalId(4), packet(1, seq), &mut set);
                 let mut want = RouteSet::new();
                 f.route(&ctx, TerminalId(4), &mut want);
                 assert_eq!(set, want);

@@ -25,10 +25,12 @@
 //! class is an even share of a port's VCs (`vcs` >= the classes, [`RoutingFunction::vc_classes`]).
 
 use super::source::path_hash;
-use super::table_size::table;
-use super::{eject, Candidate, RouteCtx, RouteSet, RoutingFunction, RoutingMismatch, VcRange};
-use crate::Flit;
-use flitsim_netlist::{Netlist, OutPort, RouterId, RoutingKind, TerminalId, TERMINAL_PORT};
+use crate::table_size::table;
+use super::candidates::eject;
+use crate::{Candidate, RouteCtx, RouteSet, RoutingFunction, RoutingMismatch, VcRange};
+use flitsim_netlist::{
+    Netlist, OutPort, PacketId, RouterId, RoutingKind, TerminalId, TERMINAL_PORT,
+};
 #[cfg(test)]
 use std::sync::Arc;
 
@@ -406,16 +408,15 @@ impl RoutingFunction for Dragonfly {
         self.candidates(ctx, dest.0, None, out);
     }
 
-    fn route_packet(&self, ctx: &RouteCtx, head: &Flit, out: &mut RouteSet) {
-        let p = head.packet;
-        self.candidates(ctx, head.dest.0, Some((p.source.0, p.seq)), out);
+    fn route_packet(&self, ctx: &RouteCtx, dest: TerminalId, packet: PacketId, out: &mut RouteSet) {
+        self.candidates(ctx, dest.0, Some((packet.source.0, packet.seq)), out);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::head;
-    use super::super::{build, cdg, RoutingRegistry};
+    use crate::testutil::{packet, path};
+    use crate::{build, cdg, RoutingRegistry};
     use super::*;
     use flitsim_netlist::topology::generate;
     use flitsim_netlist::{
@@ -435,32 +436,6 @@ mod tests {
             ..RouterConfig::default()
         };
         generate(&Topology::Dragonfly { a, h }, &config, 1, 1).unwrap()
-    }
-
-    /// Follows `head` from its source router, taking candidate `pick` at the source and
-    /// the first one after; the routers visited.
-    fn walk(f: &dyn RoutingFunction, n: &Netlist, head: &Flit, pick: usize) -> Vec<u32> {
-        let mut ctx = RouteCtx {
-            router: RouterId(head.packet.source.0),
-            in_port: InPort(TERMINAL_PORT),
-            in_vc: VcId(0),
-        };
-        let (mut set, mut path) = (RouteSet::new(), vec![ctx.router.0]);
-        loop {
-            f.route_packet(&ctx, head, &mut set);
-            let c = set[if path.len() == 1 { pick } else { 0 }];
-            if c.port.0 == TERMINAL_PORT {
-                return path;
-            }
-            assert!(path.len() <= 6, "no progress: {path:?}");
-            let ch = n.channel(n.out_channel(ctx.router, c.port).unwrap());
-            ctx = RouteCtx {
-                router: ch.to,
-                in_port: ch.to_port,
-                in_vc: VcId(c.vcs.lo),
-            };
-            path.push(ch.to.0);
-        }
     }
 
     #[test]
@@ -511,7 +486,7 @@ mod tests {
         let f = build(RoutingKind::Minimal, &n).unwrap();
         for s in 0..36u32 {
             for t in (0..36u32).filter(|&t| t != s) {
-                let path = walk(f.as_ref(), &n, &head(s, 0, t), 0);
+                let path = path(f.as_ref(), &n, t, packet(s, 0), 0);
                 assert_eq!(path.last(), Some(&t));
                 let groups: Vec<u32> = path.iter().map(|r| r / 4).collect();
                 let globals = groups.windows(2).filter(|w| w[0] != w[1]).count();
@@ -530,7 +505,7 @@ mod tests {
         let f = build(RoutingKind::Valiant, &n).unwrap();
         let mut groups = std::collections::BTreeSet::new();
         for seq in 0..64 {
-            let path = walk(f.as_ref(), &n, &head(1, seq, 30), 0);
+            let path = path(f.as_ref(), &n, 30, packet(1, seq), 0);
             assert_eq!(path.last(), Some(&30));
             let via: Vec<u32> = path
                 .iter()
@@ -546,7 +521,7 @@ mod tests {
         // 64 packets spread over the 7 other groups.
         assert_eq!(groups.len(), 7);
         // Within a group: one local hop.
-        assert_eq!(walk(f.as_ref(), &n, &head(1, 0, 3), 0), [1, 3]);
+        assert_eq!(path(f.as_ref(), &n, 3, packet(1, 0), 0), [1, 3]);
     }
 
     #[test]
@@ -557,19 +532,19 @@ mod tests {
         let mut set = RouteSet::new();
         for s in 0..36u32 {
             for t in (0..36u32).filter(|t| t / 4 != s / 4) {
-                let h = head(s, t, t);
+                let h = packet(s, t);
                 let ctx = RouteCtx {
                     router: RouterId(s),
                     in_port: InPort(TERMINAL_PORT),
                     in_vc: VcId(0),
                 };
-                f.route_packet(&ctx, &h, &mut set);
+                f.route_packet(&ctx, TerminalId(t), h, &mut set);
                 assert_eq!(set.len(), 2, "{s} -> {t}");
-                let minimal = walk(min.as_ref(), &n, &h, 0);
+                let minimal = path(min.as_ref(), &n, t, h, 0);
                 assert_eq!(usize::from(set[0].hops), minimal.len() - 1);
                 assert!(set[1].hops > 0);
                 for (k, c) in set.clone().iter().enumerate() {
-                    let path = walk(f.as_ref(), &n, &h, k);
+                    let path = path(f.as_ref(), &n, t, h, k);
                     assert_eq!(path.last(), Some(&t));
                     assert_eq!(path.len() - 1, usize::from(c.hops), "{s} -> {t}: {path:?}");
                 }

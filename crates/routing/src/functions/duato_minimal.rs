@@ -38,10 +38,10 @@
 //!   Duato, "A new theory of deadlock-free adaptive routing in wormhole networks", IEEE
 //!   TPDS 4(12), 1993.
 
-use super::geometry::tie_dir;
-use super::{eject, Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, VcRange};
-use crate::{Flit, PacketId};
-use flitsim_netlist::{Dir, DorTie, OutPort, RouterId, TerminalId};
+use crate::geometry::tie_dir;
+use super::candidates::eject;
+use crate::{Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, VcRange};
+use flitsim_netlist::{Dir, DorTie, OutPort, PacketId, RouterId, TerminalId};
 
 /// Duato's minimal fully adaptive routing (see the module docs).
 #[derive(Clone, Debug)]
@@ -200,8 +200,8 @@ impl RoutingFunction for DuatoMinimal {
         self.candidates(ctx.router, dest, None, out);
     }
 
-    fn route_packet(&self, ctx: &RouteCtx, head: &Flit, out: &mut RouteSet) {
-        self.candidates(ctx.router, head.dest, Some(head.packet), out);
+    fn route_packet(&self, ctx: &RouteCtx, dest: TerminalId, packet: PacketId, out: &mut RouteSet) {
+        self.candidates(ctx.router, dest, Some(packet), out);
     }
 
     fn escape_vcs(&self) -> Option<u8> {
@@ -215,8 +215,8 @@ impl RoutingFunction for DuatoMinimal {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::*;
-    use super::super::{build, cdg, RoutingMismatch};
+    use crate::testutil::*;
+    use crate::{build, cdg, RoutingMismatch};
     use flitsim_netlist::{topology, RoutingKind};
 
     #[test]

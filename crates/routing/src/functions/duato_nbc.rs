@@ -42,10 +42,9 @@
 //!   negative hops: 8 escape classes, 9 VCs with the adaptive one.
 
 use super::duato_minimal::split;
-use super::table_size::table;
-use super::{
-    eject, Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, RoutingMismatch, VcRange,
-};
+use crate::table_size::table;
+use super::candidates::eject;
+use crate::{Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, RoutingMismatch, VcRange};
 use flitsim_netlist::{OutPort, RouterId, RoutingKind, TerminalId, TERMINAL_PORT};
 
 /// Duato-Nbc (see the module docs).
@@ -241,8 +240,8 @@ impl RoutingFunction for DuatoNbc {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::*;
-    use super::super::{build, cdg, RouteCtx, RouteSet, RoutingMismatch};
+    use crate::testutil::*;
+    use crate::{build, cdg, RouteCtx, RouteSet, RoutingMismatch};
     use flitsim_netlist::{topology, InPort, RouterId, RoutingKind, TerminalId, VcId};
 
     #[test]

@@ -19,7 +19,7 @@
 //! down by decreasing level, every dependency goes forward, so the channel dependency
 //! graph is acyclic with one VC class; the static check ([`super::cdg`]) confirms it.
 
-use super::{Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
+use crate::{Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
 use flitsim_netlist::{Netlist, OutPort, RouterId, TerminalId};
 
 /// k-ary n-tree routing tables (see the module docs).
@@ -124,7 +124,7 @@ impl RoutingFunction for FatTree {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{build, cdg, RouteCtx, RouteSet, RoutingFunction};
+    use crate::{build, cdg, RouteCtx, RouteSet, RoutingFunction};
     use flitsim_netlist::topology::fat_tree;
     use flitsim_netlist::{InPort, OutPort, RouterId, RoutingKind, TerminalId, VcId};
 

@@ -23,9 +23,9 @@
 
 use super::dragonfly::{push_new, share, Variant};
 use super::source::path_hash;
-use super::{eject, Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
-use crate::Flit;
-use flitsim_netlist::{Netlist, OutPort, RouterId, TerminalId, TERMINAL_PORT};
+use super::candidates::eject;
+use crate::{Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
+use flitsim_netlist::{Netlist, OutPort, PacketId, RouterId, TerminalId, TERMINAL_PORT};
 
 /// No port: the coordinate is the router's own.
 const NO_PORT: u8 = u8::MAX;
@@ -313,12 +313,11 @@ impl RoutingFunction for HyperX {
         self.candidates(ctx, Self::router_of(dest), None, out);
     }
 
-    fn route_packet(&self, ctx: &RouteCtx, head: &Flit, out: &mut RouteSet) {
-        let p = head.packet;
+    fn route_packet(&self, ctx: &RouteCtx, dest: TerminalId, packet: PacketId, out: &mut RouteSet) {
         self.candidates(
             ctx,
-            Self::router_of(head.dest),
-            Some((p.source.0, p.seq)),
+            Self::router_of(dest),
+            Some((packet.source.0, packet.seq)),
             out,
         );
     }

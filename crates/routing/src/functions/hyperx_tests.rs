@@ -1,5 +1,5 @@
-use super::super::testutil::head;
-use super::super::{build, cdg, RoutingRegistry};
+use crate::testutil::{packet, path};
+use crate::{build, cdg, RoutingRegistry};
 use super::*;
 use flitsim_netlist::topology::generate;
 use flitsim_netlist::{
@@ -23,32 +23,6 @@ fn net(radix: &[u32], kind: RoutingKind) -> Netlist {
         radix: radix.to_vec(),
     };
     generate(&t, &config, 1, 1).unwrap()
-}
-
-/// Follows `head` from its source router, taking candidate `pick` at the source and the
-/// first one after; the routers visited.
-fn walk(f: &dyn RoutingFunction, n: &Netlist, head: &Flit, pick: usize) -> Vec<u32> {
-    let mut ctx = RouteCtx {
-        router: RouterId(head.packet.source.0),
-        in_port: InPort(TERMINAL_PORT),
-        in_vc: VcId(0),
-    };
-    let (mut set, mut path) = (RouteSet::new(), vec![ctx.router.0]);
-    loop {
-        f.route_packet(&ctx, head, &mut set);
-        let c = set[if path.len() == 1 { pick } else { 0 }];
-        if c.port.0 == TERMINAL_PORT {
-            return path;
-        }
-        assert!(path.len() <= 8, "no progress: {path:?}");
-        let ch = n.channel(n.out_channel(ctx.router, c.port).unwrap());
-        ctx = RouteCtx {
-            router: ch.to,
-            in_port: ch.to_port,
-            in_vc: VcId(c.vcs.lo),
-        };
-        path.push(ch.to.0);
-    }
 }
 
 /// The dimensions of the hops of `path` on `n`.
@@ -117,7 +91,7 @@ fn minimal_paths_correct_each_differing_dimension_in_order() {
     let x = HyperX::new(&n, &radix, Variant::Minimal);
     for s in 0..24u32 {
         for t in (0..24u32).filter(|&t| t != s) {
-            let path = walk(f.as_ref(), &n, &head(s, 0, t), 0);
+            let path = path(f.as_ref(), &n, t, packet(s, 0), 0);
             assert_eq!(path.last(), Some(&t));
             assert_eq!(path.len() as u32 - 1, x.distance(s, t), "{path:?}");
             let d = dims(&n, &path);
@@ -138,7 +112,7 @@ fn valiant_passes_through_its_intermediate_router() {
         let via = x.intermediate(s, seq, s, t).unwrap();
         assert!(via != s && via != t);
         vias.insert(via);
-        let path = walk(f.as_ref(), &n, &head(s, seq, t), 0);
+        let path = path(f.as_ref(), &n, t, packet(s, seq), 0);
         assert_eq!(path.last(), Some(&t));
         assert_eq!(path.len() as u32 - 1, x.valiant_hops(s, via, t), "{path:?}");
         if !x.passes(s, via, t) {
@@ -164,19 +138,19 @@ fn ugal_offers_the_minimal_path_first_and_each_candidate_its_length() {
     let mut set = RouteSet::new();
     for s in 0..18u32 {
         for t in (0..18u32).filter(|&t| t != s) {
-            let h = head(s, t, t);
+            let h = packet(s, t);
             let ctx = RouteCtx {
                 router: RouterId(s),
                 in_port: InPort(TERMINAL_PORT),
                 in_vc: VcId(0),
             };
-            f.route_packet(&ctx, &h, &mut set);
+            f.route_packet(&ctx, TerminalId(t), h, &mut set);
             assert_eq!(set.len(), 2, "{s} -> {t}");
             assert_eq!(u32::from(set[0].hops), x.distance(s, t));
             // The minimal path runs on class 1, the first Valiant leg on class 0.
             assert_eq!((set[0].vcs.lo, set[1].vcs.lo), (2, 0));
             for (k, c) in set.clone().iter().enumerate() {
-                let path = walk(f.as_ref(), &n, &h, k);
+                let path = path(f.as_ref(), &n, t, h, k);
                 assert_eq!(path.last(), Some(&t));
                 assert_eq!(path.len() - 1, usize::from(c.hops), "{s} -> {t}: {path:?}");
             }

@@ -17,7 +17,8 @@
 //!   ([`super::cdg::deadlock_free_by_storage`]) accepts this function under those
 //!   conditions only, and reports the dependency cycle otherwise.
 
-use super::{eject, whole_port, Geometry, RouteCtx, RouteSet, RoutingFunction};
+use super::candidates::{eject, whole_port};
+use crate::{Geometry, RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{OutPort, RouterId, TerminalId};
 
 /// Minimal adaptive routing over every VC (see the module docs).
@@ -63,8 +64,8 @@ impl RoutingFunction for MinimalAdaptive {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::*;
-    use super::super::{build, cdg, RouteCtx, RouteSet, RoutingMismatch};
+    use crate::testutil::*;
+    use crate::{build, cdg, RouteCtx, RouteSet, RoutingMismatch};
     use flitsim_netlist::{topology, InPort, RouterId, RoutingKind, TerminalId, VcId};
 
     #[test]

@@ -14,7 +14,8 @@
 //!   rule is P-cube (`pcube.rs`).
 //! - VC classes: 1.
 
-use super::{eject, whole_port, Geometry, RouteCtx, RouteSet, RoutingFunction};
+use super::candidates::{eject, whole_port};
+use crate::{Geometry, RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{Dir, OutPort, RouterId, TerminalId};
 
 /// Negative-first (see the module docs).
@@ -62,8 +63,8 @@ impl RoutingFunction for NegativeFirst {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::*;
-    use super::super::{build, RoutingMismatch};
+    use crate::testutil::*;
+    use crate::{build, RoutingMismatch};
     use flitsim_netlist::{topology, Dir, RoutingKind};
 
     #[test]

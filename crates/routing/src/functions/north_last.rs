@@ -10,7 +10,8 @@
 //!   class the channel dependency graph is acyclic (tested below).
 //! - VC classes: 1.
 
-use super::{turn_model_route, Geometry, RouteCtx, RouteSet, RoutingFunction};
+use super::candidates::turn_model_route;
+use crate::{Geometry, RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{Dir, OutPort, RouterId, TerminalId};
 
 /// North-last (see the module docs).
@@ -50,8 +51,8 @@ impl RoutingFunction for NorthLast {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::*;
-    use super::super::{build, RoutingMismatch};
+    use crate::testutil::*;
+    use crate::{build, RoutingMismatch};
     use flitsim_netlist::{topology, RoutingKind};
 
     #[test]

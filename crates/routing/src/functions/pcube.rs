@@ -19,7 +19,8 @@
 //!   dependency graph is acyclic with one VC class (tested below).
 //! - VC classes: 1 (every VC of the output port is a candidate).
 
-use super::{eject, whole_port, Geometry, RouteCtx, RouteSet, RoutingFunction};
+use super::candidates::{eject, whole_port};
+use crate::{Geometry, RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{Dir, OutPort, RouterId, TerminalId};
 
 /// P-cube (see the module docs).
@@ -71,8 +72,8 @@ impl RoutingFunction for Pcube {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::*;
-    use super::super::{build, cdg, RouteCtx, RouteSet, RoutingMismatch};
+    use crate::testutil::*;
+    use crate::{build, cdg, RouteCtx, RouteSet, RoutingMismatch};
     use flitsim_netlist::{
         topology, InPort, RouterId, RoutingKind, TerminalId, VcId, TERMINAL_PORT,
     };

@@ -24,8 +24,8 @@
 //!   Y channel, or the ring cycles of each dimension).
 
 use super::duato_minimal::DuatoMinimal;
-use super::{Geometry, RouteCtx, RouteSet, RoutingFunction};
-use flitsim_netlist::{DorTie, OutPort, RouterId, TerminalId};
+use crate::{Geometry, RouteCtx, RouteSet, RoutingFunction};
+use flitsim_netlist::{DorTie, OutPort, PacketId, RouterId, TerminalId};
 
 /// Paper 000's adaptive routing (see the module docs).
 #[derive(Clone, Debug)]
@@ -58,8 +58,8 @@ impl RoutingFunction for Quaglia {
         self.inner.route(ctx, dest, out);
     }
 
-    fn route_packet(&self, ctx: &RouteCtx, head: &crate::Flit, out: &mut RouteSet) {
-        self.inner.route_packet(ctx, head, out);
+    fn route_packet(&self, ctx: &RouteCtx, dest: TerminalId, packet: PacketId, out: &mut RouteSet) {
+        self.inner.route_packet(ctx, dest, packet, out);
     }
 
     fn escape_vcs(&self) -> Option<u8> {
@@ -73,8 +73,8 @@ impl RoutingFunction for Quaglia {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::*;
-    use super::super::{build, cdg, RouteCtx, RouteSet, RoutingMismatch};
+    use crate::testutil::*;
+    use crate::{build, cdg, RouteCtx, RouteSet, RoutingMismatch};
     use flitsim_netlist::{topology, InPort, RouterId, RoutingKind, TerminalId, VcId};
 
     #[test]

@@ -17,11 +17,10 @@
 //! - Paper 003 (Hu and Kleinrock) assumes source routing with timeouts; this is the
 //!   deadlock-free variant.
 
-use super::geometry::Geometry;
+use crate::geometry::Geometry;
 use super::updown::UpDown;
-use super::{RouteCtx, RouteSet, RoutingFunction, RoutingMismatch};
-use crate::Flit;
-use flitsim_netlist::{Netlist, OutPort, RouterId, RoutingKind, TerminalId};
+use crate::{RouteCtx, RouteSet, RoutingFunction, RoutingMismatch};
+use flitsim_netlist::{Netlist, OutPort, PacketId, RouterId, RoutingKind, TerminalId};
 
 /// Source routing (see the module docs).
 #[derive(Clone, Debug)]
@@ -66,10 +65,10 @@ impl RoutingFunction for SourceRouting {
         self.tables.candidates(ctx, dest, out);
     }
 
-    fn route_packet(&self, ctx: &RouteCtx, head: &Flit, out: &mut RouteSet) {
-        self.tables.candidates(ctx, head.dest, out);
+    fn route_packet(&self, ctx: &RouteCtx, dest: TerminalId, packet: PacketId, out: &mut RouteSet) {
+        self.tables.candidates(ctx, dest, out);
         if out.len() > 1 {
-            let h = path_hash(head.packet.source.0, head.packet.seq, ctx.router);
+            let h = path_hash(packet.source.0, packet.seq, ctx.router);
             let keep = out[(h % out.len() as u64) as usize];
             out.clear();
             out.push(keep);
@@ -86,34 +85,21 @@ impl RoutingFunction for SourceRouting {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::*;
-    use super::super::{build, cdg, RouteSet};
+    use crate::testutil::*;
+    use crate::{build, cdg, RouteSet};
     use super::*;
-    use flitsim_netlist::{InPort, VcId, TERMINAL_PORT};
 
     /// Follows packet `(s, seq)` to `d`: one candidate per hop, minimal on a mesh.
     fn path(f: &dyn RoutingFunction, n: &Netlist, s: u32, seq: u32, d: u32) -> Vec<u32> {
-        let mut ctx = RouteCtx {
-            router: RouterId(s),
-            in_port: InPort(TERMINAL_PORT),
-            in_vc: VcId(0),
-        };
+        let (p, dest) = (packet(s, seq), TerminalId(d));
         let mut set = RouteSet::new();
         let mut path = vec![s];
-        loop {
-            f.route_packet(&ctx, &head(s, seq, d), &mut set);
+        crate::walk(f, n, p.source, dest, Some(p), |hop| {
+            f.route_packet(&hop.at, dest, p, &mut set);
             assert_eq!(set.len(), 1, "a source route has one hop per router");
-            if set[0].port.0 == TERMINAL_PORT {
-                return path;
-            }
-            let ch = n.channel(n.out_channel(ctx.router, set[0].port).unwrap());
-            path.push(ch.to.0);
-            ctx = RouteCtx {
-                router: ch.to,
-                in_port: ch.to_port,
-                in_vc: VcId(0),
-            };
-        }
+            path.push(hop.channel.to.0);
+        });
+        path
     }
 
     #[test]

@@ -15,9 +15,9 @@
 //!   verified by the static check).
 //! - VC classes: 1.
 
-use super::geometry::Geometry;
+use crate::geometry::Geometry;
 use super::updown::UpDown;
-use super::{RouteCtx, RouteSet, RoutingFunction, RoutingMismatch};
+use crate::{RouteCtx, RouteSet, RoutingFunction, RoutingMismatch};
 use flitsim_netlist::{Netlist, OutPort, RouterId, RoutingKind, TerminalId};
 
 /// Up*/down* table routing (see the module docs).
@@ -63,8 +63,8 @@ impl RoutingFunction for TableRouting {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::*;
-    use super::super::{build, cdg, RouteCtx, RouteSet};
+    use crate::testutil::*;
+    use crate::{build, cdg, RouteCtx, RouteSet};
     use super::*;
     use flitsim_netlist::{topology, InPort, Topology, VcId, TERMINAL_PORT};
 

@@ -13,7 +13,8 @@
 //!   acyclic (tested below).
 //! - VC classes: 1.
 
-use super::{turn_model_route, Geometry, RouteCtx, RouteSet, RoutingFunction};
+use super::candidates::turn_model_route;
+use crate::{Geometry, RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{Dir, OutPort, RouterId, TerminalId};
 
 /// West-first (see the module docs).
@@ -52,8 +53,8 @@ impl RoutingFunction for WestFirst {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::*;
-    use super::super::{build, RoutingMismatch};
+    use crate::testutil::*;
+    use crate::{build, RoutingMismatch};
     use flitsim_netlist::{topology, RoutingKind};
 
     #[test]

@@ -9,7 +9,7 @@ use flitsim_netlist::Netlist;
 use flitsim_router::buffer::InputBuffer;
 use flitsim_router::pipeline::crossbar::Crossbar;
 use flitsim_router::pipeline::output::CreditReturn;
-use flitsim_router::routing;
+use flitsim_routing as routing;
 use flitsim_router::{Credit, Flit, Reset, Router, StepScratch};
 
 /// Bytes a network's large arrays take once assembled, by part (see the module docs).

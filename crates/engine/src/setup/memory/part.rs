@@ -6,7 +6,7 @@ use crate::network::bounds;
 use crate::setup::zero_load::WalkMemos;
 use flitsim_netlist::{ArbiterKind, BufferDepth, Netlist, RoutingKind};
 use flitsim_router::buffer::UNBOUNDED_START;
-use flitsim_router::routing;
+use flitsim_routing as routing;
 
 /// A part of an [`Estimate`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use crate::network::{RouterNode, TerminalNode};
 use flitsim_netlist::RoutingKind;
 use flitsim_netlist::{ArbiterKind, Netlist};
 use flitsim_router::pipeline::Layout;
-use flitsim_router::routing::kind_name;
+use flitsim_routing::kind_name;
 use flitsim_router::{Flit, Router, StepScratch};
 
 /// The zero-load latency walk of a dimension-order routing function on one thread.
@@ -405,7 +405,7 @@ fn the_walk_estimate_is_what_the_walk_allocates() {
     ];
     for (mut n, kind, workers) in cases {
         n.set("routing", kind_name(kind)).unwrap();
-        let f = flitsim_router::routing::build(kind, &n).unwrap();
+        let f = flitsim_routing::build(kind, &n).unwrap();
         let walk = walk_of(&n, workers);
         assert_eq!(walk.dimension_order, f.is_dimension_order());
         let allocated = crate::setup::zero_load::worker_memo_bytes(&n, f.as_ref());

@@ -21,7 +21,7 @@
 use super::route::zero_load_route;
 use super::sums::UniformSums;
 use flitsim_netlist::{Netlist, RouterId, Switching, Topology};
-use flitsim_router::routing::RoutingFunction;
+use flitsim_routing::RoutingFunction;
 
 /// Routes walked to confirm the formula's hops: from three sources to up to this many
 /// destinations each.

@@ -15,7 +15,7 @@ use super::sample::UniformMean;
 use crate::setup::progress::SetupProgress;
 use crate::traffic::{DestinationMix, TracePacket};
 use flitsim_netlist::{Netlist, TerminalId};
-use flitsim_router::routing::RoutingFunction;
+use flitsim_routing::RoutingFunction;
 use std::collections::BTreeMap;
 
 /// A mean zero-load latency and, when the uniform part was sampled, the half-width of its

@@ -41,9 +41,9 @@
 //!   asks [`RoutingFunction::route`] once per (injection state, destination) and once
 //!   per other state met.
 //!
-//! [`RoutingFunction::is_dimension_order`]: flitsim_router::routing::RoutingFunction::is_dimension_order
-//! [`RoutingFunction::dimension_order_port`]: flitsim_router::routing::RoutingFunction::dimension_order_port
-//! [`RoutingFunction::route`]: flitsim_router::routing::RoutingFunction::route
+//! [`RoutingFunction::is_dimension_order`]: flitsim_routing::RoutingFunction::is_dimension_order
+//! [`RoutingFunction::dimension_order_port`]: flitsim_routing::RoutingFunction::dimension_order_port
+//! [`RoutingFunction::route`]: flitsim_routing::RoutingFunction::route
 //!
 //! A generated torus, mesh, ring or hypercube under a dimension-order function, with one
 //! timing throughout, skips the walk: `closed_form` gives the same integers in

@@ -1,8 +1,8 @@
 //! The zero-load route of one pair and its latency, and the uniform mean.
 
 use super::sums::UniformSums;
-use flitsim_netlist::{InPort, Netlist, RouterId, Switching, TerminalId, VcId};
-use flitsim_router::routing::{RouteCtx, RouteSet, RoutingFunction};
+use flitsim_netlist::{Netlist, RouterId, Switching, TerminalId};
+use flitsim_routing::{walk, RoutingFunction};
 
 /// The zero-load route from `src` to `dst`: routers visited and channel latencies.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +20,8 @@ impl ZeroLoadRoute {
     }
 }
 
-/// The route `routing` takes from terminal `src` to terminal `dst` in an idle network.
+/// The route `routing` takes from terminal `src` to terminal `dst` in an idle network
+/// ([`flitsim_routing::walk`]).
 ///
 /// # Panics
 /// If the routing function does not reach `dst` within as many hops as there are routers,
@@ -31,53 +32,15 @@ pub fn zero_load_route(
     src: TerminalId,
     dst: TerminalId,
 ) -> ZeroLoadRoute {
-    let target = netlist.terminal_router(dst);
-    let mut ctx = RouteCtx {
-        router: netlist.terminal_router(src),
-        in_port: InPort(netlist.terminal_port(src)),
-        in_vc: VcId(0),
-    };
     let mut route = ZeroLoadRoute {
-        routers: vec![ctx.router],
+        routers: vec![netlist.terminal_router(src)],
         channel_latencies: Vec::new(),
     };
-    let mut set = RouteSet::new();
-    for _ in 0..=netlist.num_routers() {
-        routing.route(&ctx, dst, &mut set);
-        let c = *set.first().unwrap_or_else(|| {
-            panic!(
-                "routing {} gave no candidate at {}",
-                routing.name(),
-                ctx.router
-            )
-        });
-        if netlist.router(ctx.router).is_terminal_port(c.port.0) {
-            assert_eq!(
-                (ctx.router, c.port.0),
-                (target, netlist.terminal_port(dst)),
-                "routing {} ejected at the wrong router or port",
-                routing.name()
-            );
-            return route;
-        }
-        let ch = netlist.out_channel(ctx.router, c.port).unwrap_or_else(|| {
-            panic!(
-                "routing {} chose unconnected port {} of {}",
-                routing.name(),
-                c.port,
-                ctx.router
-            )
-        });
-        let ch = netlist.channel(ch);
-        route.routers.push(ch.to);
-        route.channel_latencies.push(ch.latency);
-        ctx = RouteCtx {
-            router: ch.to,
-            in_port: ch.to_port,
-            in_vc: VcId(c.vcs.lo),
-        };
-    }
-    panic!("routing {} does not reach {dst} from {src}", routing.name());
+    walk(routing, netlist, src, dst, None, |hop| {
+        route.routers.push(hop.channel.to);
+        route.channel_latencies.push(hop.channel.latency);
+    });
+    route
 }
 
 /// Zero-load latency (cycles) of one packet of `length` flits from `src` to `dst`.

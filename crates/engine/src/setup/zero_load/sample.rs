@@ -11,7 +11,7 @@ use super::route::zero_load_route;
 use super::sums::UniformSums;
 use crate::setup::progress::SetupProgress;
 use flitsim_netlist::{Netlist, RouterId, Switching, TerminalId};
-use flitsim_router::routing::RoutingFunction;
+use flitsim_routing::RoutingFunction;
 
 /// Most terminals whose uniform mean is walked exactly (16.8 M ordered pairs, about 0.2 s
 /// under dimension-order routing and 0.6 s under others on one core).

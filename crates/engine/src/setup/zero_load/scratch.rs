@@ -2,7 +2,7 @@
 
 use super::memo::Memo;
 use flitsim_netlist::TerminalId;
-use flitsim_router::routing::RouteSet;
+use flitsim_routing::RouteSet;
 
 /// One worker's memo and scratch space.
 pub(super) struct Scratch {

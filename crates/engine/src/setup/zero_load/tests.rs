@@ -5,8 +5,8 @@ use super::*;
 use flitsim_netlist::topology::{hypercube, mesh, ring, torus};
 use flitsim_netlist::{Dir, RoutingKind, Topology};
 use flitsim_netlist::{Netlist, OutPort, RouterId, Switching, TerminalId, TERMINAL_PORT};
-use flitsim_router::routing::{Candidate, VcRange};
-use flitsim_router::routing::{RouteCtx, RouteSet, RoutingFunction};
+use flitsim_routing::{Candidate, VcRange};
+use flitsim_routing::{RouteCtx, RouteSet, RoutingFunction};
 
 /// A ring routing whose port depends on the input VC: the first hop goes Plus on VC
 /// 1 from even routers and on VC 2 from odd ones; a head on VC 1 keeps going Plus, on
@@ -135,7 +135,7 @@ fn uniform_sums_equal_the_pairs_summed_one_by_one() {
         (explicit(varied(mesh(&[4, 3]))), RoutingKind::Source),
     ];
     for (n, kind) in cases {
-        let f = flitsim_router::routing::build(kind, &n)
+        let f = flitsim_routing::build(kind, &n)
             .unwrap_or_else(|e| panic!("{kind:?} on {}: {e}", n.name));
         let what = format!("{} on {}", f.name(), n.name);
         let sums = UniformSums::of(&n, f.as_ref());
@@ -205,7 +205,7 @@ fn a_sampled_mean_covers_the_exact_one() {
         (explicit(varied(mesh(&[8, 8]))), RoutingKind::Source),
     ];
     for (n, kind) in cases {
-        let f = flitsim_router::routing::build(kind, &n).unwrap();
+        let f = flitsim_routing::build(kind, &n).unwrap();
         let what = format!("{} on {}", f.name(), n.name);
         let exact = UniformSums::of(&n, f.as_ref());
         let sample = SampledSums::draw(
@@ -236,7 +236,7 @@ fn a_sampled_mean_covers_the_exact_one() {
 #[test]
 fn the_uniform_mean_is_sampled_only_above_the_threshold() {
     let dor = torus(&[8, 8]);
-    let f = flitsim_router::routing::build(RoutingKind::Dor, &dor).unwrap();
+    let f = flitsim_routing::build(RoutingKind::Dor, &dor).unwrap();
     let closed = UniformMean::below(&dor, f.as_ref(), 1, 4, &());
     assert_eq!(
         closed,
@@ -244,7 +244,7 @@ fn the_uniform_mean_is_sampled_only_above_the_threshold() {
     );
     assert_eq!(closed.ci95(12.0), None);
     let duato = torus(&[8, 8]);
-    let g = flitsim_router::routing::build(RoutingKind::Duato, &duato).unwrap();
+    let g = flitsim_routing::build(RoutingKind::Duato, &duato).unwrap();
     let walked = UniformMean::below(&duato, g.as_ref(), 1, 64, &());
     assert_eq!(
         walked,

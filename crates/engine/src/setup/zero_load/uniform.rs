@@ -4,7 +4,7 @@ use super::sums::UniformSums;
 use super::walker::Walker;
 use super::workers::{running_workers, workers_of_threads};
 use flitsim_netlist::Netlist;
-use flitsim_router::routing::RoutingFunction;
+use flitsim_routing::RoutingFunction;
 
 impl UniformSums {
     /// The sums for `netlist` under `routing`, on one thread.

@@ -6,7 +6,7 @@ use super::sums::UniformSums;
 use flitsim_netlist::{
     InPort, Netlist, OutPort, RouterId, Switching, TerminalId, VcId, TERMINAL_PORT,
 };
-use flitsim_router::routing::{RouteCtx, RouteSet, RoutingFunction};
+use flitsim_routing::{RouteCtx, RouteSet, RoutingFunction};
 use std::ops::Range;
 
 /// What the head spends at a router: the pipeline and the terminal channels.

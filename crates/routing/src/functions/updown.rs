@@ -12,8 +12,9 @@
 //! `(level, id)` of their source, then the down channels by increasing `(level, id)`: a
 //! legal path only goes up this order, so the channel dependency graph is acyclic.
 
-use super::table_size::table;
-use super::{eject, Candidate, RouteCtx, RouteSet, RoutingMismatch, VcRange};
+use crate::table_size::table;
+use super::candidates::eject;
+use crate::{Candidate, RouteCtx, RouteSet, RoutingMismatch, VcRange};
 use flitsim_netlist::{InPort, Netlist, OutPort, RouterId, RoutingKind, TerminalId, TERMINAL_PORT};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::Reversed;
