@@ -253,9 +253,10 @@ fn offered_lines(config: &SimConfig, r: &RunReport) -> String {
 pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
     use std::fmt::Write;
     let mut s = String::new();
-    let routing = netlist.routers().next().map_or("-", |r| {
-        flitsim_routing::kind_name(r.config.routing)
-    });
+    let routing = netlist
+        .routers()
+        .next()
+        .map_or("-", |r| flitsim_routing::kind_name(r.config.routing));
     // Terminals are named only where they differ from the routers (concentration, fat trees).
     let terminals = match netlist.num_terminals() {
         t if t == netlist.num_routers() => String::new(),

@@ -98,9 +98,10 @@ fn curve_specs(args: &SweepArgs) -> anyhow::Result<Vec<CurveSpec>> {
             run.routing = routing.clone();
             let netlist = run.load_netlist()?;
             let config = run.sim_config()?;
-            let routing = netlist.routers().next().map_or("-", |r| {
-                flitsim_routing::kind_name(r.config.routing)
-            });
+            let routing = netlist
+                .routers()
+                .next()
+                .map_or("-", |r| flitsim_routing::kind_name(r.config.routing));
             specs.push(CurveSpec {
                 label: format!("{} {}", netlist.name, routing),
                 netlist_name: netlist.name.clone(),

@@ -15,8 +15,8 @@ use crate::terminal::{Delivery, TerminalConfig};
 use crate::trace::{TraceEvent, TraceNames, Tracer};
 use crate::traffic::{self, TrafficPattern};
 use flitsim_netlist::{Cycle, Netlist, TerminalId};
-use flitsim_routing::RoutingFunction;
 use flitsim_router::Stamp;
+use flitsim_routing::RoutingFunction;
 use serde::Serialize;
 use std::sync::Arc;
 

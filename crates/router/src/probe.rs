@@ -21,8 +21,8 @@
 
 use crate::flit::{Flit, FlitKind};
 use crate::PacketId;
-use flitsim_routing::RouteSet;
 use flitsim_netlist::{InPort, OutPort, VcId};
+use flitsim_routing::RouteSet;
 
 /// The flit an event is about.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -217,9 +217,9 @@ pub enum RouterEvent {
 use crate::alloc::BitMatrix;
 use crate::pipeline::vc_alloc::VcAlloc;
 use crate::pipeline::RouterState;
-use flitsim_routing::{Candidate, VcRange};
 use crate::vc_state::VcPhase;
 use flitsim_netlist::Cycle;
+use flitsim_routing::{Candidate, VcRange};
 
 /// RC decided `decisions` (flat input VC, route) at `now`.
 pub(crate) fn routed(s: &RouterState, decisions: &[(u32, RouteSet)], t: &mut Vec<RouterEvent>) {

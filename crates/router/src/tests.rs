@@ -1,12 +1,12 @@
 //! Single-router harness: feeds flits and credits through one router step by step
 //! and checks the timing contract (see `pipeline` docs) and the credit accounting.
 
-use flitsim_routing::{Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
 use crate::*;
 use flitsim_netlist::{
     BufferDepth, Cycle, InPort, OutPort, PortSpec, RouterConfig, RouterId, RouterSpec, TerminalId,
     VcId,
 };
+use flitsim_routing::{Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
 use std::sync::Arc;
 
 /// The channel slots one step reads and writes: the inputs delivered at `now`, and the

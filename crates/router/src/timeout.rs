@@ -2,8 +2,8 @@
 //! dropped after waiting too long, resets read from downstream and passed upstream.
 
 use crate::flit::Credit;
-use crate::PacketId;
 use crate::reset::{Reset, ResetStats};
+use crate::PacketId;
 use crate::{mask, probe, Router};
 use flitsim_netlist::{Cycle, InPort, OutPort, VcId};
 

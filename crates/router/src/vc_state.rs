@@ -17,8 +17,8 @@
 //! transitions go through [`InputVcs`], which keeps the masks exact.
 
 use crate::mask;
-use flitsim_routing::RouteSet;
 use flitsim_netlist::{Cycle, OutPort, VcId};
+use flitsim_routing::RouteSet;
 
 /// Phase of an input VC (see the module docs).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -435,8 +435,8 @@ pub fn tie_dir(packet: PacketId, d: usize) -> Dir {
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{hypercube, mesh, torus};
     use super::*;
+    use crate::testutil::{hypercube, mesh, torus};
 
     /// The first differing dimension read from the coordinate slices (the definition).
     fn first_difference_of_slices(

@@ -80,8 +80,8 @@ pub(crate) fn help(kind: RoutingKind) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::build;
     use super::*;
+    use crate::build;
     use flitsim_netlist::topology;
 
     /// The sizes are those of the tables built (the size of the value built bounds the

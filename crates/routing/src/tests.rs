@@ -95,10 +95,17 @@ mod test_netlists {
         n.set("dateline", "wrap").unwrap();
         let f = build(RoutingKind::Dor, &n).unwrap();
         let (mut classes, mut last) = (Vec::new(), RouterId(3));
-        walk(f.as_ref(), &n, TerminalId(3), TerminalId(1 + 4), None, |hop| {
-            classes.push((hop.taken.vcs.lo, hop.taken.vcs.hi));
-            last = hop.channel.to;
-        });
+        walk(
+            f.as_ref(),
+            &n,
+            TerminalId(3),
+            TerminalId(1 + 4),
+            None,
+            |hop| {
+                classes.push((hop.taken.vcs.lo, hop.taken.vcs.hi));
+                last = hop.channel.to;
+            },
+        );
         assert_eq!(last, RouterId(5));
         assert_eq!(classes, vec![(2, 4), (2, 4), (0, 2)]);
     }

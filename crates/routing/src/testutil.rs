@@ -193,7 +193,14 @@ pub fn assert_minimal(f: &dyn RoutingFunction, n: &Netlist) {
                     });
                 }
             }
-            let h = walk(f, n, TerminalId(s as u32), TerminalId(t as u32), None, |_| ());
+            let h = walk(
+                f,
+                n,
+                TerminalId(s as u32),
+                TerminalId(t as u32),
+                None,
+                |_| (),
+            );
             assert_eq!(h, dist[s][t]);
         }
     }
@@ -323,11 +330,19 @@ pub fn packet(source: u32, seq: u32) -> PacketId {
 
 /// The routers packet `packet` visits from terminal `src` to terminal `dst` (one terminal
 /// per router), taking candidate `pick` at the source and the first one after.
-pub fn path(f: &dyn RoutingFunction, n: &Netlist, dst: u32, packet: PacketId, pick: usize) -> Vec<u32> {
+pub fn path(
+    f: &dyn RoutingFunction,
+    n: &Netlist,
+    dst: u32,
+    packet: PacketId,
+    pick: usize,
+) -> Vec<u32> {
     let src = packet.source;
     let mut path = vec![n.terminal_router(src).0];
     let f = PickAtSource { inner: f, pick };
-    walk(&f, n, src, TerminalId(dst), Some(packet), |hop| path.push(hop.channel.to.0));
+    walk(&f, n, src, TerminalId(dst), Some(packet), |hop| {
+        path.push(hop.channel.to.0)
+    });
     path
 }
 

@@ -64,14 +64,16 @@ pub fn walk<'n>(
             );
             return hops;
         }
-        let channel = netlist.out_channel(ctx.router, taken.port).unwrap_or_else(|| {
-            panic!(
-                "routing {} chose unconnected port {} of {}",
-                routing.name(),
-                taken.port,
-                ctx.router
-            )
-        });
+        let channel = netlist
+            .out_channel(ctx.router, taken.port)
+            .unwrap_or_else(|| {
+                panic!(
+                    "routing {} chose unconnected port {} of {}",
+                    routing.name(),
+                    taken.port,
+                    ctx.router
+                )
+            });
         let channel = netlist.channel(channel);
         hop(Hop {
             at: ctx,

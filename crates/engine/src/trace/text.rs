@@ -52,8 +52,8 @@
 use super::event::{Component, EventKind, TerminalEvent, TraceEvent, TraceNames, Verdict};
 use flitsim_netlist::{InPort, OutPort, RouterId, TerminalId, VcId};
 use flitsim_router::probe::{FlitTag, RouterEvent};
-use flitsim_routing::RouteSet;
 use flitsim_router::FlitKind;
+use flitsim_routing::RouteSet;
 use std::fmt::Write as _;
 
 /// The header line (a comment naming the columns, aligned with them).

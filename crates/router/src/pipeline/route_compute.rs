@@ -25,8 +25,8 @@
 
 use super::RouterState;
 use crate::config::Switching;
-use flitsim_routing::{RouteCtx, RouteSet, RoutingFunction};
 use flitsim_netlist::{Cycle, InPort, VcId};
+use flitsim_routing::{RouteCtx, RouteSet, RoutingFunction};
 use std::sync::Arc;
 
 /// The RC stage: the routing function and its decisions of this cycle.

@@ -18,12 +18,12 @@ use super::switch_alloc::StepScratch;
 use super::{ugal, RouterState};
 use crate::alloc::{Allocator, BitMatrix};
 use crate::credit::OutputVcState;
-use crate::PacketId;
 use crate::mask;
+use crate::PacketId;
+use flitsim_netlist::{Cycle, RouterConfig, Switching, VcId};
 use flitsim_routing::committed::{self, Decision};
 use flitsim_routing::selection::{CandidateView, Selection};
 use flitsim_routing::Candidate;
-use flitsim_netlist::{Cycle, RouterConfig, Switching, VcId};
 use rand_pcg::Pcg64Mcg;
 use smallvec::SmallVec;
 

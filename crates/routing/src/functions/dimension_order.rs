@@ -131,15 +131,9 @@ mod tests {
     #[test]
     fn names_are_the_registry_names() {
         let n = mesh(&[3, 3], 1);
-        assert_eq!(
-            crate::build(RoutingKind::Dor, &n).unwrap().name(),
-            "dor"
-        );
+        assert_eq!(crate::build(RoutingKind::Dor, &n).unwrap().name(), "dor");
         let n = hypercube(3, 1);
-        assert_eq!(
-            crate::build(RoutingKind::Dor, &n).unwrap().name(),
-            "dor"
-        );
+        assert_eq!(crate::build(RoutingKind::Dor, &n).unwrap().name(), "dor");
         let n = torus(&[4], 1);
         let f = crate::build(RoutingKind::DorNoDateline, &n).unwrap();
         assert_eq!(f.name(), "dor-nodateline");

@@ -41,8 +41,8 @@
 //!   acyclic graph on each netlist, and the tests below show it rejects a rule without the
 //!   class switch and the entry rule with non-minimal routes.
 
-use crate::geometry::tie_dir;
 use super::candidates::eject;
+use crate::geometry::tie_dir;
 use crate::{Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, VcRange};
 use flitsim_netlist::{DatelineRule, Dir, DorTie, OutPort, PacketId, RouterId, TerminalId};
 
@@ -238,9 +238,9 @@ impl RoutingFunction for DorTorusDateline {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::testutil::*;
     use crate::{build, cdg, RoutingMismatch};
-    use super::*;
     use flitsim_netlist::{InPort, Netlist, RoutingKind, VcId, TERMINAL_PORT};
 
     /// Every (tie, dateline) rule pair.
@@ -371,9 +371,14 @@ mod tests {
         let n = with_rules(torus(&[8], 4), (DorTie::Plus, dateline));
         let f = build(RoutingKind::Dor, &n).unwrap();
         let mut classes = Vec::new();
-        crate::walk(f.as_ref(), &n, TerminalId(src), TerminalId(dst), None, |hop| {
-            classes.push(hop.taken.vcs.lo / 2)
-        });
+        crate::walk(
+            f.as_ref(),
+            &n,
+            TerminalId(src),
+            TerminalId(dst),
+            None,
+            |hop| classes.push(hop.taken.vcs.lo / 2),
+        );
         classes
     }
 

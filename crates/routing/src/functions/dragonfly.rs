@@ -24,9 +24,9 @@
 //! graph is acyclic; the static check ([`super::cdg`]) confirms it on each netlist. A
 //! class is an even share of a port's VCs (`vcs` >= the classes, [`RoutingFunction::vc_classes`]).
 
+use super::candidates::eject;
 use super::source::path_hash;
 use crate::table_size::table;
-use super::candidates::eject;
 use crate::{Candidate, RouteCtx, RouteSet, RoutingFunction, RoutingMismatch, VcRange};
 use flitsim_netlist::{
     Netlist, OutPort, PacketId, RouterId, RoutingKind, TerminalId, TERMINAL_PORT,
@@ -415,9 +415,9 @@ impl RoutingFunction for Dragonfly {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::testutil::{packet, path};
     use crate::{build, cdg, RoutingRegistry};
-    use super::*;
     use flitsim_netlist::topology::generate;
     use flitsim_netlist::{
         InPort, RouterConfig, RoutingKind, RoutingRequirements, Topology, VcId, TERMINAL_PORT,

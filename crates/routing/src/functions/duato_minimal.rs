@@ -38,8 +38,8 @@
 //!   Duato, "A new theory of deadlock-free adaptive routing in wormhole networks", IEEE
 //!   TPDS 4(12), 1993.
 
-use crate::geometry::tie_dir;
 use super::candidates::eject;
+use crate::geometry::tie_dir;
 use crate::{Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, VcRange};
 use flitsim_netlist::{Dir, DorTie, OutPort, PacketId, RouterId, TerminalId};
 

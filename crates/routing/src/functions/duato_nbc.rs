@@ -41,9 +41,9 @@
 //!   alternate along every path, so a minimal path of the diameter, 14 hops, makes 7
 //!   negative hops: 8 escape classes, 9 VCs with the adaptive one.
 
+use super::candidates::eject;
 use super::duato_minimal::split;
 use crate::table_size::table;
-use super::candidates::eject;
 use crate::{Candidate, Geometry, RouteCtx, RouteSet, RoutingFunction, RoutingMismatch, VcRange};
 use flitsim_netlist::{OutPort, RouterId, RoutingKind, TerminalId, TERMINAL_PORT};
 

@@ -21,9 +21,9 @@
 //! dependency graph is acyclic; the static check ([`super::cdg`]) confirms it on each
 //! netlist. A class is an even share of a port's VCs.
 
+use super::candidates::eject;
 use super::dragonfly::{push_new, share, Variant};
 use super::source::path_hash;
-use super::candidates::eject;
 use crate::{Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
 use flitsim_netlist::{Netlist, OutPort, PacketId, RouterId, TerminalId, TERMINAL_PORT};
 

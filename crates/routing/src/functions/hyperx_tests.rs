@@ -1,6 +1,6 @@
+use super::*;
 use crate::testutil::{packet, path};
 use crate::{build, cdg, RoutingRegistry};
-use super::*;
 use flitsim_netlist::topology::generate;
 use flitsim_netlist::{
     InPort, RouterConfig, RoutingKind, RoutingRequirements, Topology, VcId, TERMINAL_PORT,

@@ -17,8 +17,8 @@
 //! - Paper 003 (Hu and Kleinrock) assumes source routing with timeouts; this is the
 //!   deadlock-free variant.
 
-use crate::geometry::Geometry;
 use super::updown::UpDown;
+use crate::geometry::Geometry;
 use crate::{RouteCtx, RouteSet, RoutingFunction, RoutingMismatch};
 use flitsim_netlist::{Netlist, OutPort, PacketId, RouterId, RoutingKind, TerminalId};
 
@@ -85,9 +85,9 @@ impl RoutingFunction for SourceRouting {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::testutil::*;
     use crate::{build, cdg, RouteSet};
-    use super::*;
 
     /// Follows packet `(s, seq)` to `d`: one candidate per hop, minimal on a mesh.
     fn path(f: &dyn RoutingFunction, n: &Netlist, s: u32, seq: u32, d: u32) -> Vec<u32> {

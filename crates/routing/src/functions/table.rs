@@ -15,8 +15,8 @@
 //!   verified by the static check).
 //! - VC classes: 1.
 
-use crate::geometry::Geometry;
 use super::updown::UpDown;
+use crate::geometry::Geometry;
 use crate::{RouteCtx, RouteSet, RoutingFunction, RoutingMismatch};
 use flitsim_netlist::{Netlist, OutPort, RouterId, RoutingKind, TerminalId};
 
@@ -63,9 +63,9 @@ impl RoutingFunction for TableRouting {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::testutil::*;
     use crate::{build, cdg, RouteCtx, RouteSet};
-    use super::*;
     use flitsim_netlist::{topology, InPort, Topology, VcId, TERMINAL_PORT};
 
     /// Every hop shortens the up*/down* distance by one and ends at the destination; on a

@@ -12,8 +12,8 @@
 //! `(level, id)` of their source, then the down channels by increasing `(level, id)`: a
 //! legal path only goes up this order, so the channel dependency graph is acyclic.
 
-use crate::table_size::table;
 use super::candidates::eject;
+use crate::table_size::table;
 use crate::{Candidate, RouteCtx, RouteSet, RoutingMismatch, VcRange};
 use flitsim_netlist::{InPort, Netlist, OutPort, RouterId, RoutingKind, TerminalId, TERMINAL_PORT};
 use petgraph::graph::{DiGraph, NodeIndex};

@@ -9,8 +9,8 @@ use flitsim_netlist::Netlist;
 use flitsim_router::buffer::InputBuffer;
 use flitsim_router::pipeline::crossbar::Crossbar;
 use flitsim_router::pipeline::output::CreditReturn;
-use flitsim_routing as routing;
 use flitsim_router::{Credit, Flit, Reset, Router, StepScratch};
+use flitsim_routing as routing;
 
 /// Bytes a network's large arrays take once assembled, by part (see the module docs).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

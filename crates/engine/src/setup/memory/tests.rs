@@ -10,8 +10,8 @@ use crate::network::{RouterNode, TerminalNode};
 use flitsim_netlist::RoutingKind;
 use flitsim_netlist::{ArbiterKind, Netlist};
 use flitsim_router::pipeline::Layout;
-use flitsim_routing::kind_name;
 use flitsim_router::{Flit, Router, StepScratch};
+use flitsim_routing::kind_name;
 
 /// The zero-load latency walk of a dimension-order routing function on one thread.
 const DOR: Walk = Walk {
