@@ -24,6 +24,7 @@ mod netlist_cli;
 mod netlist_errors;
 mod netrace;
 mod occupancy;
+mod readers;
 mod request_reply;
 mod robustness;
 mod routing_cli;

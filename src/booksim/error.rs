@@ -37,12 +37,12 @@ impl fmt::Display for Origin {
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
     /// The file cannot be read.
-    #[error("{path}: cannot read the BookSim config: {source}\nhelp: give the path of a readable BookSim config file", path = .path.display())]
+    #[error("{path}: cannot read the BookSim config: {cause}\nhelp: give the path of a readable BookSim config file", path = .path.display())]
     Read {
         /// The file.
         path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
+        /// The I/O error (printed in the message, so not a `source` to print twice).
+        cause: std::io::Error,
     },
     /// The file is larger than [`crate::booksim::parse::MAX_CONFIG_BYTES`].
     #[error("{path}: {bytes} bytes is more than a BookSim config ({max} bytes at most)\nhelp: give the config file, not a trace or a log", path = .path.display())]

@@ -4,6 +4,7 @@
 
 use super::error::{ImportError, Origin};
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::Path;
 
 /// The largest config file read (BookSim's own configs are a few kilobytes).
@@ -27,23 +28,28 @@ pub type Settings = BTreeMap<String, Setting>;
 /// # Errors
 /// The file cannot be read or is too large, or a statement is malformed.
 pub fn read(path: &Path, overrides: &[String]) -> Result<Settings, ImportError> {
-    let bytes = std::fs::metadata(path)
-        .map_err(|source| ImportError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?
-        .len();
-    if bytes > MAX_CONFIG_BYTES as u64 {
-        return Err(ImportError::TooLarge {
-            path: path.to_path_buf(),
-            bytes,
-            max: MAX_CONFIG_BYTES,
-        });
-    }
-    let text = std::fs::read_to_string(path).map_err(|source| ImportError::Read {
+    let read_error = |cause| ImportError::Read {
         path: path.to_path_buf(),
-        source,
-    })?;
+        cause,
+    };
+    // Only a regular file, and never more than the limit: `/dev/zero` has length 0.
+    let (file, meta) = flitsim_netlist::read::open_regular(path)
+        .map_err(|m| read_error(std::io::Error::other(m)))?;
+    let too_large = |bytes| ImportError::TooLarge {
+        path: path.to_path_buf(),
+        bytes,
+        max: MAX_CONFIG_BYTES,
+    };
+    if meta.len() > MAX_CONFIG_BYTES as u64 {
+        return Err(too_large(meta.len()));
+    }
+    let mut text = String::new();
+    file.take(MAX_CONFIG_BYTES as u64 + 1)
+        .read_to_string(&mut text)
+        .map_err(read_error)?;
+    if text.len() > MAX_CONFIG_BYTES {
+        return Err(too_large(text.len() as u64));
+    }
     let mut settings = Settings::new();
     parse_file(&text, path, &mut settings)?;
     for (i, pair) in overrides.iter().enumerate() {

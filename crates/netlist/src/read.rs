@@ -15,15 +15,7 @@ pub const MAX_NETLIST_BYTES: u64 = 64 << 20;
 /// The file cannot be opened or read, is not a regular file, or is larger than `limit`;
 /// the message says which (without the path).
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let meta = file.metadata().map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err(if meta.is_dir() {
-            "is a directory, not a file".into()
-        } else {
-            "is not a regular file (a device, pipe or socket); give a file".into()
-        });
-    }
+    let (file, meta) = open_regular(path)?;
     if meta.len() > limit {
         return Err(too_large(meta.len(), limit));
     }
@@ -36,6 +28,33 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
         return Err(too_large(bytes.len() as u64, limit));
     }
     Ok(bytes)
+}
+
+/// Opens `path` if it is a regular file, with its metadata.
+///
+/// The path is looked at before it is opened: opening a named pipe blocks until a writer
+/// comes, so a pipe is refused without being opened. The opened file is looked at again,
+/// in case the path changed in between.
+///
+/// # Errors
+/// The path cannot be looked at or opened, or is not a regular file; the message says
+/// which (without the path).
+pub fn open_regular(path: &Path) -> Result<(std::fs::File, std::fs::Metadata), String> {
+    check_regular(&std::fs::metadata(path).map_err(|e| e.to_string())?)?;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    check_regular(&meta)?;
+    Ok((file, meta))
+}
+
+fn check_regular(meta: &std::fs::Metadata) -> Result<(), String> {
+    if meta.is_file() {
+        Ok(())
+    } else if meta.is_dir() {
+        Err("is a directory, not a file".into())
+    } else {
+        Err("is not a regular file (a device, pipe or socket); give a file".into())
+    }
 }
 
 fn too_large(len: u64, limit: u64) -> String {
@@ -65,5 +84,18 @@ mod tests {
         let e = read_bounded(&f, 1999).unwrap_err();
         assert!(e.contains("2000 bytes"), "{e}");
         std::fs::remove_file(&f).unwrap();
+    }
+
+    #[test]
+    fn a_named_pipe_is_refused_without_being_opened() {
+        let fifo = std::env::temp_dir().join(format!("flitsim-fifo-{}", std::process::id()));
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // no mkfifo here: nothing to check
+        }
+        // With no writer, opening the pipe would block this test forever.
+        let e = read_bounded(&fifo, 1 << 20).unwrap_err();
+        std::fs::remove_file(&fifo).unwrap();
+        assert!(e.contains("not a regular file"), "{e}");
     }
 }

@@ -19,6 +19,7 @@ mod group_shift;
 mod hotspot;
 mod neighbor;
 pub mod netrace;
+mod netrace_deps;
 mod permutation;
 mod shuffle;
 mod tornado;

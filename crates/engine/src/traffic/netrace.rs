@@ -25,7 +25,9 @@
 //! a trace holds at most [`MAX_NETRACE_PACKETS`] packets. A malformed file is a
 //! [`TraceFileError`] naming the file and the packet.
 
+use super::netrace_deps::{reserve, reserve_id, RawDependents};
 use super::trace::{TraceFileError, TracePacket, MAX_TRACE_BYTES};
+use crate::setup::memory::MemoryLimit;
 use flitsim_netlist::{Cycle, TerminalId};
 use flitsim_router::Stamp;
 use std::collections::HashMap;
@@ -259,10 +261,22 @@ fn check_record(
 /// A bad header, a truncated or malformed packet, a duplicate id, a dependent that does
 /// not follow its packet, too many packets, or no packet at all.
 pub fn parse(src: impl Read, path: &Path) -> Result<Netrace, TraceFileError> {
+    parse_within(src, path, MemoryLimit::of_machine())
+}
+
+/// [`parse`] with the trace's storage bounded by `limit` (`None`: by allocation alone).
+///
+/// # Errors
+/// As [`parse`], and a trace whose packets and dependents need more than `limit`.
+pub(crate) fn parse_within(
+    src: impl Read,
+    path: &Path,
+    limit: Option<MemoryLimit>,
+) -> Result<Netrace, TraceFileError> {
     let mut r = Reader { inner: src, path };
     let (nodes, benchmark) = read_header(&mut r)?;
     let mut packets: Vec<TracePacket> = Vec::new();
-    let mut raw_deps: Vec<Vec<u32>> = Vec::new();
+    let mut raw_deps = RawDependents::new(limit);
     let mut index_of: HashMap<u32, u32> = HashMap::new();
     let mut first = None;
     while let Some(rec) = read_record(&mut r, packets.len())? {
@@ -284,9 +298,13 @@ pub fn parse(src: impl Read, path: &Path) -> Result<Netrace, TraceFileError> {
                 Stamp::LAST.0 - 1
             )));
         }
+        raw_deps.push(&rec.dependents).map_err(|m| r.err(m))?;
+        let need = RawDependents::bytes(i as u64 + 1, 0);
+        reserve_id(&mut index_of, need).map_err(|m| r.err(m))?;
         if index_of.insert(rec.id, i as u32).is_some() {
             return Err(r.err(format!("packet {i}: id {} occurs twice", rec.id)));
         }
+        reserve(&mut packets, 1, need).map_err(|m| r.err(m))?;
         packets.push(TracePacket {
             cycle: Cycle(cycle),
             source: TerminalId(u32::from(rec.src)),
@@ -294,52 +312,19 @@ pub fn parse(src: impl Read, path: &Path) -> Result<Netrace, TraceFileError> {
             len,
             tag: i as u32,
         });
-        raw_deps.push(rec.dependents);
     }
     if packets.is_empty() {
         return Err(r.err("the trace holds no packet".into()));
     }
-    resolve(nodes, benchmark, packets, &raw_deps, &index_of).map_err(|m| r.err(m))
-}
-
-/// Turns each packet's listed dependent ids into indices.
-fn resolve(
-    nodes: u32,
-    benchmark: String,
-    packets: Vec<TracePacket>,
-    raw_deps: &[Vec<u32>],
-    index_of: &HashMap<u32, u32>,
-) -> Result<Netrace, String> {
-    let mut parents = vec![0u32; packets.len()];
-    let mut offsets = Vec::with_capacity(packets.len() + 1);
-    let mut dependents = Vec::new();
-    let mut missing = 0;
-    offsets.push(0);
-    for (i, ids) in raw_deps.iter().enumerate() {
-        for &id in ids {
-            match index_of.get(&id) {
-                None => missing += 1,
-                Some(&d) if d as usize <= i => {
-                    return Err(format!(
-                        "packet {i} lists packet {d} (id {id}) as its dependent, but a dependent comes after the packet it waits for"
-                    ))
-                }
-                Some(&d) => {
-                    parents[d as usize] += 1;
-                    dependents.push(d);
-                }
-            }
-        }
-        offsets.push(dependents.len() as u32);
-    }
+    let resolved = raw_deps.resolve(&index_of).map_err(|m| r.err(m))?;
     Ok(Netrace {
         nodes,
         benchmark,
         packets,
-        parents,
-        offsets,
-        dependents,
-        missing,
+        parents: resolved.parents,
+        offsets: resolved.offsets,
+        dependents: resolved.dependents,
+        missing: resolved.missing,
     })
 }
 
@@ -355,11 +340,7 @@ pub fn load(path: &Path) -> Result<Netrace, TraceFileError> {
         message: format!("cannot read the netrace file: {message}"),
         help: None,
     };
-    let file = std::fs::File::open(path).map_err(|e| cannot(e.to_string()))?;
-    let meta = file.metadata().map_err(|e| cannot(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(cannot("not a regular file".into()));
-    }
+    let (file, meta) = flitsim_netlist::read::open_regular(path).map_err(cannot)?;
     if meta.len() > MAX_TRACE_BYTES {
         return Err(cannot(format!(
             "{} bytes, more than the {} MiB a trace file may have",
