@@ -359,7 +359,7 @@ impl Simulation {
         self.now = out.now;
         // Idle terminals skipped cycles: bring their window areas up to now.
         for part in &mut self.net.parts {
-            for t in &mut part.nodes.get_mut().expect(PHASE_BUG).terminals {
+            for t in &mut part.members.get_mut().expect(PHASE_BUG).terminals {
                 t.terminal.settle(self.now);
             }
         }
@@ -379,9 +379,9 @@ impl Simulation {
     /// router looked at, since the last cycle).
     fn publish(&mut self, end: Cycle) {
         for part in &mut self.net.parts {
-            let nodes = part.nodes.get_mut().expect(PHASE_BUG);
-            crate::cycle::start(nodes, end);
-            let status = nodes.status;
+            let members = part.members.get_mut().expect(PHASE_BUG);
+            crate::cycle::start(members, end);
+            let status = members.status;
             part.lines.get_mut().expect(PHASE_BUG).status = status;
         }
     }
@@ -428,9 +428,9 @@ impl Simulation {
     /// generated at the current cycle (scripted traffic, tests).
     pub fn enqueue(&mut self, src: TerminalId, dest: TerminalId, len: u32) {
         let p = self.net.part_of_terminal(src.index());
-        let nodes = self.net.parts[p].nodes.get_mut().expect(PHASE_BUG);
-        let lo = nodes.terminal_lo;
-        nodes.terminals[src.index() - lo]
+        let members = self.net.parts[p].members.get_mut().expect(PHASE_BUG);
+        let lo = members.terminal_lo;
+        members.terminals[src.index() - lo]
             .terminal
             .enqueue(self.now, dest, len);
     }
@@ -535,7 +535,7 @@ impl Simulation {
         }
         let mut out = Vec::new();
         for part in &mut self.net.parts {
-            for t in &mut part.nodes.get_mut().expect(PHASE_BUG).terminals {
+            for t in &mut part.members.get_mut().expect(PHASE_BUG).terminals {
                 out.extend(t.terminal.take_deliveries());
             }
         }
@@ -552,8 +552,8 @@ impl Simulation {
     /// (`&mut self` only to reach the partition without locking; nothing changes.)
     pub fn router(&mut self, id: flitsim_netlist::RouterId) -> &flitsim_router::Router {
         let p = self.net.part_of(id.index());
-        let nodes = self.net.parts[p].nodes.get_mut().expect(PHASE_BUG);
-        &nodes.routers[id.index() - nodes.lo].router
+        let members = self.net.parts[p].members.get_mut().expect(PHASE_BUG);
+        &members.routers[id.index() - members.lo].router
     }
 
     /// Number of routers.
@@ -586,7 +586,7 @@ impl Simulation {
     fn set_window(&mut self, window: Window) {
         self.window = window;
         for part in &mut self.net.parts {
-            for t in &mut part.nodes.get_mut().expect(PHASE_BUG).terminals {
+            for t in &mut part.members.get_mut().expect(PHASE_BUG).terminals {
                 t.terminal.set_window(window);
             }
         }
@@ -668,8 +668,8 @@ fn schedule_trace(net: &mut Network, events: Vec<traffic::TracePacket>, tags: bo
     }
     let mut per = per.into_iter();
     for part in &mut net.parts {
-        let nodes = part.nodes.get_mut().expect(PHASE_BUG);
-        for (t, ev) in nodes.terminals.iter_mut().zip(per.by_ref()) {
+        let members = part.members.get_mut().expect(PHASE_BUG);
+        for (t, ev) in members.terminals.iter_mut().zip(per.by_ref()) {
             t.terminal.set_schedule(ev);
             if tags {
                 t.terminal.keep_tags();

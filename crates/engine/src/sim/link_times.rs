@@ -50,7 +50,7 @@ impl Simulation {
         }
         for part in &mut self.net.parts {
             for r in &mut part
-                .nodes
+                .members
                 .get_mut()
                 .expect(crate::network::PHASE_BUG)
                 .routers

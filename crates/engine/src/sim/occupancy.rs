@@ -12,7 +12,7 @@ impl Simulation {
         let now = self.now;
         for part in &mut self.net.parts {
             for r in &mut part
-                .nodes
+                .members
                 .get_mut()
                 .expect(crate::network::PHASE_BUG)
                 .routers

@@ -17,14 +17,14 @@ impl Tracer {
     /// Turns the per-component buffers of `net` on.
     pub fn start(net: &mut Network) -> Tracer {
         for part in &mut net.parts {
-            let nodes = part.nodes.get_mut().expect(PHASE_BUG);
-            for node in &mut nodes.routers {
-                node.router.set_tracing(true);
+            let members = part.members.get_mut().expect(PHASE_BUG);
+            for wired in &mut members.routers {
+                wired.router.set_tracing(true);
             }
-            for node in &mut nodes.terminals {
-                node.trace = Some(Vec::new());
+            for wired in &mut members.terminals {
+                wired.trace = Some(Vec::new());
             }
-            nodes.trace = Some(PartTrace::default());
+            members.trace = Some(PartTrace::default());
         }
         Tracer::default()
     }
@@ -54,7 +54,7 @@ impl Tracer {
     pub fn take(&mut self, net: &mut Network) -> Vec<TraceEvent> {
         let mut all = Vec::new();
         for part in &mut net.parts {
-            if let Some(tr) = &mut part.nodes.get_mut().expect(PHASE_BUG).trace {
+            if let Some(tr) = &mut part.members.get_mut().expect(PHASE_BUG).trace {
                 all.append(&mut tr.events);
             }
         }
