@@ -60,7 +60,7 @@ pub use parallel::WINDOW_CYCLES;
 pub use setup::progress::SetupProgress;
 pub use setup::zero_load;
 pub use setup::zero_load::mean as zero_load_mean;
-pub use sim::link_times::ChannelLinkTimes;
+pub use sim::channel_times::ChannelTimes;
 pub use sim::{
     auto_threads, run, useful_workers, Perf, SimConfig, Simulation, SwitchingStats,
     ROUTERS_PER_THREAD,

@@ -20,8 +20,8 @@ use flitsim_router::Stamp;
 use serde::Serialize;
 use std::sync::Arc;
 
+pub(crate) mod channel_times;
 mod config;
-pub(crate) mod link_times;
 mod measure;
 mod occupancy;
 mod replay;

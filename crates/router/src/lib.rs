@@ -68,10 +68,10 @@
 pub mod alloc;
 pub mod arbiter;
 pub mod buffer;
+pub mod channel_times;
 pub mod config;
 pub mod credit;
 pub mod flit;
-pub mod link_times;
 pub mod mask;
 pub mod occupancy;
 pub mod pipeline;
@@ -277,7 +277,7 @@ impl Router {
             buffers,
             outputs: out_state,
             occupancy: occupancy::ChannelOccupancy::new(&out_vcs),
-            link_times: None,
+            channel_times: None,
         };
         if spec.config.timeout > 0 {
             state.keep_trail();

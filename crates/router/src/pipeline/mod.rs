@@ -110,8 +110,8 @@ pub struct RouterState {
     /// resets check it. Empty without the trail.
     pub holders: Vec<Option<crate::flit::PacketId>>,
     /// Inter-arrival and waiting-time histograms per output port; `None` unless the
-    /// engine asked for them ([`crate::link_times`]).
-    pub link_times: Option<Box<crate::link_times::LinkTimes>>,
+    /// engine asked for them ([`crate::channel_times`]).
+    pub channel_times: Option<Box<crate::channel_times::OutputTimes>>,
 }
 
 impl RouterState {
@@ -133,7 +133,7 @@ impl RouterState {
         ready: flitsim_netlist::Cycle,
     ) {
         self.vcs.routed(i, route, ready);
-        if let Some(t) = &mut self.link_times {
+        if let Some(t) = &mut self.channel_times {
             if let Some(c) = self.vcs.route(i).first() {
                 t.arrived(c.port.index(), ready);
             }

@@ -511,7 +511,7 @@ impl VcAlloc {
             s.busy_change(o, 1, now);
         }
         s.occupancy.allocated(o, ovc, now, !was_busy);
-        if let Some(t) = &mut s.link_times {
+        if let Some(t) = &mut s.channel_times {
             t.granted(o, ovc, s.vcs[i].ready_at, now);
         }
         s.vcs.allocated(

@@ -497,7 +497,7 @@ impl SwitchAlloc {
         if let Some(h) = s.holders.get_mut(ovc) {
             *h = None;
         }
-        if let Some(t) = &mut s.link_times {
+        if let Some(t) = &mut s.channel_times {
             t.released(usize::from(s.layout.out_port_of[ovc]), ovc, now);
         }
         s.vcs.tail_left(i);
