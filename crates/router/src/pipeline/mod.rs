@@ -56,9 +56,9 @@
 //! channel of latency `L` the buffers must cover the round trip, `D >= sd + xd + 2L + cd`
 //! (the default router on 1-cycle channels: `D >= 5`; on 20-cycle channels: `D >= 43`).
 
+pub mod credit_return;
 pub mod crossbar;
 mod layout;
-pub mod output;
 pub mod output_queue;
 pub mod route_compute;
 pub mod switch_alloc;
@@ -67,7 +67,7 @@ pub mod vc_alloc;
 
 use crate::buffer::InputBuffer;
 use crate::config::{Delays, Switching};
-use crate::credit::OutputVcState;
+use crate::output_vc::OutputVcState;
 use crate::vc_state::InputVcs;
 use flitsim_netlist::RouterId;
 pub use layout::{Layout, Layouts};

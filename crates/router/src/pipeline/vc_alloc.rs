@@ -11,15 +11,15 @@
 //! - Visible: SA may act on the VC from `now + vc_alloc_delay` (same cycle when 0).
 //! - Knob: `vc_alloc_delay` (vd); term `vd` of the per-router head latency.
 //!
-//! [`OutputVcState::is_free_for`]: crate::credit::OutputVcState::is_free_for
+//! [`OutputVcState::is_free_for`]: crate::output_vc::OutputVcState::is_free_for
 
 use super::switch_alloc::speculative::SpecRequest;
 use super::switch_alloc::StepScratch;
 use super::{ugal, RouterState};
 use crate::alloc::{Allocator, BitMatrix};
-use crate::credit::OutputVcState;
 use crate::flit::PacketId;
 use crate::mask;
+use crate::output_vc::OutputVcState;
 use crate::routing::committed::{self, Decision};
 use crate::routing::selection::{CandidateView, Selection};
 use crate::routing::Candidate;

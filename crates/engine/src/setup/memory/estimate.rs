@@ -7,8 +7,8 @@ use crate::channel::{DelayLines, Wakes};
 use crate::network::{bounds, WiredRouter, WiredTerminal};
 use flitsim_netlist::Netlist;
 use flitsim_router::buffer::InputBuffer;
+use flitsim_router::pipeline::credit_return::CreditReturn;
 use flitsim_router::pipeline::crossbar::Crossbar;
-use flitsim_router::pipeline::output::CreditReturn;
 use flitsim_router::routing;
 use flitsim_router::{Credit, Flit, Reset, Router, StepScratch};
 

@@ -23,8 +23,8 @@ mod scratch;
 pub mod speculative;
 mod word_path;
 
+use super::credit_return::CreditReturn;
 use super::crossbar::Crossbar;
-use super::output::CreditReturn;
 use super::RouterState;
 use crate::alloc::{Allocator, BitMatrix};
 use crate::arbiter::{Arbiters, WordArbiters};
