@@ -22,9 +22,9 @@ use std::sync::Arc;
 
 pub(crate) mod channel_times;
 mod config;
-mod measure;
-mod occupancy;
+mod procedure;
 mod replay;
+mod results;
 
 pub use config::{auto_threads, useful_workers, SimConfig, ROUTERS_PER_THREAD};
 

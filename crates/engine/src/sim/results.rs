@@ -2,8 +2,8 @@
 //! counters at report time (merged in id order).
 
 use super::Simulation;
+use crate::stats::buffer::BufferStats;
 use crate::stats::channel::{self, ChannelClassStats, ChannelStats};
-use crate::stats::occupancy::BufferStats;
 use flitsim_netlist::{Dir, InPort, Netlist, VcId};
 
 impl Simulation {
