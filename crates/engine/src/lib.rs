@@ -14,13 +14,16 @@
 //! cycle, so the stepping order and the thread count never change a result.
 //!
 //! The crate's map:
-//! - the runtime: `assemble` (the network built from a netlist), [`channel`] (delay lines),
-//!   `cycle` (the two phases), `parallel` (the cycle loops), `sim` ([`Simulation`]);
+//! - the runtime: `network` (the partitions of wired routers and terminals, and
+//!   `assemble`, which builds them from a netlist), [`channel`] (delay lines), `cycle`
+//!   (the two phases), `parallel` (the cycle loops and windows), `sim` ([`Simulation`]),
+//!   `calendar` (idle terminals by the cycle they wake in), `switching` (the checks and
+//!   counters of the switching techniques);
 //! - `setup`: the memory estimate that refuses a network too large, and the zero-load
-//!   latency walk ([`zero_load`], [`zero_load_mean`]);
+//!   latency ([`zero_load`], [`zero_load_mean`]);
 //! - `checks`: conservation after every cycle (debug builds) and the deadlock watchdog;
-//! - the leaves: [`terminal`], [`traffic`], [`length`], [`latency`], [`rng`], [`stats`],
-//!   [`trace`], and [`error`] ([`ConfigError`], [`SimError`]).
+//! - the leaves: [`terminal`], [`injection`], [`traffic`], [`length`], [`latency`],
+//!   [`rng`], [`stats`], [`trace`], and [`error`] ([`ConfigError`], [`SimError`]).
 //!
 //! ```no_run
 //! use flitsim_engine::{SimConfig, Simulation};

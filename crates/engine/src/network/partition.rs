@@ -1,5 +1,6 @@
 //! A partition: a contiguous range of router and terminal ids, its routers and terminals
-//! (phase 1's) and the channel sides it writes (phase 2's), each behind a lock that is never contended.
+//! (phase 1's) and the channel sides it writes (phase 2's), each behind a lock that is
+//! never contended.
 
 use super::status::Status;
 use super::wired::{WiredRouter, WiredTerminal};
