@@ -20,7 +20,8 @@
 //!   `calendar` (idle terminals by the cycle they wake in), `switching` (the checks and
 //!   counters of the switching techniques);
 //! - `setup`: the memory estimate that refuses a network too large, and the zero-load
-//!   latency ([`zero_load`], [`zero_load_mean`]);
+//!   latency ([`zero_load`], [`zero_load_mean`]), which report their progress to a
+//!   [`SetupProgress`] (`setup_progress`);
 //! - `checks`: conservation after every cycle (debug builds) and the deadlock watchdog;
 //! - the leaves: [`terminal`], [`injection`], [`traffic`], [`length`], [`latency`],
 //!   [`rng`], [`stats`], [`trace`], and [`error`] ([`ConfigError`], [`SimError`]).
@@ -47,6 +48,7 @@ mod network;
 mod parallel;
 pub mod rng;
 mod setup;
+mod setup_progress;
 mod sim;
 pub mod stats;
 mod switching;
@@ -60,9 +62,9 @@ pub use injection::InjectionProcess;
 pub use latency::{LatencyDef, LatencyFrom, LatencyTo};
 pub use length::LengthDist;
 pub use parallel::WINDOW_CYCLES;
-pub use setup::progress::SetupProgress;
 pub use setup::zero_load;
 pub use setup::zero_load::mean as zero_load_mean;
+pub use setup_progress::SetupProgress;
 pub use sim::channel_times::ChannelTimes;
 pub use sim::{
     auto_threads, run, useful_workers, Perf, SimConfig, Simulation, SwitchingStats,

@@ -7,24 +7,26 @@ use crate::length::LengthDist;
 use crate::network::{self, Network, RoutingFunctions, Status, PHASE_BUG};
 use crate::parallel::{self, Stop, WindowState};
 use crate::setup::memory::{self, MemoryLimit};
-use crate::setup::progress::SetupProgress;
 use crate::setup::zero_load::mean as zero_load_mean;
+use crate::setup_progress::SetupProgress;
 use crate::stats::report::ReportInputs;
 use crate::stats::{MeasureOutcome, RunReport, TerminalStats, Window};
 use crate::terminal::{Delivery, TerminalConfig};
-use crate::trace::{TraceEvent, TraceNames, Tracer};
+use crate::trace::{TraceEvent, TraceNames};
 use crate::traffic::{self, TrafficPattern};
 use flitsim_netlist::{Cycle, Netlist, TerminalId};
 use flitsim_router::routing::RoutingFunction;
 use flitsim_router::Stamp;
 use serde::Serialize;
 use std::sync::Arc;
+use tracing::Tracer;
 
 pub(crate) mod channel_times;
 mod config;
 mod procedure;
 mod replay;
 mod results;
+mod tracing;
 
 pub use config::{auto_threads, useful_workers, SimConfig, ROUTERS_PER_THREAD};
 

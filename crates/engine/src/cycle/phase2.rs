@@ -84,5 +84,5 @@ pub(super) fn publish(now: Cycle, members: &mut Members, status: &mut Status) {
     let st = &mut members.status;
     st.moved = st.router_flits + st.injected + st.consumed + st.discarded > members.moved_before;
     *status = *st;
-    crate::trace::collect(now, members);
+    super::trace::collect(now, members);
 }

@@ -13,7 +13,7 @@ use crate::channel::{
     TERMINAL_FLIT,
 };
 use crate::rng::{self, ComponentKind};
-use crate::setup::progress::SetupProgress;
+use crate::setup_progress::SetupProgress;
 use crate::terminal::{ReplyConfig, Terminal, TerminalConfig};
 use crate::traffic::TrafficPattern;
 use flitsim_netlist::{

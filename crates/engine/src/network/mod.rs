@@ -17,6 +17,7 @@ pub(crate) mod ports;
 pub(crate) mod routing;
 pub(crate) mod status;
 pub(crate) mod thin_slots;
+mod trace_names;
 pub(crate) mod wired;
 
 pub(crate) use assembled::Network;

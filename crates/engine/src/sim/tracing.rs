@@ -1,10 +1,9 @@
 //! [`Tracer`]: tracing turned on in a network, the watchdog's verdicts, and the merge of
 //! the partitions' events.
 
-use super::event::{Component, EventKind, TraceEvent, TraceNames, Verdict};
-use super::part::PartTrace;
 use crate::error::{SimError, WaitingVc};
 use crate::network::{Network, PHASE_BUG};
+use crate::trace::{Component, EventKind, PartTrace, TraceEvent, TraceNames, Verdict};
 use flitsim_netlist::Cycle;
 
 /// The watchdog's verdicts; merges the partitions' event lists.

@@ -1,7 +1,7 @@
 //! Collecting a cycle's events from a partition's components, after its phase 2.
 
-use super::event::{Component, EventKind, TraceEvent};
 use crate::network::Members;
+use crate::trace::{Component, EventKind, TraceEvent};
 use flitsim_netlist::{Cycle, RouterId, TerminalId};
 
 /// Moves the events of cycle `now` out of the components of `members`, in component id
