@@ -3,7 +3,7 @@
 //! with the number written in the cell, axes in router coordinates and a colour scale
 //! in flits.
 
-use flitsim_engine::stats::occupancy::BufferStats;
+use flitsim_engine::stats::buffer::BufferStats;
 use flitsim_netlist::Netlist;
 use plotters::prelude::*;
 use std::path::Path;

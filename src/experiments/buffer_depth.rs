@@ -5,7 +5,7 @@
 
 use super::pool::Progress;
 use anyhow::bail;
-use flitsim_engine::stats::occupancy::BufferStats;
+use flitsim_engine::stats::buffer::BufferStats;
 use flitsim_engine::{SimConfig, Simulation};
 use flitsim_netlist::Netlist;
 use serde::Serialize;

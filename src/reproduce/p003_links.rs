@@ -15,7 +15,7 @@ use super::{parallel_map, Budget, Output, Table};
 use crate::plot::{Chart, Series, Style};
 use flitsim_analysis::papers::p003_hu_kleinrock as hk;
 use flitsim_engine::{LengthDist, SimConfig, Simulation};
-use flitsim_router::link_times::PortLinkTimes;
+use flitsim_router::channel_times::PortTimes;
 use serde_json::json;
 
 /// Torus side of Figs. 2-3.
@@ -83,7 +83,7 @@ pub struct Busy {
 }
 
 impl Busy {
-    fn add(&mut self, t: &PortLinkTimes) {
+    fn add(&mut self, t: &PortTimes) {
         self.channels += 1;
         self.arrivals += t.arrivals;
         self.found_busy += t.timeouts + t.granted - t.wait.first().copied().unwrap_or(0);
@@ -152,7 +152,7 @@ pub fn measure(b: &Budget, rate: f64) -> Result<Links, String> {
         ..SimConfig::default()
     };
     let mut sim = Simulation::new(&net, &config).map_err(|e| e.to_string())?;
-    sim.enable_link_times(WIDTH, BINS)
+    sim.enable_channel_times(WIDTH, BINS)
         .map_err(|e| e.to_string())?;
     sim.run();
     let mut l = Links {
@@ -162,7 +162,7 @@ pub fn measure(b: &Budget, rate: f64) -> Result<Links, String> {
         waits: vec![0; BINS as usize + 1],
         ..Links::default()
     };
-    for c in sim.link_times(&net) {
+    for c in sim.channel_times(&net) {
         l.channels += 1;
         let t = &c.times;
         l.holding.0 += t.releases;

@@ -14,13 +14,17 @@
 //! cycle, so the stepping order and the thread count never change a result.
 //!
 //! The crate's map:
-//! - the runtime: `assemble` (the network built from a netlist), [`channel`] (delay lines),
-//!   `cycle` (the two phases), `parallel` (the cycle loops), `sim` ([`Simulation`]);
+//! - the runtime: `network` (the partitions of wired routers and terminals, and
+//!   `assemble`, which builds them from a netlist), [`channel`] (delay lines), `cycle`
+//!   (the two phases), `parallel` (the cycle loops and windows), `sim` ([`Simulation`]),
+//!   `calendar` (idle terminals by the cycle they wake in), `switching` (the checks and
+//!   counters of the switching techniques);
 //! - `setup`: the memory estimate that refuses a network too large, and the zero-load
-//!   latency walk ([`zero_load`], [`zero_load_mean`]);
+//!   latency ([`zero_load`], [`zero_load_mean`]), which report their progress to a
+//!   [`SetupProgress`] (`setup_progress`);
 //! - `checks`: conservation after every cycle (debug builds) and the deadlock watchdog;
-//! - the leaves: [`terminal`], [`traffic`], [`length`], [`latency`], [`rng`], [`stats`],
-//!   [`trace`], and [`error`] ([`ConfigError`], [`SimError`]).
+//! - the leaves: [`terminal`], [`injection`], [`traffic`], [`length`], [`latency`],
+//!   [`rng`], [`stats`], [`trace`], and [`error`] ([`ConfigError`], [`SimError`]).
 //!
 //! ```no_run
 //! use flitsim_engine::{SimConfig, Simulation};
@@ -44,6 +48,7 @@ mod network;
 mod parallel;
 pub mod rng;
 mod setup;
+mod setup_progress;
 mod sim;
 pub mod stats;
 mod switching;
@@ -57,10 +62,10 @@ pub use injection::InjectionProcess;
 pub use latency::{LatencyDef, LatencyFrom, LatencyTo};
 pub use length::LengthDist;
 pub use parallel::WINDOW_CYCLES;
-pub use setup::progress::SetupProgress;
 pub use setup::zero_load;
 pub use setup::zero_load::mean as zero_load_mean;
-pub use sim::link_times::ChannelLinkTimes;
+pub use setup_progress::SetupProgress;
+pub use sim::channel_times::ChannelTimes;
 pub use sim::{
     auto_threads, run, useful_workers, Perf, SimConfig, Simulation, SwitchingStats,
     ROUTERS_PER_THREAD,

@@ -69,12 +69,12 @@
 pub mod alloc;
 pub mod arbiter;
 pub mod buffer;
+pub mod channel_times;
 pub mod config;
-pub mod credit;
 pub mod flit;
-pub mod link_times;
 pub mod mask;
 pub mod occupancy;
+pub mod output_vc;
 pub mod pipeline;
 pub mod probe;
 mod readout;
@@ -94,11 +94,11 @@ pub use wait::{VcWait, WaitReason};
 
 use buffer::InputBuffer;
 use config::{BufferDepth, Delays};
-use credit::OutputVcState;
 use flitsim_netlist::{Cycle, InPort, OutPort, RouterId, RouterSpec};
 use flitsim_routing::{self as routing, RoutingFunction};
+use output_vc::OutputVcState;
+use pipeline::credit_return::CreditReturn;
 use pipeline::crossbar::Crossbar;
-use pipeline::output::CreditReturn;
 use pipeline::route_compute::RouteCompute;
 use pipeline::switch_alloc::SwitchAlloc;
 use pipeline::vc_alloc::VcAlloc;
@@ -170,7 +170,7 @@ impl Router {
         // The occupancy counters' port of each output VC, kept for a debug check.
         const PORT_OF: usize = if cfg!(debug_assertions) { 1 } else { 0 };
         (in_vcs * (size_of::<vc_state::InputVcState>() + size_of::<routing::RouteSet>())
-            + out_vcs * (size_of::<credit::OutputVcState>() + 2 * size_of::<u32>() + PORT_OF))
+            + out_vcs * (size_of::<output_vc::OutputVcState>() + 2 * size_of::<u32>() + PORT_OF))
             as u64
     }
 
@@ -278,7 +278,7 @@ impl Router {
             buffers,
             outputs: out_state,
             occupancy: occupancy::ChannelOccupancy::new(&out_vcs),
-            link_times: None,
+            channel_times: None,
         };
         if spec.config.timeout > 0 {
             state.keep_trail();

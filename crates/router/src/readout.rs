@@ -50,19 +50,19 @@ impl Router {
         let s = &mut self.state;
         s.occupancy.reset(now);
         s.buffers.reset_occupancy(now);
-        if let Some(t) = &mut s.link_times {
+        if let Some(t) = &mut s.channel_times {
             t.reset();
         }
     }
 
     /// Starts the inter-arrival and waiting-time histograms of every output port
-    /// ([`crate::link_times`]), `bins` bins of `bin_width` cycles.
-    pub fn enable_link_times(&mut self, bin_width: u32, bins: u32) {
+    /// ([`crate::channel_times`]), `bins` bins of `bin_width` cycles.
+    pub fn enable_channel_times(&mut self, bin_width: u32, bins: u32) {
         let (ports, vcs) = (
             self.state.layout.out_ports(),
             self.state.layout.total_out_vcs(),
         );
-        self.state.link_times = Some(Box::new(crate::link_times::LinkTimes::new(
+        self.state.channel_times = Some(Box::new(crate::channel_times::OutputTimes::new(
             ports, vcs, bin_width, bins,
         )));
     }
@@ -76,8 +76,11 @@ impl Router {
     }
 
     /// Output port `out`'s inter-arrival and waiting-time histograms, when enabled.
-    pub fn link_times(&self, out: OutPort) -> Option<&crate::link_times::PortLinkTimes> {
-        self.state.link_times.as_ref().map(|t| t.port(out.index()))
+    pub fn channel_times(&self, out: OutPort) -> Option<&crate::channel_times::PortTimes> {
+        self.state
+            .channel_times
+            .as_ref()
+            .map(|t| t.port(out.index()))
     }
 
     /// Cycles output port `out` spent with exactly `v` busy VCs, `v = 0..=V`, from

@@ -39,7 +39,7 @@ impl Router {
         if s.outputs[ovc].owner == Some(i as u32) && s.holders[ovc] == Some(r.packet) {
             self.drop_front(now, i, r.packet);
             let s = &mut self.state;
-            if let Some(t) = &mut s.link_times {
+            if let Some(t) = &mut s.channel_times {
                 t.released(out.index(), ovc, now);
             }
             s.outputs[ovc].owner = None;
@@ -104,7 +104,7 @@ impl Router {
                     packet: head.packet,
                 });
             }
-            if let Some(t) = &mut self.state.link_times {
+            if let Some(t) = &mut self.state.channel_times {
                 if let Some(c) = self.state.vcs.route(i).first() {
                     t.timed_out(c.port.index());
                 }

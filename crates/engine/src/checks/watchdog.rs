@@ -80,8 +80,8 @@ pub(crate) fn diagnose(now: Cycle, idle: u64, view: &View<'_>) -> SimError {
         .collect();
     let mut graph: DiGraphMap<VcNode, ()> = DiGraphMap::new();
     let mut waiting: BTreeSet<VcNode> = BTreeSet::new();
-    for (r, node) in view.routers().enumerate() {
-        for w in node.router.waits() {
+    for (r, wired) in view.routers().enumerate() {
+        for w in wired.router.waits() {
             let from: VcNode = (r as u32, w.in_port.0, w.vc.0);
             waiting.insert(from);
             graph.add_node(from);
@@ -144,8 +144,8 @@ fn add_terminal_waits(
     graph: &mut DiGraphMap<VcNode, ()>,
     waiting: &mut BTreeSet<VcNode>,
 ) {
-    for (r, node) in view.terminals().enumerate() {
-        let Some(w) = node.terminal.reply_wait() else {
+    for (r, wired) in view.terminals().enumerate() {
+        let Some(w) = wired.terminal.reply_wait() else {
             continue;
         };
         for e in &w.ejection_vcs {
@@ -163,8 +163,13 @@ fn add_terminal_waits(
 /// not know), so that a report always says where the undelivered flits are.
 fn holding(view: &View<'_>) -> BTreeSet<VcNode> {
     let mut held = BTreeSet::new();
-    for (r, node) in view.routers().enumerate() {
-        held.extend(node.router.holding_vcs().map(|(p, v)| (r as u32, p.0, v.0)));
+    for (r, wired) in view.routers().enumerate() {
+        held.extend(
+            wired
+                .router
+                .holding_vcs()
+                .map(|(p, v)| (r as u32, p.0, v.0)),
+        );
     }
     held
 }

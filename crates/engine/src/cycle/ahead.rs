@@ -10,8 +10,8 @@ use super::routers::step_routers;
 use super::send::{wake, Sender};
 use super::terminals::step_terminals;
 use crate::channel::{Arrival, ChannelSide, DelayLines, Due, Inbox, Land, Landing, WakeRef};
-use crate::network::node::{RouterNode, TerminalNode};
-use crate::network::partition::{Nodes, Outbound};
+use crate::network::partition::{Members, Outbound};
+use crate::network::wired::{WiredRouter, WiredTerminal};
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset};
 
@@ -32,12 +32,12 @@ impl<D: Due, A: Land, W: FnMut(WakeRef, u64)> Pass for Ahead<'_, '_, D, A, W> {
         self
     }
     #[inline(always)]
-    fn router_stepped(&mut self, node: &mut RouterNode, resets: bool) -> u64 {
-        self.send.router(node, resets)
+    fn router_stepped(&mut self, wired: &mut WiredRouter, resets: bool) -> u64 {
+        self.send.router(wired, resets)
     }
     #[inline(always)]
-    fn terminal_stepped(&mut self, node: &mut TerminalNode) -> u64 {
-        self.send.terminal(node)
+    fn terminal_stepped(&mut self, wired: &mut WiredTerminal) -> u64 {
+        self.send.terminal(wired)
     }
 }
 
@@ -93,19 +93,19 @@ impl<'a, D: Due, A, W> ReadSides<'a> for &'a Ahead<'_, '_, D, A, W> {
     }
 }
 
-/// Both phases at `now` for partition `nodes` inside a lookahead window: the components
+/// Both phases at `now` for partition `members` inside a lookahead window: the components
 /// its own wake-ups and the `inboxes` (by writer partition; its own is never read) name
 /// for `now` step, reading their inputs where they lie, and send their outputs onto `out`
 /// at once (as [`super::fused_cycle`] does; the wake-ups of other partitions are written
 /// too, for the cycles after the window); then the status is published.
 pub(crate) fn ahead_cycle(
     now: Cycle,
-    nodes: &mut Nodes,
+    members: &mut Members,
     out: &mut Outbound,
     inboxes: &[&Inbox],
     resets: bool,
 ) {
-    let (t, part) = (now.0, nodes.part);
+    let (t, part) = (now.0, members.part);
     let Outbound {
         flits,
         credits,
@@ -114,7 +114,7 @@ pub(crate) fn ahead_cycle(
         status,
     } = out;
     begin(
-        nodes,
+        members,
         |(routers, arrivals), (terminals, terminal_arrivals)| {
             wakes[part].deliver(
                 t,
@@ -135,7 +135,7 @@ pub(crate) fn ahead_cycle(
         w.prepare(t);
     }
     let part = part as u32;
-    match nodes.latency {
+    match members.latency {
         Some(l) => {
             let mut pass = Ahead {
                 at: Arrival::new(t, l),
@@ -150,8 +150,8 @@ pub(crate) fn ahead_cycle(
                     wake: |w, due| wake(wakes, w, due),
                 },
             };
-            step_routers(now, nodes, None, &mut pass, resets);
-            step_terminals(now, nodes, None, &mut pass, resets);
+            step_routers(now, members, None, &mut pass, resets);
+            step_terminals(now, members, None, &mut pass, resets);
         }
         None => {
             let mut pass = Ahead {
@@ -167,9 +167,9 @@ pub(crate) fn ahead_cycle(
                     wake: |w, due| wake(wakes, w, due),
                 },
             };
-            step_routers(now, nodes, None, &mut pass, resets);
-            step_terminals(now, nodes, None, &mut pass, resets);
+            step_routers(now, members, None, &mut pass, resets);
+            step_terminals(now, members, None, &mut pass, resets);
         }
     }
-    publish(now, nodes, status);
+    publish(now, members, status);
 }

@@ -9,8 +9,8 @@ use super::routers::step_routers;
 use super::send::Sender;
 use super::terminals::step_terminals;
 use crate::channel::{Arrival, ChannelSide, DelayLines, Due, Land, Landing, WakeRef};
-use crate::network::node::{RouterNode, TerminalNode};
-use crate::network::partition::{Nodes, Outbound, PHASE_BUG};
+use crate::network::partition::{Members, Outbound, PHASE_BUG};
+use crate::network::wired::{WiredRouter, WiredTerminal};
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit, Reset};
 
@@ -28,12 +28,12 @@ impl<D: Due, A: Land, W: FnMut(WakeRef, u64)> Pass for Fused<'_, D, A, W> {
         self
     }
     #[inline(always)]
-    fn router_stepped(&mut self, node: &mut RouterNode, resets: bool) -> u64 {
-        self.send.router(node, resets)
+    fn router_stepped(&mut self, wired: &mut WiredRouter, resets: bool) -> u64 {
+        self.send.router(wired, resets)
     }
     #[inline(always)]
-    fn terminal_stepped(&mut self, node: &mut TerminalNode) -> u64 {
-        self.send.terminal(node)
+    fn terminal_stepped(&mut self, wired: &mut WiredTerminal) -> u64 {
+        self.send.terminal(wired)
     }
 }
 
@@ -70,10 +70,10 @@ impl<'a, D: Due, A, W> ReadSides<'a> for &'a Fused<'_, D, A, W> {
     }
 }
 
-/// Both phases at `now` for the only partition `nodes`, whose lines are `out` (see the
+/// Both phases at `now` for the only partition `members`, whose lines are `out` (see the
 /// module docs of `cycle`): phase 1 with each component's outputs sent right after its step, then
 /// the status published.
-pub(crate) fn fused_cycle(now: Cycle, nodes: &mut Nodes, out: &mut Outbound, resets: bool) {
+pub(crate) fn fused_cycle(now: Cycle, members: &mut Members, out: &mut Outbound, resets: bool) {
     let t = now.0;
     let Outbound {
         flits,
@@ -85,14 +85,14 @@ pub(crate) fn fused_cycle(now: Cycle, nodes: &mut Nodes, out: &mut Outbound, res
     let [own] = &mut wakes[..] else {
         panic!("{PHASE_BUG}: a partition not alone");
     };
-    match nodes.latency {
+    match members.latency {
         // One latency for every line: everything read now lies at one offset of each
         // ring, everything sent now is due in one bucket; the wake-ups of now are taken
         // where they lie.
         Some(l) => {
             let at = Landing::new(t, l);
             let (woken, mut bucket) = own.take_and_wake(t, at.due());
-            begin(nodes, |(pending, _), (arriving, _)| {
+            begin(members, |(pending, _), (arriving, _)| {
                 for (to, w) in pending.iter_mut().zip(woken.routers.iter_mut()) {
                     *to |= std::mem::take(w);
                 }
@@ -113,11 +113,17 @@ pub(crate) fn fused_cycle(now: Cycle, nodes: &mut Nodes, out: &mut Outbound, res
                     },
                 },
             };
-            step_routers(now, nodes, Some(woken.arrivals), &mut pass, resets);
-            step_terminals(now, nodes, Some(woken.terminal_arrivals), &mut pass, resets);
+            step_routers(now, members, Some(woken.arrivals), &mut pass, resets);
+            step_terminals(
+                now,
+                members,
+                Some(woken.terminal_arrivals),
+                &mut pass,
+                resets,
+            );
         }
         None => {
-            begin(nodes, |routers, terminals| {
+            begin(members, |routers, terminals| {
                 own.deliver(t, routers, terminals)
             });
             own.prepare(t);
@@ -134,9 +140,9 @@ pub(crate) fn fused_cycle(now: Cycle, nodes: &mut Nodes, out: &mut Outbound, res
                     },
                 },
             };
-            step_routers(now, nodes, None, &mut pass, resets);
-            step_terminals(now, nodes, None, &mut pass, resets);
+            step_routers(now, members, None, &mut pass, resets);
+            step_terminals(now, members, None, &mut pass, resets);
         }
     }
-    publish(now, nodes, status);
+    publish(now, members, status);
 }

@@ -47,6 +47,7 @@ mod router_step;
 mod routers;
 mod send;
 mod terminals;
+mod trace;
 mod view;
 
 pub(crate) use ahead::ahead_cycle;

@@ -3,14 +3,14 @@
 
 use super::send::{wake, Sender};
 use crate::channel::{Land, Landing, WakeRef};
-use crate::network::partition::{Nodes, Outbound};
+use crate::network::partition::{Members, Outbound};
 use crate::network::status::Status;
 use flitsim_netlist::Cycle;
 
-/// Phase 2 at `now` for partition `nodes`: what its components stepped this cycle wrote
+/// Phase 2 at `now` for partition `members`: what its components stepped this cycle wrote
 /// into its own lines' slots due later, the components they wake into the wake-ups;
 /// publishes the partition's status.
-pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
+pub(crate) fn write(now: Cycle, members: &mut Members, out: &mut Outbound) {
     let t = now.0;
     let Outbound {
         flits,
@@ -22,9 +22,9 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
     for w in wakes.iter_mut() {
         w.prepare(t);
     }
-    match nodes.latency {
+    match members.latency {
         Some(l) => send_stepped(
-            nodes,
+            members,
             Sender {
                 at: Landing::new(t, l),
                 flits,
@@ -34,7 +34,7 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
             },
         ),
         None => send_stepped(
-            nodes,
+            members,
             Sender {
                 at: t,
                 flits,
@@ -44,42 +44,45 @@ pub(crate) fn write(now: Cycle, nodes: &mut Nodes, out: &mut Outbound) {
             },
         ),
     }
-    publish(now, nodes, status);
+    publish(now, members, status);
 }
 
-/// Phase 2: sends through `send` what the components of `nodes` stepped this cycle wrote.
+/// Phase 2: sends through `send` what the components of `members` stepped this cycle wrote.
 #[inline(always)]
-fn send_stepped<A: Land, W: FnMut(WakeRef, u64)>(nodes: &mut Nodes, mut send: Sender<'_, A, W>) {
+fn send_stepped<A: Land, W: FnMut(WakeRef, u64)>(
+    members: &mut Members,
+    mut send: Sender<'_, A, W>,
+) {
     let resets = !send.resets.is_empty();
-    for (w, &word) in nodes.stepped.iter().enumerate() {
+    for (w, &word) in members.stepped.iter().enumerate() {
         let mut bits = word;
         while bits != 0 {
             let i = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            nodes.status.router_flits += send.router(&mut nodes.routers[i], resets);
+            members.status.router_flits += send.router(&mut members.routers[i], resets);
         }
     }
-    for (w, word) in nodes.stepped_terminals.iter_mut().enumerate() {
+    for (w, word) in members.stepped_terminals.iter_mut().enumerate() {
         let mut bits = std::mem::take(word);
         while bits != 0 {
             let i = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            nodes.status.injected += send.terminal(&mut nodes.terminals[i]);
+            members.status.injected += send.terminal(&mut members.terminals[i]);
         }
     }
 }
 
 /// The end of a cycle at `now`: the partition's status published into `status`.
-pub(super) fn publish(now: Cycle, nodes: &mut Nodes, status: &mut Status) {
+pub(super) fn publish(now: Cycle, members: &mut Members, status: &mut Status) {
     debug_assert!(
-        nodes
+        members
             .terminals
             .iter()
             .all(|n| n.flit_out.is_none() && n.credit_out.is_none()),
         "a terminal not stepped has an output"
     );
-    let st = &mut nodes.status;
-    st.moved = st.router_flits + st.injected + st.consumed + st.discarded > nodes.moved_before;
+    let st = &mut members.status;
+    st.moved = st.router_flits + st.injected + st.consumed + st.discarded > members.moved_before;
     *status = *st;
-    crate::trace::collect(now, nodes);
+    super::trace::collect(now, members);
 }

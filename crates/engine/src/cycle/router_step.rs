@@ -1,7 +1,7 @@
 //! One router's step: what its channel sides deliver now handed to it, then the step.
 
 use super::read::ReadSides;
-use crate::network::node::RouterNode;
+use crate::network::wired::WiredRouter;
 use flitsim_netlist::{Cycle, InPort, OutPort};
 use flitsim_router::StepScratch;
 
@@ -18,7 +18,7 @@ use flitsim_router::StepScratch;
 #[inline(always)]
 pub(super) fn step_arrived<'a>(
     now: Cycle,
-    node: &mut RouterNode,
+    wired: &mut WiredRouter,
     arrived: u64,
     read: &impl ReadSides<'a>,
     resets: bool,
@@ -30,14 +30,14 @@ pub(super) fn step_arrived<'a>(
         // The wake-ups missed nothing and named nothing extra: every line read in full
         // agrees with the mask (a credit bit may stand for a reset alone).
         let t = now.0;
-        for (p, w) in node.ports.iter().enumerate() {
+        for (p, w) in wired.ports.iter().enumerate() {
             assert_eq!(
                 flits >> p & 1 == 1,
                 read.peek_flit(w.input.read()).is_some(),
                 "flit on input port {p} at cycle {t}: arrival mask and lines disagree"
             );
         }
-        for (o, w) in node.ports.iter().enumerate() {
+        for (o, w) in wired.ports.iter().enumerate() {
             let reset = resets && read.peek_reset(w.output.read()).is_some();
             assert_eq!(
                 credits >> o & 1 == 1,
@@ -46,7 +46,7 @@ pub(super) fn step_arrived<'a>(
             );
         }
         assert!(
-            arrived != 0 || !node.router.is_quiescent(),
+            arrived != 0 || !wired.router.is_quiescent(),
             "router visited with nothing to do"
         );
     }
@@ -55,19 +55,20 @@ pub(super) fn step_arrived<'a>(
         while m != 0 {
             let o = m.trailing_zeros() as usize;
             m &= m - 1;
-            if let Some(r) = read.peek_reset(node.ports.get(o).output.read()) {
-                node.router
+            if let Some(r) = read.peek_reset(wired.ports.get(o).output.read()) {
+                wired
+                    .router
                     .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
             }
         }
     }
-    let router = &mut node.router;
+    let router = &mut wired.router;
     router.begin_step(now);
     let mut m = credits;
     while m != 0 {
         let o = m.trailing_zeros() as usize;
         m &= m - 1;
-        let side = node.ports.get(o).output.read();
+        let side = wired.ports.get(o).output.read();
         // With resets a credit bit may stand for a reset alone: the credit's tag decides.
         if !resets {
             router.receive_credit(now, OutPort(o as u8), read.credit(side));
@@ -82,7 +83,7 @@ pub(super) fn step_arrived<'a>(
         router.receive_flit(
             now,
             InPort(p as u8),
-            read.flit(node.ports.get(p).input.read()),
+            read.flit(wired.ports.get(p).input.read()),
         );
     }
     router.finish_step(now, scratch);
@@ -94,24 +95,24 @@ pub(super) fn step_arrived<'a>(
 #[inline(never)]
 pub(super) fn step_wide<'a>(
     now: Cycle,
-    node: &mut RouterNode,
+    wired: &mut WiredRouter,
     read: &impl ReadSides<'a>,
     resets: bool,
     scratch: &mut StepScratch,
 ) {
-    let any_input = read_all(now, node, read, resets);
+    let any_input = read_all(now, wired, read, resets);
     debug_assert!(
-        any_input || !node.router.is_quiescent(),
+        any_input || !wired.router.is_quiescent(),
         "router visited with nothing to do"
     );
-    let router = &mut node.router;
+    let router = &mut wired.router;
     router.begin_step(now);
-    for (o, c) in node.credits_in.iter().enumerate() {
+    for (o, c) in wired.credits_in.iter().enumerate() {
         if let Some(c) = *c {
             router.receive_credit(now, OutPort(o as u8), c);
         }
     }
-    for (p, f) in node.flits_in.iter().enumerate() {
+    for (p, f) in wired.flits_in.iter().enumerate() {
         if let Some(f) = f {
             router.receive_flit(now, InPort(p as u8), f);
         }
@@ -122,23 +123,24 @@ pub(super) fn step_wide<'a>(
 /// A wide router's inbox filled from every line (resets handed over at once).
 fn read_all<'a>(
     now: Cycle,
-    node: &mut RouterNode,
+    wired: &mut WiredRouter,
     read: &impl ReadSides<'a>,
     resets: bool,
 ) -> bool {
     let mut any = false;
-    for (slot, w) in node.flits_in.iter_mut().zip(node.ports.iter()) {
+    for (slot, w) in wired.flits_in.iter_mut().zip(wired.ports.iter()) {
         *slot = read.peek_flit(w.input.read()).copied();
         any |= slot.is_some();
     }
-    for (slot, w) in node.credits_in.iter_mut().zip(node.ports.iter()) {
+    for (slot, w) in wired.credits_in.iter_mut().zip(wired.ports.iter()) {
         *slot = read.peek_credit(w.output.read());
         any |= slot.is_some();
     }
     if resets {
-        for (o, w) in node.ports.iter().enumerate() {
+        for (o, w) in wired.ports.iter().enumerate() {
             if let Some(r) = read.peek_reset(w.output.read()) {
-                node.router
+                wired
+                    .router
                     .receive_reset(now, flitsim_netlist::OutPort(o as u8), r);
                 any = true;
             }

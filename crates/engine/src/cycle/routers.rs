@@ -3,17 +3,17 @@
 use super::pass::Pass;
 use super::router_step::{step_arrived, step_wide};
 use crate::channel::MASK_PORTS;
-use crate::network::partition::Nodes;
+use crate::network::partition::Members;
 use flitsim_netlist::Cycle;
 
-/// Phase 1: steps the routers of `nodes` that are pending or woken, taking each one's
+/// Phase 1: steps the routers of `members` that are pending or woken, taking each one's
 /// arrival mask from `arrivals` (one per router, padded to 64 per word; `None`: the
 /// partition's, where the wake-ups were delivered), reading through `pass`, and hands
 /// each to `pass` after its step.
 #[inline(always)]
 pub(super) fn step_routers(
     now: Cycle,
-    nodes: &mut Nodes,
+    members: &mut Members,
     arrivals: Option<&mut [u64]>,
     pass: &mut impl Pass,
     resets: bool,
@@ -21,9 +21,9 @@ pub(super) fn step_routers(
     // Without resets (every run without timeouts) the loop is compiled without their
     // tests and the discard counts.
     if resets {
-        step_routers_with::<true>(now, nodes, arrivals, pass);
+        step_routers_with::<true>(now, members, arrivals, pass);
     } else {
-        step_routers_with::<false>(now, nodes, arrivals, pass);
+        step_routers_with::<false>(now, members, arrivals, pass);
     }
 }
 
@@ -31,11 +31,11 @@ pub(super) fn step_routers(
 #[inline(always)]
 fn step_routers_with<const RESETS: bool>(
     now: Cycle,
-    nodes: &mut Nodes,
+    members: &mut Members,
     arrivals: Option<&mut [u64]>,
     pass: &mut impl Pass,
 ) {
-    let Nodes {
+    let Members {
         routers,
         pending,
         arrivals: delivered,
@@ -44,7 +44,7 @@ fn step_routers_with<const RESETS: bool>(
         wide,
         scratch,
         ..
-    } = nodes;
+    } = members;
     let wide = *wide;
     let scratch: &mut flitsim_router::StepScratch = scratch;
     let arrivals = arrivals.unwrap_or(delivered);
@@ -60,27 +60,27 @@ fn step_routers_with<const RESETS: bool>(
             let k = bits.trailing_zeros() as usize & 63;
             let i = w * 64 + k;
             bits &= bits - 1;
-            let node = &mut routers[i];
+            let wired = &mut routers[i];
             let arrived = std::mem::take(&mut arrivals[k]);
             let discarded_before = if RESETS {
-                node.router.reset_counters().flits_discarded
+                wired.router.reset_counters().flits_discarded
             } else {
                 0
             };
             {
                 let read = pass.read();
-                if wide && node.flits_in.len() > MASK_PORTS {
-                    step_wide(now, node, &read, RESETS, scratch);
+                if wide && wired.flits_in.len() > MASK_PORTS {
+                    step_wide(now, wired, &read, RESETS, scratch);
                 } else {
-                    step_arrived(now, node, arrived, &read, RESETS, scratch);
+                    step_arrived(now, wired, arrived, &read, RESETS, scratch);
                 }
             }
             if RESETS {
-                node.router.emit_resets(&mut node.resets_out);
-                st.discarded += node.router.reset_counters().flits_discarded - discarded_before;
+                wired.router.emit_resets(&mut wired.resets_out);
+                st.discarded += wired.router.reset_counters().flits_discarded - discarded_before;
             }
-            st.router_flits += pass.router_stepped(node, RESETS);
-            if !node.router.is_quiescent() {
+            st.router_flits += pass.router_stepped(wired, RESETS);
+            if !wired.router.is_quiescent() {
                 *word |= 1 << (i % 64);
             }
         }

@@ -1,7 +1,7 @@
 //! What a stepped component wrote, sent onto its own channel sides with its readers woken.
 
 use crate::channel::{DelayLine, DelayLines, Land, WakeRef, Wakes, WriteSide};
-use crate::network::node::{RouterNode, TerminalNode};
+use crate::network::wired::{WiredRouter, WiredTerminal};
 use flitsim_router::{Credit, Flit, Reset};
 
 /// Where the outputs of a partition's components go: its own channel sides, at `at`
@@ -17,24 +17,24 @@ pub(super) struct Sender<'o, A, W> {
 }
 
 impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
-    /// Sends what router `node` wrote in its last step, read where its step left it (its
+    /// Sends what router `wired` wrote in its last step, read where its step left it (its
     /// resets too if `resets`: some router has a timeout); returns the number of flits.
     #[inline(always)]
-    pub fn router(&mut self, node: &mut RouterNode, resets: bool) -> u64 {
-        let out = node.router.flits_out();
+    pub fn router(&mut self, wired: &mut WiredRouter, resets: bool) -> u64 {
+        let out = wired.router.flits_out();
         let sent = out.len() as u64;
         for (o, f) in out {
-            let to = node.ports.get(o.index()).output.write();
+            let to = wired.ports.get(o.index()).output.write();
             let due = self.flits.send(to.line, self.at, f);
             (self.wake)(to.wake, due);
         }
-        for (p, c) in node.router.credits_out() {
-            let to = node.ports.get(p.index()).input.write();
+        for (p, c) in wired.router.credits_out() {
+            let to = wired.ports.get(p.index()).input.write();
             let due = self.credits.send(to.line, self.at, &c);
             (self.wake)(to.wake, due);
         }
         if resets {
-            for (slot, w) in node.resets_out.iter_mut().zip(node.ports.iter()) {
+            for (slot, w) in wired.resets_out.iter_mut().zip(wired.ports.iter()) {
                 if let Some(r) = slot.take() {
                     let to = w.input.write();
                     let due = self.resets.send(to.line, self.at, &r);
@@ -45,20 +45,20 @@ impl<A: Land, W: FnMut(WakeRef, u64)> Sender<'_, A, W> {
         sent
     }
 
-    /// Sends what terminal `node` wrote in its last step (its outbox is emptied);
+    /// Sends what terminal `wired` wrote in its last step (its outbox is emptied);
     /// returns the number of flits.
     #[inline(always)]
-    pub fn terminal(&mut self, node: &mut TerminalNode) -> u64 {
+    pub fn terminal(&mut self, wired: &mut WiredTerminal) -> u64 {
         // The flit is sent from the outbox (not moved out of it first: one copy).
-        let sent = if let Some(f) = &node.flit_out {
-            self.item(node.write_flits, |s, to, at| s.flits.send(to, at, f));
+        let sent = if let Some(f) = &wired.flit_out {
+            self.item(wired.write_flits, |s, to, at| s.flits.send(to, at, f));
             1
         } else {
             0
         };
-        node.flit_out = None;
-        if let Some(c) = node.credit_out.take() {
-            self.item(node.write_credits, |s, to, at| s.credits.send(to, at, &c));
+        wired.flit_out = None;
+        if let Some(c) = wired.credit_out.take() {
+            self.item(wired.write_credits, |s, to, at| s.credits.send(to, at, &c));
         }
         sent
     }

@@ -4,9 +4,9 @@
 use super::pass::Pass;
 use super::read::ReadSides;
 use crate::channel::{TERMINAL_CREDIT, TERMINAL_FLIT};
-use crate::network::node::TerminalNode;
-use crate::network::partition::Nodes;
+use crate::network::partition::Members;
 use crate::network::status::Status;
+use crate::network::wired::WiredTerminal;
 use flitsim_netlist::Cycle;
 
 /// Trials an idle terminal draws ahead at most ([`crate::terminal::Terminal::look_ahead`]):
@@ -24,17 +24,17 @@ const LOOK_AHEAD: u64 = 1024;
 #[inline(always)]
 pub(super) fn step_terminals(
     now: Cycle,
-    nodes: &mut Nodes,
+    members: &mut Members,
     arrivals: Option<&mut [u64]>,
     pass: &mut impl Pass,
     resets: bool,
 ) {
     // Without resets and tracing (every measuring run without timeouts) the loop is
     // compiled without their tests.
-    if resets || nodes.trace.is_some() {
-        step_terminals_with::<true>(now, nodes, arrivals, pass, resets);
+    if resets || members.trace.is_some() {
+        step_terminals_with::<true>(now, members, arrivals, pass, resets);
     } else {
-        step_terminals_with::<false>(now, nodes, arrivals, pass, false);
+        step_terminals_with::<false>(now, members, arrivals, pass, false);
     }
 }
 
@@ -42,13 +42,13 @@ pub(super) fn step_terminals(
 #[inline(always)]
 fn step_terminals_with<const FEATURES: bool>(
     now: Cycle,
-    nodes: &mut Nodes,
+    members: &mut Members,
     arrivals: Option<&mut [u64]>,
     pass: &mut impl Pass,
     resets: bool,
 ) {
     let t = now.0;
-    let Nodes {
+    let Members {
         terminals,
         arriving,
         terminal_arrivals: delivered,
@@ -58,7 +58,7 @@ fn step_terminals_with<const FEATURES: bool>(
         status: st,
         trace,
         ..
-    } = nodes;
+    } = members;
     let arrivals = arrivals.unwrap_or(delivered);
     #[cfg(debug_assertions)]
     check_wakes(t, terminals, arriving, arrivals, &pass.read(), resets);
@@ -75,84 +75,85 @@ fn step_terminals_with<const FEATURES: bool>(
             let k = bits.trailing_zeros() as usize & 63;
             bits &= bits - 1;
             let i = w * 64 + k;
-            let node = &mut terminals[i];
+            let wired = &mut terminals[i];
             // 0 for a terminal not woken.
             let arrived = std::mem::take(&mut arrivals[k]);
             if !FEATURES
                 && arrived == TERMINAL_CREDIT
                 && calendar.filed(i)
-                && node.terminal.quiet_at(now)
+                && wired.terminal.quiet_at(now)
             {
                 // The step would take the credit and nothing else: no output, still
                 // idle, and the calendar entry its last step filed still the one to keep
                 // (none after a run's start: then it steps). Resets known off: the bit is
                 // a credit.
-                node.terminal
-                    .take_credit(now, pass.read().credit(node.read_credits));
+                wired
+                    .terminal
+                    .take_credit(now, pass.read().credit(wired.read_credits));
                 *keep &= !(1 << k);
                 continue;
             }
-            step_terminal(now, node, arrived, &pass.read(), st, (resets, tracing));
-            st.injected += pass.terminal_stepped(node);
-            if tracing || !node.terminal.is_idle() {
+            step_terminal(now, wired, arrived, &pass.read(), st, (resets, tracing));
+            st.injected += pass.terminal_stepped(wired);
+            if tracing || !wired.terminal.is_idle() {
                 *keep |= 1 << k;
                 continue;
             }
             *keep &= !(1 << k);
-            if let Some(next) = node.terminal.look_ahead(now, LOOK_AHEAD) {
+            if let Some(next) = wired.terminal.look_ahead(now, LOOK_AHEAD) {
                 calendar.file(i, next.0);
             }
         }
     }
 }
 
-/// Steps terminal `node`, handing it what its arrival mask `arrived` names, read through
+/// Steps terminal `wired`, handing it what its arrival mask `arrived` names, read through
 /// `read`: a reset first (if `resets`), then the flit and the credit; the step's events
 /// are traced if `tracing`.
 #[inline(always)]
 fn step_terminal<'a>(
     now: Cycle,
-    node: &mut TerminalNode,
+    wired: &mut WiredTerminal,
     arrived: u64,
     read: &impl ReadSides<'a>,
     st: &mut Status,
     (resets, tracing): (bool, bool),
 ) {
     if resets && arrived & TERMINAL_CREDIT != 0 {
-        if let Some(r) = read.peek_reset(node.read_credits) {
-            node.terminal.receive_reset(now, r, &mut st.tally);
-            if let Some(tr) = &mut node.trace {
+        if let Some(r) = read.peek_reset(wired.read_credits) {
+            wired.terminal.receive_reset(now, r, &mut st.tally);
+            if let Some(tr) = &mut wired.trace {
                 tr.push(crate::trace::TerminalEvent::ResetIn { packet: r.packet });
             }
         }
     }
-    let flit_in = (arrived & TERMINAL_FLIT != 0).then(|| read.flit(node.read_flits));
+    let flit_in = (arrived & TERMINAL_FLIT != 0).then(|| read.flit(wired.read_flits));
     // With resets a credit bit may stand for a reset alone: the credit's tag decides.
     let credit_in = if arrived & TERMINAL_CREDIT == 0 {
         None
     } else if resets {
-        read.peek_credit(node.read_credits)
+        read.peek_credit(wired.read_credits)
     } else {
-        Some(read.credit(node.read_credits))
+        Some(read.credit(wired.read_credits))
     };
     st.consumed += u64::from(arrived & TERMINAL_FLIT != 0);
-    node.terminal.step_into(
+    wired.terminal.step_into(
         now,
         flit_in,
         credit_in,
         &mut st.tally,
-        &mut node.flit_out,
-        &mut node.credit_out,
+        &mut wired.flit_out,
+        &mut wired.credit_out,
     );
     // Every terminal's buffer is on while tracing: the flag spares the load.
     if tracing {
-        if let Some(t) = &mut node.trace {
+        if let Some(t) = &mut wired.trace {
             crate::trace::event::terminal_step(
                 t,
                 flit_in.copied(),
                 credit_in,
-                node.flit_out,
-                node.credit_out,
+                wired.flit_out,
+                wired.credit_out,
             );
         }
     }
@@ -164,20 +165,20 @@ fn step_terminal<'a>(
 #[cfg(debug_assertions)]
 fn check_wakes<'a>(
     t: u64,
-    terminals: &[TerminalNode],
+    terminals: &[WiredTerminal],
     arriving: &[u64],
     arrivals: &[u64],
     read: &impl ReadSides<'a>,
     resets: bool,
 ) {
-    for (i, node) in terminals.iter().enumerate() {
+    for (i, wired) in terminals.iter().enumerate() {
         let m = arrivals[i];
         assert_eq!(arriving[i / 64] >> (i % 64) & 1, u64::from(m != 0));
-        let reset = resets && read.peek_reset(node.read_credits).is_some();
+        let reset = resets && read.peek_reset(wired.read_credits).is_some();
         assert!(
-            (m & TERMINAL_FLIT != 0) == read.peek_flit(node.read_flits).is_some()
+            (m & TERMINAL_FLIT != 0) == read.peek_flit(wired.read_flits).is_some()
                 && (m & TERMINAL_CREDIT != 0)
-                    == (read.peek_credit(node.read_credits).is_some() || reset),
+                    == (read.peek_credit(wired.read_credits).is_some() || reset),
             "terminal {i} at cycle {t}: wake-ups and lines disagree"
         );
     }

@@ -2,20 +2,20 @@
 //! reports).
 
 use crate::network::assembled::Network;
-use crate::network::node::{RouterNode, TerminalNode};
-use crate::network::partition::{Nodes, Outbound, PHASE_BUG};
+use crate::network::partition::{Members, Outbound, PHASE_BUG};
 use crate::network::status::Status;
+use crate::network::wired::{WiredRouter, WiredTerminal};
 use flitsim_netlist::Cycle;
 use flitsim_router::{Credit, Flit};
 use smallvec::SmallVec;
 use std::sync::{MutexGuard, RwLockReadGuard};
 
 /// Read access to the whole network between cycles (conservation checks, watchdog,
-/// reports): every partition's nodes and lines, taken with `try_lock`/`try_read` (nobody
+/// reports): every partition's members and lines, taken with `try_lock`/`try_read` (nobody
 /// else holds them at that point; a failure is a phase bug).
 pub(crate) struct View<'a> {
     pub net: &'a Network,
-    nodes: SmallVec<[MutexGuard<'a, Nodes>; 8]>,
+    members: SmallVec<[MutexGuard<'a, Members>; 8]>,
     lines: SmallVec<[RwLockReadGuard<'a, Outbound>; 8]>,
 }
 
@@ -24,10 +24,10 @@ impl<'a> View<'a> {
     pub fn new(net: &'a Network) -> View<'a> {
         View {
             net,
-            nodes: net
+            members: net
                 .parts
                 .iter()
-                .map(|p| p.nodes.try_lock().expect(PHASE_BUG))
+                .map(|p| p.members.try_lock().expect(PHASE_BUG))
                 .collect(),
             lines: net
                 .parts
@@ -38,25 +38,25 @@ impl<'a> View<'a> {
     }
 
     /// Router `i`.
-    pub fn router(&self, i: usize) -> &RouterNode {
+    pub fn router(&self, i: usize) -> &WiredRouter {
         let p = self.net.part_of(i);
-        &self.nodes[p].routers[i - self.nodes[p].lo]
+        &self.members[p].routers[i - self.members[p].lo]
     }
 
     /// Terminal `i`.
-    pub fn terminal(&self, i: usize) -> &TerminalNode {
+    pub fn terminal(&self, i: usize) -> &WiredTerminal {
         let p = self.net.part_of_terminal(i);
-        &self.nodes[p].terminals[i - self.nodes[p].terminal_lo]
+        &self.members[p].terminals[i - self.members[p].terminal_lo]
     }
 
     /// All routers in id order.
-    pub fn routers(&self) -> impl Iterator<Item = &RouterNode> + '_ {
-        self.nodes.iter().flat_map(|n| n.routers.iter())
+    pub fn routers(&self) -> impl Iterator<Item = &WiredRouter> + '_ {
+        self.members.iter().flat_map(|n| n.routers.iter())
     }
 
     /// All terminals in id order.
-    pub fn terminals(&self) -> impl Iterator<Item = &TerminalNode> + '_ {
-        self.nodes.iter().flat_map(|n| n.terminals.iter())
+    pub fn terminals(&self) -> impl Iterator<Item = &WiredTerminal> + '_ {
+        self.members.iter().flat_map(|n| n.terminals.iter())
     }
 
     /// Flits travelling on channel `ch` (global index) at the start of cycle `next`.

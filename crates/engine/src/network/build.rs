@@ -3,17 +3,17 @@
 
 use super::assembled::{ChannelEnds, Names, Network};
 use super::in_ports::InPortLists;
-use super::node::{RouterNode, TerminalNode};
-use super::partition::{bounds, Nodes, Outbound, Partition};
+use super::partition::{bounds, Members, Outbound, Partition};
 use super::ports::{PortChannels, PortSide, PortTable};
 use super::routing::RoutingFunctions;
 use super::thin_slots::ThinSlots;
+use super::wired::{WiredRouter, WiredTerminal};
 use crate::channel::{
     arrival_bit, Channel, ChannelSide, WakeRef, Wakes, WriteSide, MASK_PORTS, TERMINAL_CREDIT,
     TERMINAL_FLIT,
 };
 use crate::rng::{self, ComponentKind};
-use crate::setup::progress::SetupProgress;
+use crate::setup_progress::SetupProgress;
 use crate::terminal::{ReplyConfig, Terminal, TerminalConfig};
 use crate::traffic::TrafficPattern;
 use flitsim_netlist::{
@@ -53,10 +53,10 @@ pub(crate) fn assemble(
         .map(|w| layout.wire(&mut outbound, w, resets))
         .collect();
     let ends = wiring.into_iter().map(|w| w.ends).collect();
-    let mut nodes: Vec<Nodes> = (0..layout.parts())
+    let mut members: Vec<Members> = (0..layout.parts())
         .map(|p| {
             let first = layout.terminals.first(layout.bounds[p]) as usize;
-            Nodes::empty(
+            Members::empty(
                 p,
                 (layout.bounds[p], layout.size(p)),
                 (first, layout.terminals_in(p)),
@@ -75,13 +75,13 @@ pub(crate) fn assemble(
     let mut in_ports = InPortLists::default();
     let mut layouts = Layouts::default();
     for spec in netlist.routers() {
-        let part = &mut nodes[layout.part_of(spec.id.index())];
+        let part = &mut members[layout.part_of(spec.id.index())];
         part.wide |= spec.ports.len() > MASK_PORTS;
         part.routers
-            .push(builder.router_node(spec, routings, seed, resets, &mut layouts));
+            .push(builder.wired_router(spec, routings, seed, resets, &mut layouts));
         for i in 0..spec.terminals {
             part.terminals
-                .push(builder.terminal_node(spec, i, tc, pattern, seed));
+                .push(builder.wired_terminal(spec, i, tc, pattern, seed));
         }
         names.push(
             &spec.name,
@@ -92,11 +92,11 @@ pub(crate) fn assemble(
     }
     names.finish();
     in_ports.finish();
-    let parts = nodes
+    let parts = members
         .into_iter()
         .zip(outbound)
-        .map(|(nodes, lines)| Partition {
-            nodes: Mutex::new(nodes),
+        .map(|(members, lines)| Partition {
+            members: Mutex::new(members),
             lines: RwLock::new(lines),
         })
         .collect();
@@ -263,7 +263,7 @@ enum Reader {
     Terminal(u8, u64),
 }
 
-/// What building a router's or a terminal's node needs: the netlist, the partitions, the
+/// What wiring a router or a terminal needs: the netlist, the partitions, the
 /// wired channels and the readers' wake-up layout.
 struct Builder<'a> {
     netlist: &'a Netlist,
@@ -300,16 +300,16 @@ impl Builder<'_> {
         }
     }
 
-    /// Router `spec`'s node, for a run with `seed` and timeout resets or not; its layout
+    /// Router `spec` wired, for a run with `seed` and timeout resets or not; its layout
     /// is shared with the routers built before with the same `layouts`.
-    fn router_node(
+    fn wired_router(
         &self,
         spec: &RouterSpec,
         routings: &RoutingFunctions,
         seed: u64,
         resets: bool,
         layouts: &mut Layouts,
-    ) -> RouterNode {
+    ) -> WiredRouter {
         let ports = spec.ports.len();
         // Only a router wider than the arrival masks reads through an inbox.
         let inbox = if ports > MASK_PORTS { ports } else { 0 };
@@ -329,7 +329,7 @@ impl Builder<'_> {
                 output: self.output_side(spec, p),
             })
             .collect();
-        RouterNode {
+        WiredRouter {
             router,
             ports: PortTable::new(&channels),
             flits_in: ThinSlots::filled(None, inbox),
@@ -413,17 +413,17 @@ impl Builder<'_> {
         )
     }
 
-    /// The node of router `spec`'s terminal on port `i`: it writes the injection
+    /// Router `spec`'s terminal on port `i` wired: it writes the injection
     /// channel's forward side and the ejection channel's reverse side, and reads the
     /// other two.
-    fn terminal_node(
+    fn wired_terminal(
         &self,
         spec: &RouterSpec,
         i: u8,
         tc: &Arc<TerminalConfig>,
         pattern: &Arc<dyn TrafficPattern>,
         seed: u64,
-    ) -> TerminalNode {
+    ) -> WiredTerminal {
         let t = self.netlist.terminal_of(spec.id, i);
         let (injection, ejection) = self.terminal_channels(t);
         let local = &spec.ports[usize::from(i)];
@@ -440,7 +440,7 @@ impl Builder<'_> {
         if let Some(replies) = ReplyConfig::of(&spec.config) {
             terminal = terminal.with_replies(replies, spec.config.vcs);
         }
-        TerminalNode {
+        WiredTerminal {
             terminal,
             read_flits: ejection.forward,
             read_credits: injection.reverse,

@@ -12,16 +12,17 @@
 pub(crate) mod assembled;
 pub(crate) mod build;
 pub(crate) mod in_ports;
-pub(crate) mod node;
 pub(crate) mod partition;
 pub(crate) mod ports;
 pub(crate) mod routing;
 pub(crate) mod status;
 pub(crate) mod thin_slots;
+mod trace_names;
+pub(crate) mod wired;
 
 pub(crate) use assembled::Network;
 pub(crate) use build::{assemble, Assembly};
-pub(crate) use node::{RouterNode, TerminalNode};
-pub(crate) use partition::{bounds, Nodes, PHASE_BUG};
+pub(crate) use partition::{bounds, Members, PHASE_BUG};
 pub(crate) use routing::RoutingFunctions;
 pub(crate) use status::Status;
+pub(crate) use wired::{WiredRouter, WiredTerminal};

@@ -1,22 +1,23 @@
-//! A partition: a contiguous range of router and terminal ids, its nodes (phase 1's) and
-//! the channel sides it writes (phase 2's), each behind a lock that is never contended.
+//! A partition: a contiguous range of router and terminal ids, its routers and terminals
+//! (phase 1's) and the channel sides it writes (phase 2's), each behind a lock that is
+//! never contended.
 
-use super::node::{RouterNode, TerminalNode};
 use super::status::Status;
+use super::wired::{WiredRouter, WiredTerminal};
 use crate::calendar::Calendar;
 use crate::channel::{DelayLines, Wakes};
 use flitsim_router::{Credit, Flit, Reset, StepScratch};
 use std::sync::{Mutex, RwLock};
 
-/// The components of one partition (routers `lo..lo + routers.len()`, terminals
+/// The routers and terminals of one partition (routers `lo..lo + routers.len()`, terminals
 /// `terminal_lo..terminal_lo + terminals.len()`), owned by its worker.
-pub(crate) struct Nodes {
+pub(crate) struct Members {
     /// Index of the partition.
     pub part: usize,
     pub lo: usize,
     pub terminal_lo: usize,
-    pub routers: Vec<RouterNode>,
-    pub terminals: Vec<TerminalNode>,
+    pub routers: Vec<WiredRouter>,
+    pub terminals: Vec<WiredTerminal>,
     /// Bit set of the local routers to step next cycle: the ones not quiescent after
     /// their last step; phase 1 adds the ones something arrives for.
     pub pending: Vec<u64>,
@@ -80,27 +81,25 @@ pub(crate) struct Outbound {
 /// One partition. The locks only hand out phase-specific access: they are taken with
 /// `try_lock`/`try_read`/`try_write` and never contended (a failure is a phase bug).
 pub(crate) struct Partition {
-    pub nodes: Mutex<Nodes>,
+    pub members: Mutex<Members>,
     pub lines: RwLock<Outbound>,
 }
 
 /// Message of every lock failure: the phases overlap.
 pub(crate) const PHASE_BUG: &str = "partition lock contended: phase discipline broken";
 
-impl Nodes {
-    /// Partition `part` of `size` routers from id `lo` on with `c` terminals each, none
-    /// added yet, on lines of one `latency` or not.
-    /// Partition `part`'s empty nodes: `size` routers from `lo`, `terminals` terminals
-    /// from `terminal_lo`.
+impl Members {
+    /// Partition `part` with no router or terminal added yet, room for `size` routers from
+    /// id `lo` and `terminals` terminals from `terminal_lo`, on lines of one `latency` or not.
     pub fn empty(
         part: usize,
         (lo, size): (usize, usize),
         (terminal_lo, terminals): (usize, usize),
         latency: Option<u32>,
-    ) -> Nodes {
+    ) -> Members {
         let words = size.div_ceil(64);
         let terminal_words = terminals.div_ceil(64);
-        Nodes {
+        Members {
             part,
             lo,
             terminal_lo,

@@ -62,11 +62,11 @@ pub(crate) struct PortChannels {
     pub output: PortSide,
 }
 
-/// Ports of a router whose channels its node holds inline ([`PortTable`]).
+/// Ports of a router whose channels its [`WiredRouter`](super::WiredRouter) holds inline ([`PortTable`]).
 pub(crate) const NEAR_PORTS: usize = 8;
 
 /// The channels of a router's ports ([`PortChannels`], by port): the first [`NEAR_PORTS`]
-/// inline in the router's node (a step finds them without following a pointer), the
+/// inline in the wired router (a step finds them without following a pointer), the
 /// others of a wider router on the heap.
 pub(crate) struct PortTable {
     near: [PortChannels; NEAR_PORTS],

@@ -1,5 +1,5 @@
 //! A boxed slice behind one thin pointer ([`ThinSlots`]): the inboxes and reset outboxes
-//! most router nodes leave empty cost 8 bytes in each node instead of 16.
+//! most wired routers leave empty cost 8 bytes in each instead of 16.
 
 use std::ops::{Deref, DerefMut};
 

@@ -87,12 +87,12 @@ fn step_window(
         .map(|e| e[slot].try_read().expect(PHASE_BUG))
         .collect();
     let inboxes: SmallVec<[&Inbox; 8]> = guards.iter().map(|g| inbox(g, q)).collect();
-    let mut nodes = net.parts[q].nodes.try_lock().expect(PHASE_BUG);
+    let mut members = net.parts[q].members.try_lock().expect(PHASE_BUG);
     let mut out = net.parts[q].lines.try_write().expect(PHASE_BUG);
     let mut export = exchange.exports[q][slot ^ 1].try_write().expect(PHASE_BUG);
     export.statuses.clear();
     for c in now.0..now.0 + length {
-        cycle::ahead_cycle(Cycle(c), &mut nodes, &mut out, &inboxes, net.resets);
+        cycle::ahead_cycle(Cycle(c), &mut members, &mut out, &inboxes, net.resets);
         export.statuses.push(out.status);
     }
     let next = now.0 + length;

@@ -7,7 +7,7 @@ use super::stop::Stop;
 use super::window::WINDOW_CYCLES;
 use crate::channel::{CutSide, Inbox, Lines, WriteSide};
 use crate::network::assembled::Network;
-use crate::network::partition::{Nodes, Outbound, PHASE_BUG};
+use crate::network::partition::{Members, Outbound, PHASE_BUG};
 use crate::network::status::Status;
 use flitsim_netlist::Cycle;
 use std::sync::RwLock;
@@ -23,7 +23,7 @@ pub(crate) struct Cuts {
 }
 
 impl Cuts {
-    /// The cut sides of `net` (between runs: every partition's nodes unlocked).
+    /// The cut sides of `net` (between runs: every partition's members unlocked).
     pub fn of(net: &mut Network) -> Cuts {
         let parts = net.parts.len();
         let mut lookahead = WINDOW_CYCLES;
@@ -31,9 +31,9 @@ impl Cuts {
             .parts
             .iter_mut()
             .map(|p| {
-                let nodes = p.nodes.get_mut().expect(PHASE_BUG);
+                let members = p.members.get_mut().expect(PHASE_BUG);
                 let mut to = vec![Vec::new(); parts];
-                for c in cut_sides(nodes) {
+                for c in cut_sides(members) {
                     lookahead = lookahead.min(u64::from(c.side.line.latency()));
                     to[c.side.wake.part as usize].push(c);
                 }
@@ -53,10 +53,10 @@ impl Cuts {
     }
 }
 
-/// Every side the components of `nodes` write that another partition reads.
-fn cut_sides(nodes: &Nodes) -> impl Iterator<Item = CutSide> + '_ {
-    let part = nodes.part as u32;
-    let routers = nodes.routers.iter().flat_map(|r| {
+/// Every side the components of `members` write that another partition reads.
+fn cut_sides(members: &Members) -> impl Iterator<Item = CutSide> + '_ {
+    let part = members.part as u32;
+    let routers = members.routers.iter().flat_map(|r| {
         r.ports.iter().flat_map(|p| {
             [
                 CutSide {
@@ -70,7 +70,7 @@ fn cut_sides(nodes: &Nodes) -> impl Iterator<Item = CutSide> + '_ {
             ]
         })
     });
-    let terminals = nodes.terminals.iter().flat_map(|t| {
+    let terminals = members.terminals.iter().flat_map(|t| {
         [
             CutSide {
                 side: t.write_flits,

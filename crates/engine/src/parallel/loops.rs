@@ -127,16 +127,16 @@ pub(crate) fn run(
 
 /// The only worker, without checks between cycles, from `progress` (its cycle decided).
 /// It exists because it is the fastest loop of the commonest run: nobody else takes the
-/// partition's nodes or sides during the run, so they are locked once, not once per
+/// partition's members or sides during the run, so they are locked once, not once per
 /// cycle, and each cycle is both phases in one pass ([`cycle::fused_cycle`]). Running one
 /// partition through [`worker`] instead costs about 280 instructions per cycle (locks,
 /// the status sum): 2.8% of a torus 8x8 cycle at 0.05 flits/terminal/cycle.
 fn single_worker(net: &Network, plan: &Plan, mut progress: Progress) -> Progress {
     let part = &net.parts[0];
-    let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
+    let mut members = part.members.try_lock().expect(PHASE_BUG);
     let mut out = part.lines.try_write().expect(PHASE_BUG);
     loop {
-        cycle::fused_cycle(progress.now, &mut nodes, &mut out, net.resets);
+        cycle::fused_cycle(progress.now, &mut members, &mut out, net.resets);
         progress.now = progress.now.plus(1);
         if progress.next(plan, &out.status) == Next::End {
             return progress;
@@ -226,22 +226,22 @@ fn active_cycles(
             let guards = read_lines(net);
             let lines: SmallVec<[&Outbound; 8]> = guards.iter().map(|g| &**g).collect();
             for part in mine.iter().filter(|_| !alone) {
-                let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
-                cycle::compute(now, &mut nodes, &lines, net.resets);
+                let mut members = part.members.try_lock().expect(PHASE_BUG);
+                cycle::compute(now, &mut members, &lines, net.resets);
             }
         }
         if alone {
             // Nobody else reads the lines: both phases in one pass.
-            let mut nodes = mine[0].nodes.try_lock().expect(PHASE_BUG);
+            let mut members = mine[0].members.try_lock().expect(PHASE_BUG);
             let mut out = mine[0].lines.try_write().expect(PHASE_BUG);
-            cycle::fused_cycle(now, &mut nodes, &mut out, net.resets);
+            cycle::fused_cycle(now, &mut members, &mut out, net.resets);
         } else {
             barrier.wait();
             progress.windows.barriers += u64::from(k > 1);
             for part in mine {
-                let mut nodes = part.nodes.try_lock().expect(PHASE_BUG);
+                let mut members = part.members.try_lock().expect(PHASE_BUG);
                 let mut out = part.lines.try_write().expect(PHASE_BUG);
-                cycle::write(now, &mut nodes, &mut out);
+                cycle::write(now, &mut members, &mut out);
             }
         }
         barrier.wait();

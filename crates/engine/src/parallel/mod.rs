@@ -5,7 +5,7 @@
 //! ([`crate::cycle::fused_cycle`]).
 //!
 //! Per cycle of a parallel window, each worker: (phase 1) takes shared access to every
-//! partition's channel sides and exclusive access to its own nodes, sums the statuses every
+//! partition's channel sides and exclusive access to its own members, sums the statuses every
 //! partition published after the previous cycle (the same integers in the same order for
 //! every worker, so every worker reaches the same stop decision at the same cycle: no
 //! leader, no shared mutable state), and computes; barrier; (phase 2) writes what its

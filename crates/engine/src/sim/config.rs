@@ -88,11 +88,11 @@ pub struct SimConfig {
 /// two workers.
 pub const MIN_PARALLEL_WORK: u64 = 64;
 
-/// Routers per worker below which automatic thread counts stop adding workers. From the
-/// router-cycles/s the issue tracker reports for a 16-core Xeon (uniform traffic at
-/// 2.08/k flits/terminal/cycle on a k x k torus, 12-flit packets): the best count was 2 on
-/// 16x16 (128 routers each), 10 on 32x32 (102 each; 8 gave 20.3 M against 12.8 M at 4) and
-/// 16 on 64x64 and 128x128 (still rising). On two cores (docs/performance.md, "Threads 1
+/// Routers per worker below which automatic thread counts stop adding workers. From
+/// router-cycles/s measured on a 16-core Xeon (uniform traffic at 2.08/k
+/// flits/terminal/cycle on a k x k torus, 12-flit packets): the best count was 2 on 16x16
+/// (128 routers each), 10 on 32x32 (102 each; 8 gave 20.3 M against 12.8 M at 4) and 16
+/// on 64x64 and 128x128 (still rising). On two cores (docs/performance.md, "Threads 1
 /// vs 2") two workers gain 1.6x on 16x16. Since a window runs on only the workers its work
 /// keeps busy, a partition too many costs little.
 pub const ROUTERS_PER_THREAD: usize = 128;

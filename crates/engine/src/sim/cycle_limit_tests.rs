@@ -6,6 +6,7 @@ use super::*;
 use crate::error::ConfigError;
 use crate::stats::AutoConfig;
 use flitsim_netlist::topology::torus;
+use flitsim_router::Stamp;
 
 #[test]
 fn a_run_past_the_last_stamp_is_refused_before_it_starts() {

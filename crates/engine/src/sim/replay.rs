@@ -178,16 +178,16 @@ impl Simulation {
     /// Every terminal, in id order.
     fn terminals_mut(&mut self) -> impl Iterator<Item = &mut Terminal> + '_ {
         self.net.parts.iter_mut().flat_map(|part| {
-            let nodes = part.nodes.get_mut().expect(PHASE_BUG);
-            nodes.terminals.iter_mut().map(|t| &mut t.terminal)
+            let members = part.members.get_mut().expect(PHASE_BUG);
+            members.terminals.iter_mut().map(|t| &mut t.terminal)
         })
     }
 
     /// Terminal `id`.
     fn terminal_mut(&mut self, id: TerminalId) -> &mut Terminal {
         let p = self.net.part_of_terminal(id.index());
-        let nodes = self.net.parts[p].nodes.get_mut().expect(PHASE_BUG);
-        let lo = nodes.terminal_lo;
-        &mut nodes.terminals[id.index() - lo].terminal
+        let members = self.net.parts[p].members.get_mut().expect(PHASE_BUG);
+        let lo = members.terminal_lo;
+        &mut members.terminals[id.index() - lo].terminal
     }
 }

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::checks::watchdog;
+use crate::cycle::View;
 
 /// A ring of 4 routers whose route computation takes `routing_delay` cycles.
 fn slow_ring(routing_delay: u32) -> Netlist {

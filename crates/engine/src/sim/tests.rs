@@ -4,6 +4,7 @@
 //! every worker at the same cycle.
 
 use super::*;
+use crate::stats::TerminalStats;
 use crate::WINDOW_CYCLES;
 use flitsim_netlist::topology::torus;
 

@@ -14,16 +14,16 @@
 //! without bound.
 
 pub mod batch_means;
+pub mod buffer;
 pub mod channel;
 mod counters;
-pub mod measure;
-pub mod occupancy;
+pub mod measurement;
 pub(crate) mod report;
 pub mod series;
 pub mod warmup;
 
 pub use counters::{TerminalStats, Window};
-pub use measure::{AutoConfig, MeasureOutcome, Measurement};
+pub use measurement::{AutoConfig, MeasureOutcome, Measurement};
 pub use report::{
     Accepted, CycleCounts, DeadlockReport, Latency, Little, Mean, Offered, Packets, RunReport,
 };

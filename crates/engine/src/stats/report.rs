@@ -1,7 +1,7 @@
 //! The report of a run: what `flitsim run --json` prints (besides `config`). Field names
 //! are stable: scripts depend on them (see docs/run-output.md).
 
-use super::measure::{MeasureOutcome, Measurement};
+use super::measurement::{MeasureOutcome, Measurement};
 use super::{TerminalStats, Window};
 use crate::error::SimError;
 use serde::{Deserialize, Serialize};

@@ -270,5 +270,5 @@ fn a_full_reply_queue_withholds_the_credit_of_a_request_tail() {
 #[test]
 fn a_terminal_keeps_only_its_own_state_inline() {
     assert!(std::mem::size_of::<Terminal>() <= 512);
-    assert!(std::mem::size_of::<crate::network::node::TerminalNode>() <= 688);
+    assert!(std::mem::size_of::<crate::network::wired::WiredTerminal>() <= 688);
 }

@@ -3,8 +3,8 @@
 //! With tracing on ([`crate::Simulation::enable_trace`]), every router appends what it
 //! does in a step to its own buffer (`flitsim_router::probe`), and every terminal to its
 //! own; after each cycle (in phase 2) each partition's worker collects its components'
-//! buffers in component id order into the partition's event list, stamped with the cycle;
-//! [`crate::Simulation::take_trace`] merges the partitions' lists and the watchdog's
+//! buffers (`cycle/trace.rs`) in component id order into the partition's event list,
+//! stamped with the cycle; [`crate::Simulation::take_trace`] merges the partitions' lists and the watchdog's
 //! verdicts by (cycle, component) with a stable sort, so the trace is sorted by (cycle,
 //! component, sequence) and is the same for any thread count and stepping order. Off, a router
 //! step pays one `Option` check per stage and a terminal step one.
@@ -14,17 +14,12 @@
 //! - [`text`]: the documented, stable text form (one event per line);
 //! - [`vcd`]: value change dump for waveform viewers.
 
-mod collect;
 pub mod event;
 pub mod filter;
-mod network_names;
 mod part;
 pub mod text;
-mod tracer;
 pub mod vcd;
 
-pub(crate) use collect::collect;
 pub use event::{Component, EventKind, Peer, TerminalEvent, TraceEvent, TraceNames, Verdict};
 pub use filter::TraceFilter;
 pub(crate) use part::PartTrace;
-pub(crate) use tracer::Tracer;

@@ -6,6 +6,6 @@ use flitsim_router::probe::RouterEvent;
 /// A partition's trace: its events since the last merge, and scratch space.
 #[derive(Debug, Default)]
 pub(crate) struct PartTrace {
-    pub(super) events: Vec<TraceEvent>,
-    pub(super) scratch: Vec<RouterEvent>,
+    pub events: Vec<TraceEvent>,
+    pub scratch: Vec<RouterEvent>,
 }

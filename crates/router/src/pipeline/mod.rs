@@ -56,9 +56,9 @@
 //! channel of latency `L` the buffers must cover the round trip, `D >= sd + xd + 2L + cd`
 //! (the default router on 1-cycle channels: `D >= 5`; on 20-cycle channels: `D >= 43`).
 
+pub mod credit_return;
 pub mod crossbar;
 mod layout;
-pub mod output;
 pub mod output_queue;
 pub mod route_compute;
 pub mod switch_alloc;
@@ -67,7 +67,7 @@ pub mod vc_alloc;
 
 use crate::buffer::InputBuffer;
 use crate::config::{Delays, Switching};
-use crate::credit::OutputVcState;
+use crate::output_vc::OutputVcState;
 use crate::vc_state::InputVcs;
 use flitsim_netlist::RouterId;
 pub use layout::{Layout, Layouts};
@@ -110,8 +110,8 @@ pub struct RouterState {
     /// resets check it. Empty without the trail.
     pub holders: Vec<Option<crate::PacketId>>,
     /// Inter-arrival and waiting-time histograms per output port; `None` unless the
-    /// engine asked for them ([`crate::link_times`]).
-    pub link_times: Option<Box<crate::link_times::LinkTimes>>,
+    /// engine asked for them ([`crate::channel_times`]).
+    pub channel_times: Option<Box<crate::channel_times::OutputTimes>>,
 }
 
 impl RouterState {
@@ -133,7 +133,7 @@ impl RouterState {
         ready: flitsim_netlist::Cycle,
     ) {
         self.vcs.routed(i, route, ready);
-        if let Some(t) = &mut self.link_times {
+        if let Some(t) = &mut self.channel_times {
             if let Some(c) = self.vcs.route(i).first() {
                 t.arrived(c.port.index(), ready);
             }

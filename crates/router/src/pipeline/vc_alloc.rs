@@ -11,14 +11,14 @@
 //! - Visible: SA may act on the VC from `now + vc_alloc_delay` (same cycle when 0).
 //! - Knob: `vc_alloc_delay` (vd); term `vd` of the per-router head latency.
 //!
-//! [`OutputVcState::is_free_for`]: crate::credit::OutputVcState::is_free_for
+//! [`OutputVcState::is_free_for`]: crate::output_vc::OutputVcState::is_free_for
 
 use super::switch_alloc::speculative::SpecRequest;
 use super::switch_alloc::StepScratch;
 use super::{ugal, RouterState};
 use crate::alloc::{Allocator, BitMatrix};
-use crate::credit::OutputVcState;
 use crate::mask;
+use crate::output_vc::OutputVcState;
 use crate::PacketId;
 use flitsim_netlist::{Cycle, RouterConfig, Switching, VcId};
 use flitsim_routing::committed::{self, Decision};
@@ -511,7 +511,7 @@ impl VcAlloc {
             s.busy_change(o, 1, now);
         }
         s.occupancy.allocated(o, ovc, now, !was_busy);
-        if let Some(t) = &mut s.link_times {
+        if let Some(t) = &mut s.channel_times {
             t.granted(o, ovc, s.vcs[i].ready_at, now);
         }
         s.vcs.allocated(

@@ -4,11 +4,11 @@
 use super::part::{routing_kinds, Part};
 use super::sizes::{max_latency, router_vcs, DistinctLayouts, Walk};
 use crate::channel::{DelayLines, Wakes};
-use crate::network::{bounds, RouterNode, TerminalNode};
+use crate::network::{bounds, WiredRouter, WiredTerminal};
 use flitsim_netlist::Netlist;
 use flitsim_router::buffer::InputBuffer;
+use flitsim_router::pipeline::credit_return::CreditReturn;
 use flitsim_router::pipeline::crossbar::Crossbar;
-use flitsim_router::pipeline::output::CreditReturn;
 use flitsim_router::{Credit, Flit, Reset, Router, StepScratch};
 use flitsim_routing as routing;
 
@@ -25,8 +25,8 @@ pub(crate) struct Estimate {
     pub allocators: u64,
     /// Wake-up buckets.
     pub wakes: u64,
-    /// Router and terminal nodes and per-VC state.
-    pub nodes: u64,
+    /// Routers and terminals with their channel maps, and per-VC state.
+    pub members: u64,
     /// The zero-load latency walk's memos, one per worker.
     pub walk: u64,
     /// Routing tables that grow with the square of the routers (`routing::table_bytes`).
@@ -44,7 +44,7 @@ impl Estimate {
             (Part::Pipelines, self.pipelines),
             (Part::Allocators, self.allocators),
             (Part::Wakes, self.wakes),
-            (Part::Nodes, self.nodes),
+            (Part::Members, self.members),
             (Part::ZeroLoadWalk, self.walk),
             (Part::Routing, self.routing),
             (Part::Netlist, self.netlist),
@@ -99,9 +99,9 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
                 0
             }
     };
-    let (router_node, terminal_node) = (
-        std::mem::size_of::<RouterNode>() as u64,
-        std::mem::size_of::<TerminalNode>() as u64,
+    let (wired_router, wired_terminal) = (
+        std::mem::size_of::<WiredRouter>() as u64,
+        std::mem::size_of::<WiredTerminal>() as u64,
     );
     let (mut in_vcs, mut out_vcs, mut scratch) = (0usize, 0usize, 0u64);
     let (mut router_in, mut router_out) = (Vec::new(), Vec::new());
@@ -127,19 +127,19 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
         e.allocators =
             e.allocators
                 .saturating_add(Router::allocator_bytes(c, &router_in, &router_out));
-        e.nodes = e
-            .nodes
+        e.members = e
+            .members
             .saturating_add(Router::bookkeeping_bytes(&router_in, &router_out, resets))
             .saturating_add(layouts.bytes_if_new(&router_in, &router_out));
         scratch = scratch.max(StepScratch::bytes(c, &router_in, &router_out));
-        // Its terminals' injection and ejection channels, and nodes.
+        // Its terminals' injection and ejection channels, routers and terminals.
         let terminals = u64::from(r.terminals);
         e.lines = e
             .lines
             .saturating_add((2 * terminals).saturating_mul(line(r.terminal_latency)));
-        e.nodes = e
-            .nodes
-            .saturating_add(router_node + terminals * terminal_node);
+        e.members = e
+            .members
+            .saturating_add(wired_router + terminals * wired_terminal);
         // The ejection ports' VCs (the terminals').
         out_vcs += usize::from(r.terminals) * usize::from(c.vcs);
     }
@@ -147,8 +147,8 @@ pub(crate) fn estimate(netlist: &Netlist, parts: usize, walk: Walk) -> Estimate 
         e.lines = e.lines.saturating_add(line(ch.latency));
         out_vcs += usize::from(netlist.router(ch.to).ports[ch.to_port.index()].vcs);
     }
-    e.nodes = e
-        .nodes
+    e.members = e
+        .members
         .saturating_add(Router::vc_state_bytes(in_vcs, out_vcs));
     // Each partition's step scratch, shaped in turn for each of its routers.
     e.allocators = e

@@ -25,7 +25,7 @@
 //!   router ([`StepScratch::bytes`]);
 //! - wake-ups: per writer and reader partition a ring of buckets over the largest
 //!   latency ([`Wakes::bytes`]);
-//! - routers and terminals: each one's node (the router's inline state, its terminal),
+//! - routers and terminals: each one wired (the router's inline state, its terminal),
 //!   per-VC state ([`Router::vc_state_bytes`]) and bookkeeping (layout, occupancy
 //!   counters, reset markers: [`Router::bookkeeping_bytes`]);
 //! - the netlist itself, already loaded ([`flitsim_netlist::Netlist::heap_bytes`]);

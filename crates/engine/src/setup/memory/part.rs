@@ -16,7 +16,7 @@ pub(crate) enum Part {
     Pipelines,
     Allocators,
     Wakes,
-    Nodes,
+    Members,
     ZeroLoadWalk,
     Routing,
     Netlist,
@@ -31,7 +31,7 @@ impl Part {
             Part::Pipelines => "router pipelines",
             Part::Allocators => "allocators",
             Part::Wakes => "wake-ups",
-            Part::Nodes => "router and terminal state",
+            Part::Members => "router and terminal state",
             Part::ZeroLoadWalk => "zero-load latency walk",
             Part::Routing => "routing tables",
             Part::Netlist => "the netlist",
@@ -53,7 +53,7 @@ impl Part {
             Part::Wakes => {
                 "lower channel_latency or terminal_latency (--set), or run with fewer --threads"
             }
-            Part::Nodes | Part::Netlist => "use a smaller netlist",
+            Part::Members | Part::Netlist => "use a smaller netlist",
             Part::Routing => {
                 "use a generator's own routing (--routing dor on a torus, mesh or hypercube) instead of table or source routing, or a smaller netlist"
             }
@@ -92,7 +92,7 @@ impl Part {
                 most(&|c| u64::from(c.credit_delay))
             ),
             Part::Allocators => allocator_detail(netlist),
-            Part::Nodes => format!("{n} routers and {} terminals", netlist.num_terminals()),
+            Part::Members => format!("{n} routers and {} terminals", netlist.num_terminals()),
             Part::ZeroLoadWalk => walk_detail(walk.memos(netlist)),
             Part::Routing => routing_detail(netlist),
             Part::Netlist => format!("{n} routers and {} channels", netlist.num_channels()),

@@ -6,7 +6,7 @@ use super::part::Part;
 use super::*;
 use crate::error::bytes_text;
 use crate::error::ConfigError;
-use crate::network::{RouterNode, TerminalNode};
+use crate::network::{WiredRouter, WiredTerminal};
 use flitsim_netlist::RoutingKind;
 use flitsim_netlist::{ArbiterKind, Netlist};
 use flitsim_router::pipeline::Layout;
@@ -71,14 +71,14 @@ fn the_estimate_of_a_small_ring_matches_a_hand_count() {
     // Two partitions: each writer has a ring for each reader.
     assert_eq!(estimate(&n, 2, DOR).wakes, 2 * 2 * 4 * (2 + 128 + 1) * 8);
     // 24 input VCs; 24 output VCs (2 ejection VCs per router, 2 per channel).
-    let nodes = std::mem::size_of::<RouterNode>() + std::mem::size_of::<TerminalNode>();
+    let members = std::mem::size_of::<WiredRouter>() + std::mem::size_of::<WiredTerminal>();
     // Each router's bookkeeping: 3 input ports of 2 VCs, 3 output ports of 2 VCs; the
     // four routers share one layout.
     let bookkeeping = Router::bookkeeping_bytes(&[2, 2, 2], &[2, 2, 2], false);
     let layout = Layout::bytes(&[2, 2, 2], &[2, 2, 2]);
     assert_eq!(
-        e.nodes,
-        4 * (nodes as u64 + bookkeeping) + layout + Router::vc_state_bytes(24, 24)
+        e.members,
+        4 * (members as u64 + bookkeeping) + layout + Router::vc_state_bytes(24, 24)
     );
     // The netlist: its arrays and strings as loaded.
     assert_eq!(e.netlist, n.heap_bytes());
@@ -103,7 +103,7 @@ fn the_estimate_of_a_small_ring_matches_a_hand_count() {
     assert_eq!(e.walk, 4 * 16);
     assert_eq!(
         e.total(),
-        e.fifos + e.lines + e.pipelines + e.allocators + e.wakes + e.nodes + e.walk + e.netlist
+        e.fifos + e.lines + e.pipelines + e.allocators + e.wakes + e.members + e.walk + e.netlist
     );
     // An unbounded FIFO counts its start: 16 slots, 16 levels.
     let u = estimate(&ring("\"unbounded\""), 1, DOR);

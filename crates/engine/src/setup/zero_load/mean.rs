@@ -12,7 +12,7 @@
 
 use super::route::zero_load_latency_pair;
 use super::sample::UniformMean;
-use crate::setup::progress::SetupProgress;
+use crate::setup_progress::SetupProgress;
 use crate::traffic::{DestinationMix, TracePacket};
 use flitsim_netlist::{Netlist, TerminalId};
 use flitsim_routing::RoutingFunction;

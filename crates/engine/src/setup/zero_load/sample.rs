@@ -9,7 +9,7 @@
 
 use super::route::zero_load_route;
 use super::sums::UniformSums;
-use crate::setup::progress::SetupProgress;
+use crate::setup_progress::SetupProgress;
 use flitsim_netlist::{Netlist, RouterId, Switching, TerminalId};
 use flitsim_routing::RoutingFunction;
 

@@ -23,8 +23,8 @@ mod scratch;
 pub mod speculative;
 mod word_path;
 
+use super::credit_return::CreditReturn;
 use super::crossbar::Crossbar;
-use super::output::CreditReturn;
 use super::RouterState;
 use crate::alloc::{Allocator, BitMatrix};
 use crate::arbiter::{Arbiters, WordArbiters};
@@ -497,7 +497,7 @@ impl SwitchAlloc {
         if let Some(h) = s.holders.get_mut(ovc) {
             *h = None;
         }
-        if let Some(t) = &mut s.link_times {
+        if let Some(t) = &mut s.channel_times {
             t.released(usize::from(s.layout.out_port_of[ovc]), ovc, now);
         }
         s.vcs.tail_left(i);

@@ -7,8 +7,8 @@ use super::word_path::{GrantArbiters, HeldVc, WordGrants, WordPath, WordVc, WORD
 use super::{StepScratch, SwitchAlloc};
 use crate::alloc::Allocator;
 use crate::arbiter::{Arbiters, WordArbiters};
+use crate::pipeline::credit_return::CreditReturn;
 use crate::pipeline::crossbar::Crossbar;
-use crate::pipeline::output::CreditReturn;
 use crate::pipeline::RouterState;
 use flitsim_netlist::Cycle;
 

@@ -21,8 +21,8 @@ use super::{StepScratch, SwitchAlloc};
 use crate::alloc::{Allocator, BitMatrix};
 use crate::arbiter::Arbiters;
 use crate::mask;
+use crate::pipeline::credit_return::CreditReturn;
 use crate::pipeline::crossbar::Crossbar;
-use crate::pipeline::output::CreditReturn;
 use crate::vc_state::VcPhase;
 use flitsim_netlist::{Cycle, RouterConfig};
 

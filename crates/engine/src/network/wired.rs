@@ -1,5 +1,5 @@
-//! The nodes the cycle loop steps: a router or a terminal with the channel sides it reads
-//! and writes, and what it wrote this cycle.
+//! What the cycle loop steps: a router or a terminal wired to the channel sides it reads
+//! and writes, with what it wrote this cycle.
 
 use super::ports::PortTable;
 use super::thin_slots::ThinSlots;
@@ -10,7 +10,7 @@ use flitsim_router::{Credit, Flit, Reset, Router};
 /// A router with its channel map and (for a router with more ports than the arrival masks
 /// cover) its inbox; what it writes stays inside it until phase 2 reads it
 /// ([`Router::flits_out`], [`Router::credits_out`]).
-pub(crate) struct RouterNode {
+pub(crate) struct WiredRouter {
     pub router: Router,
     /// The channels of each port, read on every step.
     pub ports: PortTable,
@@ -24,7 +24,7 @@ pub(crate) struct RouterNode {
 }
 
 /// A terminal with its two channels and its outbox.
-pub(crate) struct TerminalNode {
+pub(crate) struct WiredTerminal {
     pub terminal: Terminal,
     /// Forward side of the ejection channel (written by the router).
     pub read_flits: ChannelSide,

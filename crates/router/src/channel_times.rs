@@ -19,7 +19,7 @@ pub const MAX_BINS: u32 = 4096;
 
 /// The histograms of one output port.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PortLinkTimes {
+pub struct PortTimes {
     /// Heads that arrived.
     pub arrivals: u64,
     /// Inter-arrival times between successive heads (`bins + 1` counters).
@@ -42,27 +42,27 @@ pub struct PortLinkTimes {
 
 /// The histograms of every output port of a router.
 #[derive(Clone, Debug)]
-pub struct LinkTimes {
+pub struct OutputTimes {
     bin_width: u32,
     bins: u32,
-    ports: Vec<PortLinkTimes>,
+    ports: Vec<PortTimes>,
     /// Arrival cycle of the last head per port (kept across a reset).
     last: Vec<Option<u64>>,
     /// Grant cycle per flat output VC (valid while it is held).
     held_from: Vec<u64>,
 }
 
-impl LinkTimes {
+impl OutputTimes {
     /// Empty histograms for `ports` output ports of `out_vcs` VCs in all, `bins` bins of
     /// `bin_width` cycles (both at least 1, `bins` at most [`MAX_BINS`]).
-    pub fn new(ports: usize, out_vcs: usize, bin_width: u32, bins: u32) -> LinkTimes {
+    pub fn new(ports: usize, out_vcs: usize, bin_width: u32, bins: u32) -> OutputTimes {
         let (bin_width, bins) = (bin_width.max(1), bins.clamp(1, MAX_BINS));
-        let port = PortLinkTimes {
+        let port = PortTimes {
             inter_arrival: vec![0; bins as usize + 1],
             wait: vec![0; bins as usize + 1],
-            ..PortLinkTimes::default()
+            ..PortTimes::default()
         };
-        LinkTimes {
+        OutputTimes {
             bin_width,
             bins,
             ports: vec![port; ports],
@@ -71,9 +71,9 @@ impl LinkTimes {
         }
     }
 
-    /// Bytes [`LinkTimes::new`] allocates, computed without allocating.
+    /// Bytes [`OutputTimes::new`] allocates, computed without allocating.
     pub fn bytes(ports: usize, out_vcs: usize, bins: u32) -> u64 {
-        let per_port = std::mem::size_of::<PortLinkTimes>() as u64
+        let per_port = std::mem::size_of::<PortTimes>() as u64
             + 16
             + 2 * 8 * (u64::from(bins.clamp(1, MAX_BINS)) + 1);
         (ports as u64)
@@ -122,7 +122,7 @@ impl LinkTimes {
     }
 
     /// Port `o`'s histograms.
-    pub fn port(&self, o: usize) -> &PortLinkTimes {
+    pub fn port(&self, o: usize) -> &PortTimes {
         &self.ports[o]
     }
 
@@ -135,10 +135,10 @@ impl LinkTimes {
     /// inter-arrival time of the window is measured from the last head before it.
     pub fn reset(&mut self) {
         for p in &mut self.ports {
-            *p = PortLinkTimes {
+            *p = PortTimes {
                 inter_arrival: vec![0; p.inter_arrival.len()],
                 wait: vec![0; p.wait.len()],
-                ..PortLinkTimes::default()
+                ..PortTimes::default()
             };
         }
     }
@@ -150,7 +150,7 @@ mod tests {
 
     #[test]
     fn arrivals_and_waits_fall_in_their_bins() {
-        let mut t = LinkTimes::new(2, 2, 10, 3);
+        let mut t = OutputTimes::new(2, 2, 10, 3);
         for at in [5, 12, 40, 41] {
             t.arrived(1, Cycle(at));
         }
@@ -167,10 +167,10 @@ mod tests {
         assert_eq!((p.wait.clone(), p.wait_cycles), (vec![1, 0, 0, 1], 43));
         assert_eq!(
             t.port(0),
-            &PortLinkTimes {
+            &PortTimes {
                 inter_arrival: vec![0; 4],
                 wait: vec![0; 4],
-                ..PortLinkTimes::default()
+                ..PortTimes::default()
             }
         );
         // After a reset the next gap is measured from the last head before it.

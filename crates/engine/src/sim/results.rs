@@ -2,9 +2,15 @@
 //! counters at report time (merged in id order).
 
 use super::Simulation;
+use crate::cycle::View;
+use crate::network::PHASE_BUG;
+use crate::stats::buffer::BufferStats;
 use crate::stats::channel::{self, ChannelClassStats, ChannelStats};
-use crate::stats::occupancy::BufferStats;
+use crate::stats::report::ReportInputs;
+use crate::stats::{MeasureOutcome, RunReport, TerminalStats, Window};
+use crate::terminal::Delivery;
 use flitsim_netlist::{Dir, InPort, Netlist, VcId};
+use serde::Serialize;
 
 impl Simulation {
     /// Restarts every router's counters at the current cycle (the window opens).
@@ -12,7 +18,7 @@ impl Simulation {
         let now = self.now;
         for part in &mut self.net.parts {
             for r in &mut part
-                .nodes
+                .members
                 .get_mut()
                 .expect(crate::network::PHASE_BUG)
                 .routers
@@ -124,4 +130,106 @@ impl Simulation {
         }
         out
     }
+
+    /// Terminal counters merged in id order.
+    pub fn stats(&self) -> TerminalStats {
+        let mut s = TerminalStats::default();
+        for t in View::new(&self.net).terminals() {
+            s.merge(t.terminal.stats());
+        }
+        s
+    }
+
+    /// Delivered packets recorded since the last call (needs `record_deliveries`), in
+    /// terminal id order, then consumption order.
+    pub fn take_deliveries(&mut self) -> Vec<Delivery> {
+        if let Some(r) = &mut self.replay {
+            return r.take_kept();
+        }
+        let mut out = Vec::new();
+        for part in &mut self.net.parts {
+            for t in &mut part.members.get_mut().expect(PHASE_BUG).terminals {
+                out.extend(t.terminal.take_deliveries());
+            }
+        }
+        out
+    }
+
+    /// Mean zero-load latency of this netlist, routing and length under the traffic pattern.
+    pub fn zero_load_latency(&self) -> f64 {
+        self.zero_load_latency
+    }
+
+    /// Half-width (cycles) of the 95% confidence interval of a sampled
+    /// [`Simulation::zero_load_latency`]; `None` when it is exact.
+    pub fn zero_load_latency_ci(&self) -> Option<f64> {
+        self.zero_load_latency_ci
+    }
+
+    /// The measurement procedure's outcome so far (warm-up, intervals, saturation).
+    pub fn outcome(&self) -> &MeasureOutcome {
+        &self.outcome
+    }
+
+    /// With `drain_all`: did the drain stop at its cycle limit with packets still
+    /// undelivered?
+    pub fn drain_limit_hit(&self) -> bool {
+        self.drain_limit_hit
+    }
+
+    /// Timeout-reset counters of the whole run so far (see [`SwitchingStats`]).
+    pub fn switching_stats(&self) -> SwitchingStats {
+        let mut s = SwitchingStats::default();
+        let view = View::new(&self.net);
+        for r in view.routers() {
+            let c = r.router.reset_counters();
+            s.timeouts += c.timeouts;
+            s.flits_discarded += c.flits_discarded;
+        }
+        for t in view.terminals() {
+            s.retransmissions += t.terminal.retransmissions();
+            s.requeued += t.terminal.resets();
+        }
+        s
+    }
+
+    /// The report of the run so far.
+    pub fn report(&self) -> RunReport {
+        // A run stopped early (a deadlock in the warm-up) reports the cycles it reached,
+        // not the window it had planned.
+        let window = Window {
+            start: self.window.start.min(self.now),
+            end: self.window.end.min(self.now),
+        };
+        let drain = self.now.0.saturating_sub(window.end.0);
+        RunReport::new(
+            &self.stats(),
+            &ReportInputs {
+                rate: (!self.config.traffic.replays()).then_some(self.config.rate),
+                length: self.config.lengths().mean(),
+                terminals: self.net.num_terminals(),
+                window,
+                drain,
+                total: self.now.0,
+                zero_load_latency: self.zero_load_latency,
+                zero_load_latency_ci: self.zero_load_latency_ci,
+                error: self.error.as_ref(),
+                outcome: &self.outcome,
+                adaptive_hops: self.adaptive_hops(),
+            },
+        )
+    }
+}
+
+/// Timeout-reset counters of a run, since cycle 0.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SwitchingStats {
+    /// Heads dropped by a router's timer.
+    pub timeouts: u64,
+    /// Packets their source re-queued after a reset (equals `timeouts` once resets land).
+    pub requeued: u64,
+    /// Retransmissions started (re-queued packets sent again).
+    pub retransmissions: u64,
+    /// Flits discarded by routers (dropped packets' flits).
+    pub flits_discarded: u64,
 }

@@ -1,5 +1,5 @@
 //! What the measurement procedure decided (warm-up, convergence, saturation) and how it
-//! is reported (`measurement` in `--json`). The procedure itself is in `sim/measure.rs`.
+//! is reported (`measurement` in `--json`). The procedure itself is in `sim/procedure.rs`.
 
 use super::batch_means::{Interval, BATCHES};
 use serde::{Deserialize, Serialize};

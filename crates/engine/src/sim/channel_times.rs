@@ -1,25 +1,25 @@
 //! Inter-arrival and waiting-time histograms of the router-to-router channels (paper
-//! 003, Figs. 2-3; [`flitsim_router::link_times`] defines them). Each router keeps its
+//! 003, Figs. 2-3; [`flitsim_router::channel_times`] defines them). Each router keeps its
 //! own ports' histograms, so they do not depend on the workers; they are read channel
 //! by channel in id order.
 
 use super::Simulation;
 use crate::error::ConfigError;
 use flitsim_netlist::Netlist;
-use flitsim_router::link_times::{LinkTimes, PortLinkTimes, MAX_BINS};
+use flitsim_router::channel_times::{OutputTimes, PortTimes, MAX_BINS};
 
 /// Largest memory the histograms may take (bytes).
 const LIMIT: u64 = 1 << 30;
 
 /// One channel's histograms.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChannelLinkTimes {
+pub struct ChannelTimes {
     /// Channel id (netlist order).
     pub id: u32,
     /// Upstream `router.port`.
     pub from: String,
     /// Its upstream output port's histograms.
-    pub times: PortLinkTimes,
+    pub times: PortTimes,
 }
 
 impl Simulation {
@@ -29,18 +29,18 @@ impl Simulation {
     ///
     /// # Errors
     /// `NetworkTooLarge` when the histograms of all ports would take more than 1 GiB.
-    pub fn enable_link_times(&mut self, bin_width: u32, bins: u32) -> Result<(), ConfigError> {
+    pub fn enable_channel_times(&mut self, bin_width: u32, bins: u32) -> Result<(), ConfigError> {
         let (ports, vcs) = (0..self.num_routers())
             .map(|r| {
                 self.router(flitsim_netlist::RouterId(r as u32))
                     .out_ports_vcs()
             })
             .fold((0, 0), |(p, v), (a, b)| (p + a, v + b));
-        let needed = LinkTimes::bytes(ports, vcs, bins);
+        let needed = OutputTimes::bytes(ports, vcs, bins);
         if needed > LIMIT {
             return Err(ConfigError::NetworkTooLarge {
                 needed,
-                part: "link-time histograms".into(),
+                part: "channel time histograms".into(),
                 part_bytes: needed,
                 detail: format!("{ports} output ports x 2 x {} bins", bins.min(MAX_BINS) + 1),
                 limit: LIMIT,
@@ -50,30 +50,30 @@ impl Simulation {
         }
         for part in &mut self.net.parts {
             for r in &mut part
-                .nodes
+                .members
                 .get_mut()
                 .expect(crate::network::PHASE_BUG)
                 .routers
             {
-                r.router.enable_link_times(bin_width, bins);
+                r.router.enable_channel_times(bin_width, bins);
             }
         }
         Ok(())
     }
 
     /// Every router-to-router channel's histograms, in id order (empty when
-    /// [`Simulation::enable_link_times`] was not called). `netlist` must be the
+    /// [`Simulation::enable_channel_times`] was not called). `netlist` must be the
     /// simulated one.
-    pub fn link_times(&self, netlist: &Netlist) -> Vec<ChannelLinkTimes> {
+    pub fn channel_times(&self, netlist: &Netlist) -> Vec<ChannelTimes> {
         let view = crate::cycle::View::new(&self.net);
         let mut out = Vec::new();
         for c in netlist.channels() {
             let r = &view.router(c.from.index()).router;
-            let Some(times) = r.link_times(c.from_port) else {
+            let Some(times) = r.channel_times(c.from_port) else {
                 continue;
             };
             let from = netlist.router(c.from);
-            out.push(ChannelLinkTimes {
+            out.push(ChannelTimes {
                 id: c.id.0,
                 from: format!("{}.{}", from.name, from.ports[c.from_port.index()].name),
                 times: times.clone(),
@@ -91,7 +91,7 @@ mod tests {
 
     /// Paper 003's switch on a 3x3 torus: one VC, no datelines, timeout 20, exponential
     /// lengths of mean 20, near its knee.
-    fn run(threads: usize) -> Vec<ChannelLinkTimes> {
+    fn run(threads: usize) -> Vec<ChannelTimes> {
         let mut n = torus(&[3, 3]);
         n.set_all([
             ("vcs", "1"),
@@ -112,9 +112,9 @@ mod tests {
             ..SimConfig::default()
         };
         let mut sim = Simulation::new(&n, &config).unwrap();
-        sim.enable_link_times(5, 40).unwrap();
+        sim.enable_channel_times(5, 40).unwrap();
         sim.run();
-        sim.link_times(&n)
+        sim.channel_times(&n)
     }
 
     #[test]

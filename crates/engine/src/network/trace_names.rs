@@ -1,7 +1,7 @@
 //! The trace's names of an assembled network.
 
-use super::event::{Peer, TraceNames};
-use crate::network::Network;
+use super::Network;
+use crate::trace::{Peer, TraceNames};
 use flitsim_netlist::TerminalId;
 
 impl TraceNames {
