@@ -24,6 +24,7 @@ pub(super) struct RawDependents {
 
 /// The resolved dependents: per packet its parent count, and the indices of its
 /// dependents in `dependents[offsets[i]..offsets[i + 1]]`.
+#[derive(Debug)]
 pub(super) struct Resolved {
     pub parents: Vec<u32>,
     pub offsets: Vec<u32>,
