@@ -46,7 +46,7 @@ enum Command {
 fn main() -> ExitCode {
     // Under `mpirun`, every rank runs the same command; only rank 0 prints.
     #[cfg(feature = "mpi")]
-    let _membership = flitsim::cluster::start();
+    let _membership = flitsim::studies::cluster::start();
     let argv: Vec<OsString> = std::env::args_os().collect();
     let cli = match with_experiment(&argv) {
         Ok(Some(cli)) => cli,

@@ -21,22 +21,22 @@ const NETLISTS: [(u32, &str, &str); 4] = [
     (
         4,
         "netlists/paper000-torus-4x4.toml",
-        include_str!("../../netlists/paper000-torus-4x4.toml"),
+        include_str!("../../../../netlists/paper000-torus-4x4.toml"),
     ),
     (
         8,
         "netlists/paper000-torus-8x8.toml",
-        include_str!("../../netlists/paper000-torus-8x8.toml"),
+        include_str!("../../../../netlists/paper000-torus-8x8.toml"),
     ),
     (
         12,
         "netlists/paper000-torus-12x12.toml",
-        include_str!("../../netlists/paper000-torus-12x12.toml"),
+        include_str!("../../../../netlists/paper000-torus-12x12.toml"),
     ),
     (
         16,
         "netlists/paper000-torus-16x16.toml",
-        include_str!("../../netlists/paper000-torus-16x16.toml"),
+        include_str!("../../../../netlists/paper000-torus-16x16.toml"),
     ),
 ];
 

@@ -108,12 +108,12 @@ pub fn run(b: &Budget) -> Output {
         (
             8u32,
             "netlists/paper000-torus-8x8.toml",
-            include_str!("../../netlists/paper000-torus-8x8.toml"),
+            include_str!("../../../../netlists/paper000-torus-8x8.toml"),
         ),
         (
             16,
             "netlists/paper000-torus-16x16.toml",
-            include_str!("../../netlists/paper000-torus-16x16.toml"),
+            include_str!("../../../../netlists/paper000-torus-16x16.toml"),
         ),
     ];
     let vcs = VCS.to_string();

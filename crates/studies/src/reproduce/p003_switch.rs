@@ -1,6 +1,6 @@
 //! Paper 003's switch in flitsim (Hu and Kleinrock): the parameters of one curve and the
 //! netlist they give, shared by the latency figures ([`super::p003`]) and the link
-//! distributions ([`super::p003_links`]).
+//! distributions ([`super::p003_channels`]).
 
 use super::preset;
 
@@ -42,7 +42,7 @@ pub fn netlist_sized(c: &Case, side: u32) -> Result<flitsim_netlist::Netlist, St
         c.depth.to_string(),
         c.propagation.to_string(),
     );
-    let src = include_str!("../../netlists/torus-3x3.toml")
+    let src = include_str!("../../../../netlists/torus-3x3.toml")
         .replace("radix = [3, 3]", &format!("radix = [{side}, {side}]"))
         .replace("\"torus-3x3\"", &format!("\"torus-{side}x{side}\""));
     preset(

@@ -12,7 +12,7 @@ pub mod p000;
 pub mod p001;
 pub mod p002;
 pub mod p003;
-pub mod p003_links;
+pub mod p003_channels;
 pub mod p003_switch;
 pub mod p004;
 

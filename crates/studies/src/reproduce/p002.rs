@@ -39,7 +39,7 @@ const LENGTHS: [u32; 3] = [32, 64, 128];
 
 /// The n-cube of `netlists/hypercube-8.toml` with the paper's router.
 fn netlist(n: u32, vcs: u32) -> Result<flitsim_netlist::Netlist, String> {
-    let src = include_str!("../../netlists/hypercube-8.toml")
+    let src = include_str!("../../../../netlists/hypercube-8.toml")
         .replace("dim = 8", &format!("dim = {n}"))
         .replace("\"hypercube-8\"", &format!("\"hypercube-{n}\""));
     let v = vcs.to_string();

@@ -2,7 +2,7 @@
 //! worm lengths. Figs. 8 (length 100, timeouts varied), 9 (timeout 20, lengths varied),
 //! 10 (delayed retransmission) and 11 (the buffer effect): mean latency against the
 //! generation rate. Figs. 2-3 (distributions at the links of a 7x7 torus) are in
-//! [`super::p003_links`].
+//! [`super::p003_channels`].
 //!
 //! The model side is what `flitsim model hu-kleinrock` evaluates: one channel with
 //! exponential holding time (the worm length), its timeout probability from the
@@ -278,7 +278,7 @@ pub fn run(b: &Budget) -> Output {
          measured arrival rate and holding time"
             .into(),
     );
-    let links = super::p003_links::run(b, &mut out);
+    let links = super::p003_channels::run(b, &mut out);
     out.json = json!({
         "paper": "003",
         "figs_2_3": links,
