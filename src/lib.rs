@@ -10,4 +10,4 @@ pub use flitsim_engine as engine;
 pub use flitsim_netlist as netlist;
 pub use flitsim_router as router;
 pub use flitsim_studies as studies;
-pub(crate) use flitsim_studies::{cluster, crosscheck, experiments, measure, plot, reproduce};
+pub(crate) use flitsim_studies::{check, cluster, experiments, plot, reproduce};

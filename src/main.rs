@@ -124,7 +124,7 @@ fn with_experiment(argv: &[OsString]) -> Result<Option<Cli>, ExitCode> {
         .find_subcommand(name)
         .expect("the subcommand is one of the CLI's");
     let mut args: Vec<OsString> = vec![argv[0].clone(), name.into(), exp.netlist.clone().into()];
-    args.extend(exp.flags(sub));
+    args.extend(experiment::flags(&exp, sub));
     args.extend(
         argv.iter()
             .enumerate()

@@ -4,8 +4,10 @@
 //! analytical models in [`measure`] and [`crosscheck`], charts in [`plot`], and the spread
 //! of a study's simulations over an MPI job in [`cluster`].
 
+pub mod check;
 pub mod cluster;
 pub mod crosscheck;
+pub mod experiment_file;
 pub mod experiments;
 pub mod measure;
 pub mod plot;

@@ -18,12 +18,52 @@ pub mod p004;
 
 use crate::measure::{self, Measured};
 use crate::plot::{Chart, Series, Style};
+use anyhow::bail;
 use flitsim_engine::SimConfig;
 use flitsim_netlist::Netlist;
 use serde_json::Value;
 use std::path::Path;
 
 pub use crate::experiments::parallel_map;
+
+/// The papers `reproduce` knows.
+pub const PAPERS: [&str; 5] = ["000", "001", "002", "003", "004"];
+
+/// Runs one paper's reproduction.
+///
+/// # Errors
+/// An unknown paper.
+pub fn compute(paper: &str, budget: &Budget) -> anyhow::Result<(&'static str, Output)> {
+    let id = paper_id(paper)?;
+    Ok((
+        id,
+        match id {
+            "000" => p000::run(budget),
+            "001" => p001::run(budget),
+            "002" => p002::run(budget),
+            "003" => p003::run(budget),
+            _ => p004::run(budget),
+        },
+    ))
+}
+
+/// The paper's number as its directory and tables name it (`4` -> `004`).
+///
+/// # Errors
+/// An unknown paper.
+pub fn paper_id(paper: &str) -> anyhow::Result<&'static str> {
+    Ok(match paper {
+        "000" | "0" => "000",
+        "001" | "1" => "001",
+        "002" | "2" => "002",
+        "003" | "3" => "003",
+        "004" | "4" => "004",
+        _ => bail!(
+            "unknown paper `{paper}`\nhelp: choose one of {}",
+            PAPERS.join(", ")
+        ),
+    })
+}
 
 /// A rendered table.
 #[derive(Clone, Debug, Default)]
