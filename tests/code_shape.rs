@@ -353,10 +353,7 @@ fn no_module_imports_another_in_a_circle() {
 }
 
 fn exempt_from_size(rel: &str) -> bool {
-    rel.contains("tests")
-        || rel.contains("testutil")
-        || rel.contains("/papers/")
-        
+    rel.contains("tests") || rel.contains("testutil") || rel.contains("/papers/")
 }
 
 /// Functions longer than `MAX_FN_LINES`, found by rustfmt's layout: a line opening a `fn`
