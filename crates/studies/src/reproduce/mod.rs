@@ -1,7 +1,7 @@
 //! `flitsim reproduce PAPER`: each paper's validation experiment re-run with flitsim's
 //! simulator and the analysis crate's model side by side, plus the paper's own numbers
 //! where it prints them. One module per paper; each returns an [`Output`] (tables, charts,
-//! notes, JSON) that `cli::reproduce` prints and writes.
+//! notes, JSON) that the CLI's `reproduce` prints and writes.
 //!
 //! Features a paper needs that the simulator does not have (a routing function, a
 //! switching mode, a traffic pattern) are detected at run time by applying them to the
