@@ -46,7 +46,7 @@ enum Command {
 fn main() -> ExitCode {
     // Under `mpirun`, every rank runs the same command; only rank 0 prints.
     #[cfg(feature = "mpi")]
-    let _membership = flitsim::cluster::start();
+    let _membership = flitsim::studies::cluster::start();
     let argv: Vec<OsString> = std::env::args_os().collect();
     let cli = match with_experiment(&argv) {
         Ok(Some(cli)) => cli,
@@ -124,7 +124,7 @@ fn with_experiment(argv: &[OsString]) -> Result<Option<Cli>, ExitCode> {
         .find_subcommand(name)
         .expect("the subcommand is one of the CLI's");
     let mut args: Vec<OsString> = vec![argv[0].clone(), name.into(), exp.netlist.clone().into()];
-    args.extend(exp.flags(sub));
+    args.extend(experiment::flags(&exp, sub));
     args.extend(
         argv.iter()
             .enumerate()

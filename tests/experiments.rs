@@ -1,11 +1,11 @@
-//! The experiment library (`flitsim::experiments`) called directly, as a test or bench
+//! The experiment library (`flitsim::studies::experiments`) called directly, as a test or bench
 //! would: curves sampled on the job pool do not depend on the thread count, and the
 //! saturation search's bracket agrees with the probes it is built from.
 
 use flitsim::engine::stats::AutoConfig;
 use flitsim::engine::{SimConfig, Simulation};
-use flitsim::experiments::{find_saturation, sample_curves, CurveSpec};
 use flitsim::netlist::topology::torus;
+use flitsim::studies::experiments::{find_saturation, sample_curves, CurveSpec};
 
 fn spec() -> CurveSpec {
     CurveSpec {

@@ -63,14 +63,20 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
     let ports = by_port(&buffers);
     let peak = buffers.iter().map(|b| b.max).max().unwrap_or(1).max(1);
     let search = if !args.no_search && reference > 0.0 {
-        search_depth(&netlist, &config, (reference, args.fraction), peak, &bar)?
+        search_depth(
+            &netlist,
+            &config,
+            (reference, args.fraction),
+            peak,
+            &super::progress::StudyBar(&bar),
+        )?
     } else {
         DepthSearch::default()
     };
     let (tried, required) = (search.tried, search.required);
     bar.finish_and_clear();
     if let Some(path) = &args.plot {
-        super::buffers_plot::draw(path, &netlist, &buffers)
+        crate::plot::buffers::draw(path, &netlist, &buffers)
             .with_context(|| format!("--plot {}", path.display()))?;
     }
     if args.run.json {

@@ -5,12 +5,9 @@
 //! measured mean latency with the matching paper model's, where one applies.
 
 use super::args::RunArgs;
-use crate::crosscheck::{self, ChannelCheck, ClassCheck, ModelLatency, Setup};
-use crate::measure::{self, Measured};
-use crate::plot::{self, Chart, Series, Style};
+use crate::check::{chart, compute, CheckResult};
+use crate::plot;
 use clap::Args;
-use flitsim_engine::SimConfig;
-use flitsim_netlist::{Netlist, Topology};
 use serde_json::{json, Value};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -30,72 +27,6 @@ pub struct CheckArgs {
     /// Also print one line per channel.
     #[arg(long)]
     pub per_channel: bool,
-}
-
-/// The configuration as plain data for [`crosscheck::paper_model`].
-pub fn setup(netlist: &Netlist, config: &SimConfig) -> Setup {
-    let first = netlist.routers().next();
-    let name = |v: Value| v.as_str().unwrap_or("-").to_string();
-    let (topology, radix) = match &netlist.topology {
-        Topology::Torus { radix } => ("torus", radix.clone()),
-        Topology::Mesh { radix } => ("mesh", radix.clone()),
-        Topology::Ring { n } => ("ring", vec![*n]),
-        Topology::Hypercube { dim } => ("hypercube", vec![2; *dim as usize]),
-        Topology::Dragonfly { .. } => ("dragonfly", Vec::new()),
-        Topology::HyperX { radix } => ("hyperx", radix.clone()),
-        Topology::FatTree { k, n } => ("fat-tree", vec![*k; *n as usize]),
-        Topology::Explicit => ("explicit", Vec::new()),
-    };
-    Setup {
-        topology: topology.into(),
-        radix,
-        routing: first.map_or("-".into(), |r| {
-            flitsim_routing::kind_name(r.config.routing).to_string()
-        }),
-        switching: first.map_or("-".into(), |r| {
-            name(serde_json::to_value(r.config.switching).unwrap_or(Value::Null))
-        }),
-        traffic: config.traffic.to_string(),
-        length: config
-            .length_dist
-            .as_ref()
-            .map_or(config.length, |d| d.mean().round() as u32),
-        rate: config.rate,
-        vcs: first.map_or(0, |r| u32::from(r.config.vcs)),
-    }
-}
-
-/// Everything `check` computes.
-pub struct CheckResult {
-    /// The configuration.
-    pub setup: Setup,
-    /// The run and its channel measurements.
-    pub measured: Measured,
-    /// Per channel.
-    pub channels: Vec<ChannelCheck>,
-    /// Per class, then `all`.
-    pub classes: Vec<ClassCheck>,
-    /// The matching paper model's latency.
-    pub model: Option<ModelLatency>,
-}
-
-/// Simulates and compares.
-///
-/// # Errors
-/// Netlist, flag or routing errors.
-pub fn compute(netlist: &Netlist, config: &SimConfig) -> anyhow::Result<CheckResult> {
-    let setup = setup(netlist, config);
-    let measured = measure::run(netlist, config)?;
-    let channels = crosscheck::check_channels(&measured.channels);
-    let classes = crosscheck::by_class(&channels);
-    let model = crosscheck::paper_model(&setup).map(|m| crosscheck::model_latency(&m));
-    Ok(CheckResult {
-        setup,
-        measured,
-        channels,
-        classes,
-        model,
-    })
 }
 
 /// Runs `flitsim check`.
@@ -252,40 +183,4 @@ pub fn table(r: &CheckResult, per_channel: bool) -> String {
         }
     }
     s
-}
-
-/// P(v) measured (markers) vs predicted (lines) per class.
-pub fn chart(r: &CheckResult) -> Chart {
-    let mut series = Vec::new();
-    for (i, c) in r.classes.iter().filter(|c| c.class != "all").enumerate() {
-        let pts = |p: &[f64]| {
-            p.iter()
-                .enumerate()
-                .map(|(v, &x)| (v as f64, x))
-                .collect::<Vec<_>>()
-        };
-        series.push(Series {
-            label: format!("{} measured", c.class),
-            points: pts(&c.measured),
-            style: Style::Points,
-            color: i,
-        });
-        if let Some(p) = &c.predicted {
-            series.push(Series {
-                label: format!("{} Markov", c.class),
-                points: pts(p),
-                style: Style::Line,
-                color: i,
-            });
-        }
-    }
-    Chart {
-        title: format!(
-            "P(v) busy VCs per channel: {} {:?}, {}, rate {}",
-            r.setup.topology, r.setup.radix, r.setup.routing, r.setup.rate
-        ),
-        x_label: "busy VCs v".into(),
-        y_label: "P(v)".into(),
-        series,
-    }
 }

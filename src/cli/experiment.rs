@@ -1,213 +1,32 @@
-//! Experiment files: one TOML file holds a whole experiment as an `[experiment]` table
-//! whose keys are the long flags of the simulating subcommands (`rate = 0.005` is
-//! `--rate 0.005`). The netlist is either a file (`netlist = "PATH"`, relative to the
-//! experiment file) or the rest of the experiment file itself (an inline netlist).
-//!
-//! A file is an experiment when its TOML has a top-level `experiment` table, whatever its
-//! name. The table becomes flags placed before the command line's own, so the command
-//! line overrides the file.
+//! Experiment files on the command line: the `[experiment]` table (read by
+//! [`flitsim_studies::experiment_file`]) becomes the long flags of the subcommand it drives.
 
 use clap::ArgAction;
-use flitsim_netlist::{Diagnostics, Location, Netlist};
 use std::ffi::OsString;
-use std::path::{Component, Path, PathBuf};
-use toml::de::{DeTable, DeValue};
 
-/// Experiment files larger than this are refused (they are a page of keys).
-pub const MAX_BYTES: u64 = 1 << 20;
+pub use flitsim_studies::experiment_file::{load_netlist, read, Experiment, Value, COMMANDS};
 
-/// The subcommands an experiment file can drive; its keys are their long flags.
-pub const COMMANDS: [&str; 5] = ["run", "sweep", "trace", "buffers", "check"];
-
-/// An experiment file, read.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Experiment {
-    /// The experiment file.
-    pub path: PathBuf,
-    /// The netlist file (the experiment file itself when the netlist is inline).
-    pub netlist: PathBuf,
-    /// `(key, value, line)` in file order; arrays are one entry per element.
-    pub keys: Vec<(String, Value, Location)>,
-}
-
-/// One value of a key.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    /// `true`: the flag is given; `false`: it is not.
-    Switch(bool),
-    /// A flag value, as text.
-    Text(String),
-    /// An array: a repeated flag, or one comma-separated value.
-    List(Vec<String>),
-}
-
-fn error(at: &Location, code: &str, message: &str, help: &str) -> anyhow::Error {
-    anyhow::anyhow!("{at}: error[{code}]: {message}\nhelp: {help}")
-}
-
-/// Reads `path` if it is an experiment file: `Ok(None)` for any other file (a netlist),
-/// or one that cannot be read (the netlist loader reports that).
-///
-/// # Errors
-/// A malformed `[experiment]` table: unknown key, bad value, missing netlist; each with the
-/// file, line and fix.
-pub fn read(path: &Path, known: &[String]) -> anyhow::Result<Option<Experiment>> {
-    let too_big = std::fs::metadata(path).map_or(true, |m| !m.is_file() || m.len() > MAX_BYTES);
-    if too_big {
-        return Ok(None);
-    }
-    let Ok(src) = std::fs::read_to_string(path) else {
-        return Ok(None);
-    };
-    let Ok(doc) = DeTable::parse(&src) else {
-        return Ok(None);
-    };
-    let doc = doc.into_inner();
-    let Some((key, table)) = doc.iter().find(|(k, _)| k.get_ref() == "experiment") else {
-        return Ok(None);
-    };
-    let at = |offset: usize| Location::from_offset(path, &src, offset);
-    let DeValue::Table(table) = table.get_ref() else {
-        return Err(error(
-            &at(key.span().start),
-            "bad-value",
-            "`experiment` must be a table",
-            "write the keys under an [experiment] header",
-        ));
-    };
-    let mut netlist = None;
-    let mut keys = Vec::new();
-    for (k, v) in table {
-        let loc = at(k.span().start);
-        let name = k.get_ref().as_ref();
-        if name == "netlist" {
-            let DeValue::String(p) = v.get_ref() else {
-                return Err(error(
-                    &loc,
-                    "bad-value",
-                    "`netlist` must be a path",
-                    "write netlist = \"../netlists/torus-8x8.toml\" (relative to this file)",
-                ));
-            };
-            netlist = Some(resolve(path, Path::new(p.as_ref())));
+/// The flags experiment file `exp` stands for, for subcommand `cmd` (keys of other subcommands are
+/// left out).
+pub fn flags(exp: &Experiment, cmd: &clap::Command) -> Vec<OsString> {
+    let mut out = Vec::new();
+    for (key, value, _) in &exp.keys {
+        let long = key.replace('_', "-");
+        let Some(arg) = cmd.get_arguments().find(|a| a.get_long() == Some(&long)) else {
             continue;
-        }
-        if !known.iter().any(|f| f == name) {
-            return Err(error(
-                &loc,
-                "unknown-key",
-                &format!("unknown key `{name}` in [experiment]"),
-                &format!(
-                    "expected `netlist` or a long flag of {}, with `_` for `-`: {}",
-                    COMMANDS.join(", "),
-                    known.join(", ")
-                ),
-            ));
-        }
-        keys.push((name.to_string(), value(v.get_ref(), &loc, name)?, loc));
-    }
-    let inline = doc.keys().any(|k| k.get_ref() != "experiment");
-    let netlist = match (netlist, inline) {
-        (Some(_), true) => {
-            return Err(error(
-                &at(key.span().start),
-                "bad-form",
-                "the file gives both `netlist = PATH` and an inline netlist",
-                "keep one: remove the `netlist` key or the netlist tables",
-            ))
-        }
-        (Some(n), false) => n,
-        (None, true) => path.to_path_buf(),
-        (None, false) => return Err(error(
-            &at(key.span().start),
-            "missing-key",
-            "the experiment names no netlist",
-            "add netlist = \"PATH\" under [experiment], or write the netlist's tables in this file",
-        )),
-    };
-    Ok(Some(Experiment {
-        path: path.to_path_buf(),
-        netlist,
-        keys,
-    }))
-}
-
-fn value(v: &DeValue<'_>, at: &Location, key: &str) -> anyhow::Result<Value> {
-    let scalar = |v: &DeValue<'_>| match v {
-        DeValue::String(s) => Some(s.to_string()),
-        DeValue::Integer(i) => Some(i.to_string()),
-        DeValue::Float(f) => Some(f.to_string()),
-        _ => None,
-    };
-    let bad = || {
-        error(
-            at,
-            "bad-value",
-            &format!("`{key}` must be a string, a number, a boolean or an array of them"),
-            &format!("write it as on the command line, e.g. {key} = \"...\""),
-        )
-    };
-    match v {
-        DeValue::Boolean(b) => Ok(Value::Switch(*b)),
-        DeValue::Array(a) => a
-            .iter()
-            .map(|x| scalar(x.get_ref()).ok_or_else(bad))
-            .collect::<anyhow::Result<Vec<_>>>()
-            .map(Value::List),
-        other => scalar(other).map(Value::Text).ok_or_else(bad),
-    }
-}
-
-/// `rel` relative to the directory of `file`, without `dir/..` steps.
-fn resolve(file: &Path, rel: &Path) -> PathBuf {
-    let joined = file.parent().unwrap_or(Path::new("")).join(rel);
-    let mut out = PathBuf::new();
-    for c in joined.components() {
-        match c {
-            Component::ParentDir
-                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
-            {
-                out.pop();
+        };
+        let repeated = matches!(arg.get_action(), ArgAction::Append);
+        match value {
+            Value::Switch(true) => out.push(format!("--{long}").into()),
+            Value::Switch(false) => {}
+            Value::Text(t) => out.push(format!("--{long}={t}").into()),
+            Value::List(xs) if repeated => {
+                out.extend(xs.iter().map(|x| format!("--{long}={x}").into()));
             }
-            Component::CurDir => {}
-            c => out.push(c),
+            Value::List(xs) => out.push(format!("--{long}={}", xs.join(",")).into()),
         }
     }
     out
-}
-
-impl Experiment {
-    /// The flags the file stands for, for subcommand `cmd` (keys of other subcommands are
-    /// left out).
-    pub fn flags(&self, cmd: &clap::Command) -> Vec<OsString> {
-        let mut out = Vec::new();
-        for (key, value, _) in &self.keys {
-            let long = key.replace('_', "-");
-            let Some(arg) = cmd.get_arguments().find(|a| a.get_long() == Some(&long)) else {
-                continue;
-            };
-            let repeated = matches!(arg.get_action(), ArgAction::Append);
-            match value {
-                Value::Switch(true) => out.push(format!("--{long}").into()),
-                Value::Switch(false) => {}
-                Value::Text(t) => out.push(format!("--{long}={t}").into()),
-                Value::List(xs) if repeated => {
-                    out.extend(xs.iter().map(|x| format!("--{long}={x}").into()));
-                }
-                Value::List(xs) => out.push(format!("--{long}={}", xs.join(",")).into()),
-            }
-        }
-        out
-    }
-
-    /// Where key `long` (a flag without `--`) was written.
-    pub fn key_location(&self, long: &str) -> Option<&Location> {
-        let key = long.replace('-', "_");
-        self.keys
-            .iter()
-            .find(|(k, _, _)| *k == key)
-            .map(|(_, _, l)| l)
-    }
 }
 
 /// Every long flag of the simulating subcommands of `root`, with `_` for `-`, sorted.
@@ -222,73 +41,4 @@ pub fn known_keys(root: &clap::Command) -> Vec<String> {
     keys.sort();
     keys.dedup();
     keys
-}
-
-/// Loads the netlist of a file that may also hold an `[experiment]` table: the table's
-/// lines are blanked first, so the netlist's errors keep their line numbers.
-///
-/// # Errors
-/// The netlist's diagnostics.
-pub fn load_netlist(path: &Path) -> Result<Netlist, Diagnostics> {
-    let small = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= MAX_BYTES);
-    let src = match small.then(|| std::fs::read_to_string(path)) {
-        Some(Ok(src)) => src,
-        _ => return flitsim_netlist::load(path),
-    };
-    if !src.lines().any(is_experiment_header) {
-        return flitsim_netlist::load(path);
-    }
-    flitsim_netlist::parse_str(&blank_experiment(&src), path)
-}
-
-fn is_experiment_header(line: &str) -> bool {
-    let l = line.trim();
-    l.starts_with("[experiment]") || l.starts_with("[ experiment ]")
-}
-
-/// `src` with the `[experiment]` section (its header up to the next table header) turned
-/// into empty lines.
-fn blank_experiment(src: &str) -> String {
-    let mut inside = false;
-    let mut out = String::with_capacity(src.len());
-    for line in src.split_inclusive('\n') {
-        if line.trim_start().starts_with('[') {
-            inside = is_experiment_header(line) || line.trim_start().starts_with("[experiment.");
-        }
-        if inside {
-            out.push_str(if line.ends_with('\n') { "\n" } else { "" });
-        } else {
-            out.push_str(line);
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn resolve_drops_parent_steps() {
-        assert_eq!(
-            resolve(
-                Path::new("experiments/t.toml"),
-                Path::new("../netlists/a.toml")
-            ),
-            PathBuf::from("netlists/a.toml")
-        );
-        assert_eq!(
-            resolve(Path::new("t.toml"), Path::new("n.toml")),
-            PathBuf::from("n.toml")
-        );
-    }
-
-    #[test]
-    fn blanking_keeps_line_numbers() {
-        let src = "name = \"x\"\n[experiment]\nrate = 0.1\nset = [\n  \"vcs=2\",\n]\n[topology]\nkind = \"ring\"\n";
-        let b = blank_experiment(src);
-        assert_eq!(b.lines().count(), src.lines().count());
-        assert!(!b.contains("rate"));
-        assert!(b.contains("[topology]\nkind = \"ring\""));
-    }
 }

@@ -2,7 +2,6 @@
 
 pub mod args;
 pub mod buffers;
-pub mod buffers_plot;
 pub mod check;
 pub mod experiment;
 pub mod failure;
@@ -13,7 +12,6 @@ pub mod progress;
 pub mod reproduce;
 pub mod run;
 pub mod sweep;
-pub mod sweep_plot;
 pub mod trace;
 
 /// `println!` that returns an `io::Error` instead of panicking when stdout is closed

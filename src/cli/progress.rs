@@ -51,16 +51,19 @@ impl flitsim_engine::SetupProgress for SetupBar<'_> {
     }
 }
 
-impl crate::experiments::Progress for ProgressBar {
+/// A progress display for a study's jobs: the step as the message, a bar over the jobs.
+pub struct StudyBar<'a>(pub &'a ProgressBar);
+
+impl crate::experiments::Progress for StudyBar<'_> {
     fn step(&self, what: &str) {
-        self.set_message(what.to_string());
+        self.0.set_message(what.to_string());
     }
 
     fn queued(&self, jobs: u64) {
-        self.inc_length(jobs);
+        self.0.inc_length(jobs);
     }
 
     fn finished(&self) {
-        self.inc(1);
+        self.0.inc(1);
     }
 }

@@ -3,8 +3,8 @@
 //! `crate::reproduce`), prints the tables, and writes `table.txt`, `results.json` and the
 //! SVG charts to `--out` (default `out/reproduce-<paper>/`).
 
-use crate::reproduce::{self, Budget, Output};
-use anyhow::{anyhow, bail, Context};
+use crate::reproduce::{compute, paper_id, Budget};
+use anyhow::{anyhow, Context};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,42 +39,6 @@ pub struct ReproduceArgs {
     /// No progress display on stderr (there is none when stderr is not a terminal).
     #[arg(long, short)]
     pub quiet: bool,
-}
-
-/// The papers `reproduce` knows.
-pub const PAPERS: [&str; 5] = ["000", "001", "002", "003", "004"];
-
-/// Runs one paper's reproduction.
-///
-/// # Errors
-/// An unknown paper or an unwritable output directory.
-pub fn compute(paper: &str, budget: &Budget) -> anyhow::Result<(&'static str, Output)> {
-    let id = paper_id(paper)?;
-    Ok((
-        id,
-        match id {
-            "000" => reproduce::p000::run(budget),
-            "001" => reproduce::p001::run(budget),
-            "002" => reproduce::p002::run(budget),
-            "003" => reproduce::p003::run(budget),
-            _ => reproduce::p004::run(budget),
-        },
-    ))
-}
-
-/// The paper's number as its directory and tables name it (`4` -> `004`).
-fn paper_id(paper: &str) -> anyhow::Result<&'static str> {
-    Ok(match paper {
-        "000" | "0" => "000",
-        "001" | "1" => "001",
-        "002" | "2" => "002",
-        "003" | "3" => "003",
-        "004" | "4" => "004",
-        _ => bail!(
-            "unknown paper `{paper}`\nhelp: choose one of {}",
-            PAPERS.join(", ")
-        ),
-    })
 }
 
 /// Runs `flitsim reproduce`.

@@ -149,7 +149,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             args.probe_cycles,
             args.probes as usize,
             threads,
-            &bar,
+            &super::progress::StudyBar(&bar),
         )?;
         let rates = b.iter().map(|b| auto_rates(b, args.points)).collect();
         (Some(b), rates)
@@ -158,13 +158,19 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         (None, specs.iter().map(|_| r.clone()).collect())
     };
     bar.set_message("sampling the curves");
-    let curves = sample_curves(&specs, &rates, brackets.as_deref(), threads, &bar)?;
+    let curves = sample_curves(
+        &specs,
+        &rates,
+        brackets.as_deref(),
+        threads,
+        &super::progress::StudyBar(&bar),
+    )?;
     bar.finish_and_clear();
     if let Some(path) = &args.csv {
         write_csv(path, &curves).with_context(|| format!("--csv {}", path.display()))?;
     }
     if let Some(path) = &args.plot {
-        super::sweep_plot::draw(path, &curves)
+        crate::plot::sweep::draw(path, &curves)
             .with_context(|| format!("--plot {}", path.display()))?;
     }
     if args.run.json {

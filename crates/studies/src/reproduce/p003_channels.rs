@@ -1,15 +1,15 @@
 //! Paper 003 (Hu and Kleinrock), Figs. 2-3: the distributions of the head inter-arrival
-//! time and of the waiting time at the switch-to-switch links of a 7x7 torus (mean worm
+//! time and of the waiting time at the switch-to-switch channels of a 7x7 torus (mean worm
 //! length 100, timeout 100, propagation 20), beside what the model assumes of them.
 //!
-//! - Fig. 2: the model takes a link's arrivals to be Poisson; its inter-arrival
-//!   distribution is then exponential at the link's arrival rate (measured).
+//! - Fig. 2: the model takes a channel's arrivals to be Poisson; its inter-arrival
+//!   distribution is then exponential at the channel's arrival rate (measured).
 //! - Fig. 3: eqs (9)-(15) with the single-stage approximation (12)-(13) give the waiting
-//!   time of the heads that do not time out, `W(x) = phi(x) / phi(tau)`, from the link's
+//!   time of the heads that do not time out, `W(x) = phi(x) / phi(tau)`, from the channel's
 //!   arrival rate and holding-time moments (measured: the inputs eqs 5-8 would compute).
 //!
 //! The histograms are summed over every switch-to-switch channel (the torus and the
-//! traffic are symmetric, so every such link has the same distributions).
+//! traffic are symmetric, so every such channel has the same distributions).
 
 use super::{parallel_map, Budget, Output, Table};
 use crate::plot::{Chart, Series, Style};
@@ -24,7 +24,7 @@ pub const SIDE: u32 = 7;
 pub const LENGTH: f64 = 100.0;
 /// Timeout (time units).
 pub const TIMEOUT: u32 = 100;
-/// Link propagation delay (Fig. 2; Fig. 3 does not say, the same is taken).
+/// Channel propagation delay (Fig. 2; Fig. 3 does not say, the same is taken).
 pub const PROPAGATION: u32 = 20;
 /// Generation rates: the paper gives none; a light and a heavy load below the knee.
 pub const RATES: [f64; 2] = [0.001, 0.003];
@@ -42,7 +42,7 @@ const WAIT_BIN: usize = 4;
 
 /// What one run measured, summed over the switch-to-switch channels.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct Links {
+pub struct ChannelTimes {
     /// Generation rate.
     pub rate: f64,
     /// Switch-to-switch channels summed.
@@ -68,17 +68,17 @@ pub struct Links {
     pub busy: Vec<(String, Busy)>,
 }
 
-/// How often a class of links is busy: as the arriving heads find it, and over time. The
+/// How often a class of channels is busy: as the arriving heads find it, and over time. The
 /// model's Poisson arrivals see time averages (PASTA), so the two agree under it.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Busy {
-    /// Links summed.
+    /// ChannelTimes summed.
     pub channels: u64,
     /// Heads that arrived.
     pub arrivals: u64,
     /// Heads that waited `WIDTH` cycles or more, or timed out.
     pub found_busy: u64,
-    /// Cycles the links were held (holding periods ended in the window).
+    /// Cycles the channels were held (holding periods ended in the window).
     pub held_cycles: u64,
 }
 
@@ -90,18 +90,18 @@ impl Busy {
         self.held_cycles += t.held_cycles;
     }
 
-    /// Fraction of the arriving heads that found the link busy.
+    /// Fraction of the arriving heads that found the channel busy.
     pub fn seen_by_arrivals(&self) -> f64 {
         self.found_busy as f64 / self.arrivals.max(1) as f64
     }
 
-    /// Fraction of the `cycles` the links were held.
+    /// Fraction of the `cycles` the channels were held.
     pub fn over_time(&self, cycles: u64) -> f64 {
         self.held_cycles as f64 / (self.channels * cycles).max(1) as f64
     }
 }
 
-impl Links {
+impl ChannelTimes {
     /// Arrivals per channel per cycle.
     pub fn lambda(&self) -> f64 {
         self.arrivals as f64 / (self.channels * self.cycles).max(1) as f64
@@ -114,7 +114,7 @@ impl Links {
         (sum as f64 / n, sq as f64 / n)
     }
 
-    /// The model's waiting time at this link (eqs 9-15).
+    /// The model's waiting time at this channel (eqs 9-15).
     pub fn model_wait(&self) -> hk::ChannelWait {
         let (b1, b2) = self.holding_moments();
         hk::channel_wait(self.lambda(), b1, b2, f64::from(TIMEOUT))
@@ -134,7 +134,7 @@ fn netlist() -> Result<flitsim_netlist::Netlist, String> {
 }
 
 /// Runs one rate and sums the switch-to-switch channels' histograms.
-pub fn measure(b: &Budget, rate: f64) -> Result<Links, String> {
+pub fn measure(b: &Budget, rate: f64) -> Result<ChannelTimes, String> {
     let net = netlist()?;
     let (warmup, cycles) = if b.quick {
         (2_000, 5_000)
@@ -155,12 +155,12 @@ pub fn measure(b: &Budget, rate: f64) -> Result<Links, String> {
     sim.enable_channel_times(WIDTH, BINS)
         .map_err(|e| e.to_string())?;
     sim.run();
-    let mut l = Links {
+    let mut l = ChannelTimes {
         rate,
         cycles: sim.stats_cycles(),
         gaps: vec![0; BINS as usize + 1],
         waits: vec![0; BINS as usize + 1],
-        ..Links::default()
+        ..ChannelTimes::default()
     };
     for c in sim.channel_times(&net) {
         l.channels += 1;
@@ -193,9 +193,9 @@ pub fn measure(b: &Budget, rate: f64) -> Result<Links, String> {
 }
 
 /// The rows that test the model's Poisson arrivals (PASTA): how often the arriving heads
-/// find a link busy against how often it is busy, over all links and per port name, and
+/// find a channel busy against how often it is busy, over all channels and per port name, and
 /// the mean wait of the heads that did wait.
-fn busy_rows(l: &Links, m: &hk::ChannelWait, t: &mut Table) {
+fn busy_rows(l: &ChannelTimes, m: &hk::ChannelWait, t: &mut Table) {
     let all = Busy {
         channels: l.channels,
         arrivals: l.arrivals,
@@ -222,7 +222,7 @@ fn busy_rows(l: &Links, m: &hk::ChannelWait, t: &mut Table) {
     ]);
     for (port, b) in &l.busy {
         t.rows.push(vec![
-            format!("{port} links: busy as found by arriving heads / over time"),
+            format!("{port} channels: busy as found by arriving heads / over time"),
             format!("{:.4} / {:.4}", b.seen_by_arrivals(), b.over_time(l.cycles)),
             "equal".into(),
         ]);
@@ -298,6 +298,133 @@ fn tv(a: &[(f64, f64)], b: &[f64]) -> f64 {
     0.5 * a.iter().zip(b).map(|(x, y)| (x.1 - y).abs()).sum::<f64>()
 }
 
+/// One rate's measurements beside the model's.
+struct Compared {
+    label: String,
+    lambda: f64,
+    m: hk::ChannelWait,
+    b1: f64,
+    b2: f64,
+    gaps: Vec<(f64, f64)>,
+    gap_model: Vec<f64>,
+    waits: Vec<(f64, f64)>,
+    wait_model: Vec<f64>,
+    gap_mean: f64,
+    gap_scv: f64,
+    no_wait: f64,
+    model_no_wait: f64,
+    wait_mean: f64,
+    p_timeout: f64,
+}
+
+/// The measured distributions of `l` binned, and the model's beside them.
+fn compare(l: &ChannelTimes) -> Compared {
+    let lambda = l.lambda();
+    let m = l.model_wait();
+    let (b1, b2) = l.holding_moments();
+    let gaps = rebin(&l.gaps, GAP_BIN, GAP_UPTO);
+    let gap_model: Vec<f64> = gaps
+        .iter()
+        .map(|&(x, _)| exponential(lambda, x, GAP_BIN as f64))
+        .collect();
+    let waits = rebin(&l.waits, WAIT_BIN, TIMEOUT as usize + WAIT_BIN);
+    let wait_model: Vec<f64> = waits
+        .iter()
+        .map(|&(x, _)| model_bin(&m, x, WAIT_BIN as f64))
+        .collect();
+    let (gap_mean, gap_scv) = mean_scv(&l.gaps);
+    let no_wait = l.waits[0] as f64 / l.granted.max(1) as f64;
+    let model_no_wait = model_bin(&m, 0.0, f64::from(WIDTH));
+    let wait_mean = l.wait_cycles as f64 / l.granted.max(1) as f64;
+    let p_timeout = l.timeouts as f64 / l.arrivals.max(1) as f64;
+    let label = format!("rate {}", l.rate);
+    Compared {
+        label,
+        lambda,
+        m,
+        b1,
+        b2,
+        gaps,
+        gap_model,
+        waits,
+        wait_model,
+        gap_mean,
+        gap_scv,
+        no_wait,
+        model_no_wait,
+        wait_mean,
+        p_timeout,
+    }
+}
+
+/// The table of one rate: the measured moments and distances beside the model's.
+fn table(l: &ChannelTimes, c: &Compared) -> Table {
+    let Compared {
+        label,
+        lambda,
+        m,
+        b1,
+        b2,
+        gaps,
+        gap_model,
+        waits,
+        wait_model,
+        gap_mean,
+        gap_scv,
+        no_wait,
+        model_no_wait,
+        wait_mean,
+        p_timeout,
+    } = c;
+    let mut t = Table::new(
+        format!(
+            "Figs. 2-3, {label}: {SIDE}x{SIDE} torus, exponential length {LENGTH}, timeout \
+             {TIMEOUT}, propagation {PROPAGATION}; {} switch-to-switch channels summed, {} \
+             cycles; arrivals {:.5} per channel per cycle, holding time b1 {b1:.1}, b2 {b2:.0}",
+            l.channels, l.cycles, lambda
+        ),
+        &["quantity", "simulation", "model"],
+    );
+    let row = |q: &str, s: String, m: String| vec![q.to_string(), s, m];
+    t.rows.push(row(
+        "inter-arrival mean",
+        format!("{gap_mean:.1}"),
+        format!("{:.1}", 1.0 / lambda),
+    ));
+    t.rows.push(row(
+        "inter-arrival c^2",
+        format!("{gap_scv:.3}"),
+        "1".into(),
+    ));
+    t.rows.push(row(
+        &format!("inter-arrival TV distance ({GAP_BIN}-cycle bins to {GAP_UPTO})"),
+        format!("{:.3}", tv(gaps, gap_model)),
+        "0".into(),
+    ));
+    t.rows.push(row(
+        &format!("P(wait < {WIDTH} | no timeout)"),
+        format!("{no_wait:.3}"),
+        format!("{model_no_wait:.3}"),
+    ));
+    t.rows.push(row(
+        "mean wait | no timeout",
+        format!("{wait_mean:.2}"),
+        format!("{:.2}", m.mean_wait),
+    ));
+    t.rows.push(row(
+        "P(timeout) per arrival",
+        format!("{p_timeout:.4}"),
+        format!("{:.4}", m.p_timeout),
+    ));
+    busy_rows(l, m, &mut t);
+    t.rows.push(row(
+        &format!("waiting-time TV distance ({WAIT_BIN}-cycle bins)"),
+        format!("{:.3}", tv(waits, wait_model)),
+        "0".into(),
+    ));
+    t
+}
+
 /// Runs Figs. 2-3 and appends their tables, charts and JSON rows to `out`.
 pub fn run(b: &Budget, out: &mut Output) -> serde_json::Value {
     let runs = parallel_map(&RATES, b.threads, |&rate| measure(b, rate));
@@ -311,72 +438,25 @@ pub fn run(b: &Budget, out: &mut Output) -> serde_json::Value {
                 continue;
             }
         };
-        let lambda = l.lambda();
-        let m = l.model_wait();
-        let (b1, b2) = l.holding_moments();
-        let gaps = rebin(&l.gaps, GAP_BIN, GAP_UPTO);
-        let gap_model: Vec<f64> = gaps
-            .iter()
-            .map(|&(x, _)| exponential(lambda, x, GAP_BIN as f64))
-            .collect();
-        let waits = rebin(&l.waits, WAIT_BIN, TIMEOUT as usize + WAIT_BIN);
-        let wait_model: Vec<f64> = waits
-            .iter()
-            .map(|&(x, _)| model_bin(&m, x, WAIT_BIN as f64))
-            .collect();
-        let (gap_mean, gap_scv) = mean_scv(&l.gaps);
-        let no_wait = l.waits[0] as f64 / l.granted.max(1) as f64;
-        let model_no_wait = model_bin(&m, 0.0, f64::from(WIDTH));
-        let wait_mean = l.wait_cycles as f64 / l.granted.max(1) as f64;
-        let p_timeout = l.timeouts as f64 / l.arrivals.max(1) as f64;
-        let label = format!("rate {}", l.rate);
-        let mut t = Table::new(
-            format!(
-                "Figs. 2-3, {label}: {SIDE}x{SIDE} torus, exponential length {LENGTH}, timeout \
-                 {TIMEOUT}, propagation {PROPAGATION}; {} switch-to-switch links summed, {} \
-                 cycles; arrivals {:.5} per link per cycle, holding time b1 {b1:.1}, b2 {b2:.0}",
-                l.channels, l.cycles, lambda
-            ),
-            &["quantity", "simulation", "model"],
-        );
-        let row = |q: &str, s: String, m: String| vec![q.to_string(), s, m];
-        t.rows.push(row(
-            "inter-arrival mean",
-            format!("{gap_mean:.1}"),
-            format!("{:.1}", 1.0 / lambda),
-        ));
-        t.rows.push(row(
-            "inter-arrival c^2",
-            format!("{gap_scv:.3}"),
-            "1".into(),
-        ));
-        t.rows.push(row(
-            &format!("inter-arrival TV distance ({GAP_BIN}-cycle bins to {GAP_UPTO})"),
-            format!("{:.3}", tv(&gaps, &gap_model)),
-            "0".into(),
-        ));
-        t.rows.push(row(
-            &format!("P(wait < {WIDTH} | no timeout)"),
-            format!("{no_wait:.3}"),
-            format!("{model_no_wait:.3}"),
-        ));
-        t.rows.push(row(
-            "mean wait | no timeout",
-            format!("{wait_mean:.2}"),
-            format!("{:.2}", m.mean_wait),
-        ));
-        t.rows.push(row(
-            "P(timeout) per arrival",
-            format!("{p_timeout:.4}"),
-            format!("{:.4}", m.p_timeout),
-        ));
-        busy_rows(l, &m, &mut t);
-        t.rows.push(row(
-            &format!("waiting-time TV distance ({WAIT_BIN}-cycle bins)"),
-            format!("{:.3}", tv(&waits, &wait_model)),
-            "0".into(),
-        ));
-        out.tables.push(t);
+        let c = compare(l);
+        out.tables.push(table(l, &c));
+        let Compared {
+            label,
+            lambda,
+            m,
+            b1,
+            b2,
+            gaps,
+            gap_model,
+            waits,
+            wait_model,
+            gap_mean,
+            gap_scv,
+            no_wait,
+            model_no_wait,
+            wait_mean,
+            p_timeout,
+        } = c;
         let points = |v: &[f64], bins: &[(f64, f64)]| -> Vec<(f64, f64)> {
             bins.iter().zip(v).map(|(&(x, _), &p)| (x, p)).collect()
         };
@@ -420,7 +500,7 @@ pub fn run(b: &Budget, out: &mut Output) -> serde_json::Value {
         "reproduce-003-fig2.svg".into(),
         Chart::new(
             &format!(
-                "Paper 003, Fig. 2: head inter-arrival time at a switch-to-switch link \
+                "Paper 003, Fig. 2: head inter-arrival time at a switch-to-switch channel \
                  ({SIDE}x{SIDE} torus, length {LENGTH}, timeout {TIMEOUT}, propagation \
                  {PROPAGATION})"
             ),
@@ -433,7 +513,7 @@ pub fn run(b: &Budget, out: &mut Output) -> serde_json::Value {
         "reproduce-003-fig3.svg".into(),
         Chart::new(
             &format!(
-                "Paper 003, Fig. 3: waiting time at a switch-to-switch link, heads not timed \
+                "Paper 003, Fig. 3: waiting time at a switch-to-switch channel, heads not timed \
                  out ({SIDE}x{SIDE} torus, length {LENGTH}, timeout {TIMEOUT})"
             ),
             &format!("waiting time (time units, {WAIT_BIN}-unit bins)"),
@@ -475,7 +555,7 @@ mod tests {
         }
     }
 
-    /// A short run counts one gap per head but at most one per link (a link's first head
+    /// A short run counts one gap per head but at most one per channel (a channel's first head
     /// has no gap) and one wait per granted head, and its mean wait agrees with its histogram.
     #[test]
     fn a_quick_run_counts_every_head() {
@@ -486,7 +566,7 @@ mod tests {
         };
         let l = measure(&b, RATES[1]).unwrap();
         assert_eq!(l.channels, u64::from(SIDE * SIDE * 4));
-        // A link whose first head ever arrives inside the window has no gap for it.
+        // A channel whose first head ever arrives inside the window has no gap for it.
         let gaps = l.gaps.iter().sum::<u64>();
         assert!(
             gaps <= l.arrivals && l.arrivals - gaps <= l.channels,

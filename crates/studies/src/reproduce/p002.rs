@@ -17,7 +17,7 @@ use super::{
     curve, model_saturation, pct, preset, rates_up_to, rel, simulate_at, simulate_points, Budget,
     Output, Table,
 };
-use crate::plot::Chart;
+use crate::plot::{Chart, Series};
 use flitsim_analysis::papers::p002_patooghy::{self, PcubeConfig, PcubeOutcome};
 use serde_json::json;
 
@@ -39,7 +39,7 @@ const LENGTHS: [u32; 3] = [32, 64, 128];
 
 /// The n-cube of `netlists/hypercube-8.toml` with the paper's router.
 fn netlist(n: u32, vcs: u32) -> Result<flitsim_netlist::Netlist, String> {
-    let src = include_str!("../../netlists/hypercube-8.toml")
+    let src = include_str!("../../../../netlists/hypercube-8.toml")
         .replace("dim = 8", &format!("dim = {n}"))
         .replace("\"hypercube-8\"", &format!("\"hypercube-{n}\""));
     let v = vcs.to_string();
@@ -55,6 +55,52 @@ fn netlist(n: u32, vcs: u32) -> Result<flitsim_netlist::Netlist, String> {
             ("routing", "pcube"),
         ],
     )
+}
+
+/// The empty table of saturation rates.
+fn saturation_table() -> Table {
+    Table::new(
+        "Saturation rate (packets/node/cycle): model, simulation, and the busiest channel's \
+         bound 1 / (M x its rate factor, eqs 1-2)",
+        &[
+            "cube",
+            "V",
+            "M",
+            "model",
+            "sim: last unsat.",
+            "sim: first sat.",
+            "busiest-channel bound",
+        ],
+    )
+}
+
+/// The charts of the `n`-cube's curves (and Fig 8's for the 8-cube).
+fn push_charts(out: &mut Output, n: u32, series: Vec<Series>) {
+    if n == 8 {
+        let v3: Vec<_> = series
+            .iter()
+            .filter(|s| s.label.contains("V=3 "))
+            .cloned()
+            .collect();
+        out.charts.push((
+            "reproduce-002-fig8.svg".into(),
+            Chart::new(
+                "Paper 002 Fig 8: 8-cube, V = 3 (model and simulation)",
+                "generation rate (packets/node/cycle)",
+                "mean latency (cycles)",
+                v3,
+            ),
+        ));
+    }
+    out.charts.push((
+        format!("reproduce-002-{n}-cube.svg"),
+        Chart::new(
+            &format!("Paper 002, P-cube, {n}-cube: latency vs generation rate"),
+            "generation rate (packets/node/cycle)",
+            "mean latency (cycles)",
+            series,
+        ),
+    ));
 }
 
 /// Runs the reproduction.
@@ -95,19 +141,7 @@ pub fn run(b: &Budget) -> Output {
         ));
     }
     let mut rows_json = Vec::new();
-    let mut sat = Table::new(
-        "Saturation rate (packets/node/cycle): model, simulation, and the busiest channel's \
-         bound 1 / (M x its rate factor, eqs 1-2)",
-        &[
-            "cube",
-            "V",
-            "M",
-            "model",
-            "sim: last unsat.",
-            "sim: first sat.",
-            "busiest-channel bound",
-        ],
-    );
+    let mut sat = saturation_table();
     for &n in cubes {
         let mut series = Vec::new();
         let mut color = 0;
@@ -136,31 +170,7 @@ pub fn run(b: &Budget) -> Output {
                 color += 1;
             }
         }
-        if n == 8 {
-            let v3: Vec<_> = series
-                .iter()
-                .filter(|s| s.label.contains("V=3 "))
-                .cloned()
-                .collect();
-            out.charts.push((
-                "reproduce-002-fig8.svg".into(),
-                Chart::new(
-                    "Paper 002 Fig 8: 8-cube, V = 3 (model and simulation)",
-                    "generation rate (packets/node/cycle)",
-                    "mean latency (cycles)",
-                    v3,
-                ),
-            ));
-        }
-        out.charts.push((
-            format!("reproduce-002-{n}-cube.svg"),
-            Chart::new(
-                &format!("Paper 002, P-cube, {n}-cube: latency vs generation rate"),
-                "generation rate (packets/node/cycle)",
-                "mean latency (cycles)",
-                series,
-            ),
-        ));
+        push_charts(&mut out, n, series);
     }
     out.tables.push(sat);
     out.notes.push(

@@ -59,15 +59,10 @@ fn netlist(nets: &[(u32, Netlist, Netlist)], k: u32, routing: &str) -> Netlist {
     }
 }
 
-/// Adds both figures to `out`; `nets` are (k, adaptive netlist, DOR netlist).
-pub fn add(out: &mut Output, b: &Budget, nets: &[(u32, Netlist, Netlist)]) -> Value {
+/// The simulations of both figures, each once: the sizes at 12 flits and the lengths on
+/// the 12x12 torus, at every interval, for both routings.
+fn specs(nets: &[(u32, Netlist, Netlist)], intervals: &[u32], lengths: &[u32]) -> Vec<Spec> {
     let routings = ["quaglia", "dor"];
-    // Quick runs (tests): the busiest interval and three lengths.
-    let (intervals, lengths) = if b.quick {
-        (&INTERVALS[..1], &[4, 12, 32][..])
-    } else {
-        (&INTERVALS[..], &LENGTHS[..])
-    };
     let mut specs: Vec<Spec> = Vec::new();
     for &s in intervals {
         for r in routings {
@@ -80,7 +75,38 @@ pub fn add(out: &mut Output, b: &Budget, nets: &[(u32, Netlist, Netlist)]) -> Va
             }
         }
     }
-    let sims = parallel_map(&specs, b.threads, |&(k, r, rate, m)| {
+    specs
+}
+
+/// The charts of Figs. 3 and 4.
+fn push_charts(out: &mut Output, s3: Vec<Series>, s4: Vec<Series>) {
+    out.charts.push((
+        "reproduce-000-fig3.svg".into(),
+        Chart {
+            title: "Paper 000, Fig. 3: blocking time per hop, M = 12".into(),
+            x_label: "torus radix k".into(),
+            y_label: "blocking per hop (cycles)".into(),
+            series: s3,
+        },
+    ));
+    out.charts.push((
+        "reproduce-000-fig4.svg".into(),
+        Chart {
+            title: "Paper 000, Fig. 4: latency on the 12x12 torus".into(),
+            x_label: "message length M (flits)".into(),
+            y_label: "mean latency (cycles)".into(),
+            series: s4,
+        },
+    ));
+}
+
+/// Runs every simulation of `specs`.
+fn simulate_specs(
+    specs: &[Spec],
+    nets: &[(u32, Netlist, Netlist)],
+    b: &Budget,
+) -> Vec<Result<SimPoint, String>> {
+    parallel_map(specs, b.threads, |&(k, r, rate, m)| {
         let (warmup, cycles) = cycles(k, b.quick);
         let config = SimConfig {
             rate,
@@ -93,7 +119,19 @@ pub fn add(out: &mut Output, b: &Budget, nets: &[(u32, Netlist, Netlist)]) -> Va
             ..SimConfig::default()
         };
         simulate(&netlist(nets, k, r), &config)
-    });
+    })
+}
+
+/// Adds both figures to `out`; `nets` are (k, adaptive netlist, DOR netlist).
+pub fn add(out: &mut Output, b: &Budget, nets: &[(u32, Netlist, Netlist)]) -> Value {
+    // Quick runs (tests): the busiest interval and three lengths.
+    let (intervals, lengths) = if b.quick {
+        (&INTERVALS[..1], &[4, 12, 32][..])
+    } else {
+        (&INTERVALS[..], &LENGTHS[..])
+    };
+    let specs = specs(nets, intervals, lengths);
+    let sims = simulate_specs(&specs, nets, b);
     let sim = |k: u32, r: &str, rate: f64, m: u32| {
         specs
             .iter()
@@ -171,24 +209,7 @@ pub fn add(out: &mut Output, b: &Budget, nets: &[(u32, Netlist, Netlist)]) -> Va
     }
     out.tables.push(fig3);
     out.tables.push(fig4);
-    out.charts.push((
-        "reproduce-000-fig3.svg".into(),
-        Chart {
-            title: "Paper 000, Fig. 3: blocking time per hop, M = 12".into(),
-            x_label: "torus radix k".into(),
-            y_label: "blocking per hop (cycles)".into(),
-            series: s3,
-        },
-    ));
-    out.charts.push((
-        "reproduce-000-fig4.svg".into(),
-        Chart {
-            title: "Paper 000, Fig. 4: latency on the 12x12 torus".into(),
-            x_label: "message length M (flits)".into(),
-            y_label: "mean latency (cycles)".into(),
-            series: s4,
-        },
-    ));
+    push_charts(out, s3, s4);
     Value::Array(rows)
 }
 

@@ -21,22 +21,22 @@ const NETLISTS: [(u32, &str, &str); 4] = [
     (
         4,
         "netlists/paper000-torus-4x4.toml",
-        include_str!("../../netlists/paper000-torus-4x4.toml"),
+        include_str!("../../../../netlists/paper000-torus-4x4.toml"),
     ),
     (
         8,
         "netlists/paper000-torus-8x8.toml",
-        include_str!("../../netlists/paper000-torus-8x8.toml"),
+        include_str!("../../../../netlists/paper000-torus-8x8.toml"),
     ),
     (
         12,
         "netlists/paper000-torus-12x12.toml",
-        include_str!("../../netlists/paper000-torus-12x12.toml"),
+        include_str!("../../../../netlists/paper000-torus-12x12.toml"),
     ),
     (
         16,
         "netlists/paper000-torus-16x16.toml",
-        include_str!("../../netlists/paper000-torus-16x16.toml"),
+        include_str!("../../../../netlists/paper000-torus-16x16.toml"),
     ),
 ];
 
@@ -80,11 +80,9 @@ fn cycles(k: u32, quick: bool) -> (u64, u64) {
     }
 }
 
-/// Runs the reproduction.
-pub fn run(b: &Budget) -> Output {
-    let mut out = Output::default();
-    // The routing the paper simulates, if this build has it; without it the netlists' own
-    // `dor` is simulated instead and labelled as such.
+/// The simulated points (k, rate, netlist) of the paper's tables, and why the paper's
+/// routing is missing, if it is.
+fn points() -> (Vec<(u32, f64, flitsim_netlist::Netlist)>, Option<String>) {
     let mut points = Vec::new();
     let mut missing = None;
     for &(k, name, src) in &NETLISTS {
@@ -104,7 +102,15 @@ pub fn run(b: &Budget) -> Output {
             }
         }
     }
-    let sims = parallel_map(&points, b.threads, |(k, rate, n)| {
+    (points, missing)
+}
+
+/// Simulates every point.
+fn simulate_points(
+    points: &[(u32, f64, flitsim_netlist::Netlist)],
+    b: &Budget,
+) -> Vec<Result<super::SimPoint, String>> {
+    parallel_map(points, b.threads, |(k, rate, n)| {
         let (warmup, cycles) = cycles(*k, b.quick);
         let config = SimConfig {
             rate: *rate,
@@ -117,12 +123,12 @@ pub fn run(b: &Budget) -> Output {
             ..SimConfig::default()
         };
         simulate(n, &config)
-    });
-    let sim_header = if missing.is_some() {
-        "flitsim sim, DOR (95% CI)"
-    } else {
-        "flitsim sim (95% CI)"
-    };
+    })
+}
+
+/// The notes on the latency measured, and on the routing simulated when the paper's is
+/// `missing`.
+fn push_notes(out: &mut Output, missing: Option<&str>) {
     out.notes.push(format!(
         "flitsim sim = the paper's latency, measured per packet: {PAPER_LATENCY} (head \
          entering the source router to tail leaving the destination router; \
@@ -130,33 +136,79 @@ pub fn run(b: &Budget) -> Output {
          latency (source queue + network latency, both measured), for reference",
         PAPER_LATENCY.from, PAPER_LATENCY.to
     ));
-    if let Some(e) = &missing {
+    if let Some(e) = missing {
         out.notes.push(format!(
             "paper 000's adaptive routing is not available ({e}); the flitsim simulation \
              column is the netlists' dimension-order routing (dateline DOR, 4 VCs in 2 \
              classes), NOT the paper's routing"
         ));
     }
+}
+
+/// The empty table of the `k`x`k` torus.
+fn paper_table(k: u32, sim_header: &str) -> Table {
+    Table::new(
+        format!(
+            "Table {} ({k}x{k} torus, {LENGTH}-flit packets): latency in cycles",
+            if k <= 8 { 1 } else { 2 }
+        ),
+        &[
+            "rate",
+            "paper sim",
+            "paper model",
+            "flitsim model",
+            "model-paper",
+            sim_header,
+            "sim vs paper sim",
+            "gen -> consumed",
+            "flitsim model vs sim",
+        ],
+    )
+}
+
+/// The chart of the `k`x`k` torus: the paper's values, flitsim's model and simulation.
+fn chart(k: u32, series: [Vec<(f64, f64)>; 4]) -> Chart {
+    // One colour per quantity (simulation, model); the paper's values drawn light.
+    let labels = [
+        ("paper simulation", Style::Paper, 0),
+        ("paper model", Style::Paper, 1),
+        ("flitsim model", Style::Line, 1),
+        ("flitsim simulation", Style::Points, 0),
+    ];
+    Chart {
+        title: format!("Paper 000, {k}x{k} torus, M = {LENGTH}: latency vs generation rate"),
+        x_label: "generation rate (packets/node/cycle)".into(),
+        y_label: "mean latency (cycles)".into(),
+        series: series
+            .into_iter()
+            .zip(labels)
+            .map(|(points, (label, style, color))| Series {
+                label: label.into(),
+                points,
+                style,
+                color,
+            })
+            .collect(),
+    }
+}
+
+/// Runs the reproduction.
+pub fn run(b: &Budget) -> Output {
+    let mut out = Output::default();
+    // The routing the paper simulates, if this build has it; without it the netlists' own
+    // `dor` is simulated instead and labelled as such.
+    let (points, missing) = points();
+    let sims = simulate_points(&points, b);
+    let sim_header = if missing.is_some() {
+        "flitsim sim, DOR (95% CI)"
+    } else {
+        "flitsim sim (95% CI)"
+    };
+    push_notes(&mut out, missing.as_deref());
     let mut json_tables = Vec::new();
     for table in &PAPER_TABLES {
         let k = table.k;
-        let mut t = Table::new(
-            format!(
-                "Table {} ({k}x{k} torus, {LENGTH}-flit packets): latency in cycles",
-                if k <= 8 { 1 } else { 2 }
-            ),
-            &[
-                "rate",
-                "paper sim",
-                "paper model",
-                "flitsim model",
-                "model-paper",
-                sim_header,
-                "sim vs paper sim",
-                "gen -> consumed",
-                "flitsim model vs sim",
-            ],
-        );
+        let mut t = paper_table(k, sim_header);
         let mut rows_json = Vec::new();
         let mut series: [Vec<(f64, f64)>; 4] = Default::default();
         for row in table.rows {
@@ -209,28 +261,7 @@ pub fn run(b: &Budget) -> Output {
         }
         out.tables.push(t);
         json_tables.push(json!({ "k": k, "rows": rows_json }));
-        // One colour per quantity (simulation, model); the paper's values drawn light.
-        let labels = [
-            ("paper simulation", Style::Paper, 0),
-            ("paper model", Style::Paper, 1),
-            ("flitsim model", Style::Line, 1),
-            ("flitsim simulation", Style::Points, 0),
-        ];
-        let chart = Chart {
-            title: format!("Paper 000, {k}x{k} torus, M = {LENGTH}: latency vs generation rate"),
-            x_label: "generation rate (packets/node/cycle)".into(),
-            y_label: "mean latency (cycles)".into(),
-            series: series
-                .into_iter()
-                .zip(labels)
-                .map(|(points, (label, style, color))| Series {
-                    label: label.into(),
-                    points,
-                    style,
-                    color,
-                })
-                .collect(),
-        };
+        let chart = chart(k, series);
         out.charts
             .push((format!("reproduce-000-{k}x{k}.svg"), chart));
     }

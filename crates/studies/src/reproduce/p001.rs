@@ -18,7 +18,7 @@ use super::{
     Table,
 };
 use crate::crosscheck::{check_channels, summarise};
-use crate::plot::Chart;
+use crate::plot::{Chart, Series};
 use flitsim_analysis::papers::p001_safaei::{
     self, MeanDistance, SafaeiConfig, SafaeiOutcome, SafaeiSolution,
 };
@@ -101,25 +101,46 @@ fn decomposition(
     t
 }
 
+/// The netlists: torus side, name and text.
+const NETLISTS: [(u32, &str, &str); 2] = [
+    (
+        8,
+        "netlists/paper000-torus-8x8.toml",
+        include_str!("../../../../netlists/paper000-torus-8x8.toml"),
+    ),
+    (
+        16,
+        "netlists/paper000-torus-16x16.toml",
+        include_str!("../../../../netlists/paper000-torus-16x16.toml"),
+    ),
+];
+
+/// Warm-up and measured cycles of the `k`x`k` torus.
+fn window(quick: bool, k: u32) -> (u64, u64) {
+    match (quick, k) {
+        (true, _) => (300, 1500),
+        (false, 8) => (10_000, 290_000),
+        (false, _) => (10_000, 90_000),
+    }
+}
+
+/// The latency chart of the `k`x`k` torus.
+fn chart(k: u32, series: Vec<Series>) -> Chart {
+    Chart::new(
+        &format!("Paper 001, Duato-Nbc, {k}x{k} torus, V = {VCS}"),
+        "generation rate (packets/node/cycle)",
+        "mean latency (cycles)",
+        series,
+    )
+}
+
 /// Runs the reproduction.
 pub fn run(b: &Budget) -> Output {
     let mut out = Output::default();
-    let nets = [
-        (
-            8u32,
-            "netlists/paper000-torus-8x8.toml",
-            include_str!("../../netlists/paper000-torus-8x8.toml"),
-        ),
-        (
-            16,
-            "netlists/paper000-torus-16x16.toml",
-            include_str!("../../netlists/paper000-torus-16x16.toml"),
-        ),
-    ];
     let vcs = VCS.to_string();
     let mut cases = Vec::new();
     let mut missing = None;
-    for (k, name, src) in nets {
+    for (k, name, src) in NETLISTS {
         let safe_sat: Vec<f64> = [32u32, 64]
             .iter()
             .map(|&m| model_saturation(|r| model(k, splits(k)[0], m, r), 0.05))
@@ -154,14 +175,9 @@ pub fn run(b: &Budget) -> Output {
             }
         }
     }
-    let window = |k: u32| match (b.quick, k) {
-        (true, _) => (300, 1500),
-        (false, 8) => (10_000, 290_000),
-        (false, _) => (10_000, 90_000),
-    };
     let points: Vec<_> = cases
         .iter()
-        .map(|(k, _, m, rate, net)| (net, *rate, *m, window(*k)))
+        .map(|(k, _, m, rate, net)| (net, *rate, *m, window(b.quick, *k)))
         .collect();
     let sims = simulate_points(&points, b);
     if let Some(e) = &missing {
@@ -212,15 +228,8 @@ pub fn run(b: &Budget) -> Output {
                 color += 1;
             }
         }
-        out.charts.push((
-            format!("reproduce-001-{k}x{k}.svg"),
-            Chart::new(
-                &format!("Paper 001, Duato-Nbc, {k}x{k} torus, V = {VCS}"),
-                "generation rate (packets/node/cycle)",
-                "mean latency (cycles)",
-                series,
-            ),
-        ));
+        out.charts
+            .push((format!("reproduce-001-{k}x{k}.svg"), chart(k, series)));
     }
     out.json = json!({ "paper": "001", "rows": rows_json, "missing": missing });
     out

@@ -1,7 +1,7 @@
 //! `flitsim reproduce PAPER`: each paper's validation experiment re-run with flitsim's
 //! simulator and the analysis crate's model side by side, plus the paper's own numbers
 //! where it prints them. One module per paper; each returns an [`Output`] (tables, charts,
-//! notes, JSON) that `cli::reproduce` prints and writes.
+//! notes, JSON) that the CLI's `reproduce` prints and writes.
 //!
 //! Features a paper needs that the simulator does not have (a routing function, a
 //! switching mode, a traffic pattern) are detected at run time by applying them to the
@@ -12,18 +12,58 @@ pub mod p000;
 pub mod p001;
 pub mod p002;
 pub mod p003;
-pub mod p003_links;
+pub mod p003_channels;
 pub mod p003_switch;
 pub mod p004;
 
 use crate::measure::{self, Measured};
 use crate::plot::{Chart, Series, Style};
+use anyhow::bail;
 use flitsim_engine::SimConfig;
 use flitsim_netlist::Netlist;
 use serde_json::Value;
 use std::path::Path;
 
 pub use crate::experiments::parallel_map;
+
+/// The papers `reproduce` knows.
+pub const PAPERS: [&str; 5] = ["000", "001", "002", "003", "004"];
+
+/// Runs one paper's reproduction.
+///
+/// # Errors
+/// An unknown paper.
+pub fn compute(paper: &str, budget: &Budget) -> anyhow::Result<(&'static str, Output)> {
+    let id = paper_id(paper)?;
+    Ok((
+        id,
+        match id {
+            "000" => p000::run(budget),
+            "001" => p001::run(budget),
+            "002" => p002::run(budget),
+            "003" => p003::run(budget),
+            _ => p004::run(budget),
+        },
+    ))
+}
+
+/// The paper's number as its directory and tables name it (`4` -> `004`).
+///
+/// # Errors
+/// An unknown paper.
+pub fn paper_id(paper: &str) -> anyhow::Result<&'static str> {
+    Ok(match paper {
+        "000" | "0" => "000",
+        "001" | "1" => "001",
+        "002" | "2" => "002",
+        "003" | "3" => "003",
+        "004" | "4" => "004",
+        _ => bail!(
+            "unknown paper `{paper}`\nhelp: choose one of {}",
+            PAPERS.join(", ")
+        ),
+    })
+}
 
 /// A rendered table.
 #[derive(Clone, Debug, Default)]

@@ -1,6 +1,6 @@
 //! Paper 003's switch in flitsim (Hu and Kleinrock): the parameters of one curve and the
-//! netlist they give, shared by the latency figures ([`super::p003`]) and the link
-//! distributions ([`super::p003_links`]).
+//! netlist they give, shared by the latency figures ([`super::p003`]) and the channel
+//! distributions ([`super::p003_channels`]).
 
 use super::preset;
 
@@ -11,7 +11,7 @@ pub struct Case {
     pub length: f64,
     /// Timeout (time units).
     pub timeout: f64,
-    /// Link propagation delay (time units): the channel latency.
+    /// Channel propagation delay (time units): the channel latency.
     pub propagation: u32,
     /// Flits of buffer per switch input.
     pub depth: u32,
@@ -19,9 +19,9 @@ pub struct Case {
     pub backoff: u64,
 }
 
-/// The buffer that covers the credit round trip of a link with propagation `p` (flit
+/// The buffer that covers the credit round trip of a channel with propagation `p` (flit
 /// out, `p` cycles over, credit `p` cycles back, one cycle to use it): `2p + 1` flits let
-/// a link carry one flit per time unit, as the paper's links do ("a minimum buffer which
+/// a channel carry one flit per time unit, as in the paper ("a minimum buffer which
 /// stores the data currently being propagated across the link", section 7).
 pub fn round_trip_depth(propagation: u32) -> u32 {
     2 * propagation + 1
@@ -30,7 +30,7 @@ pub fn round_trip_depth(propagation: u32) -> u32 {
 /// The paper's switch in flitsim: `netlists/torus-3x3.toml` with one VC per channel,
 /// fixed dimension-order paths without datelines (the paper's source routes; the
 /// timeouts break deadlocks), every router stage 0 cycles (one flit per time unit per
-/// link), the case's propagation, buffer and timeout.
+/// channel), the case's propagation, buffer and timeout.
 pub fn netlist(c: &Case) -> Result<flitsim_netlist::Netlist, String> {
     netlist_sized(c, 3)
 }
@@ -42,7 +42,7 @@ pub fn netlist_sized(c: &Case, side: u32) -> Result<flitsim_netlist::Netlist, St
         c.depth.to_string(),
         c.propagation.to_string(),
     );
-    let src = include_str!("../../netlists/torus-3x3.toml")
+    let src = include_str!("../../../../netlists/torus-3x3.toml")
         .replace("radix = [3, 3]", &format!("radix = [{side}, {side}]"))
         .replace("\"torus-3x3\"", &format!("\"torus-{side}x{side}\""));
     preset(

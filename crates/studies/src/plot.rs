@@ -9,6 +9,9 @@
 //! model near its singularity) the y axis is clipped and those values are drawn as
 //! arrows on the top edge with their value written beside them.
 
+pub mod buffers;
+pub mod sweep;
+
 use anyhow::anyhow;
 use plotters::coord::Shift;
 use plotters::prelude::*;

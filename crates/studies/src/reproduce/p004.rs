@@ -35,7 +35,7 @@ const BISECTIONS: u32 = 3;
 
 /// The `s x s` torus of the paper 004 preset in router variant `v`.
 fn netlist(s: u32, v: Variant) -> Result<Netlist, String> {
-    let src = include_str!("../../netlists/paper004-torus-8x8.toml")
+    let src = include_str!("../../../../netlists/paper004-torus-8x8.toml")
         .replace("radix = [8, 8]", &format!("radix = [{s}, {s}]"))
         .replace(
             "\"paper004-torus-8x8\"",

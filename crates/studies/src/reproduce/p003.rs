@@ -1,8 +1,8 @@
 //! Paper 003 (Hu and Kleinrock): wormhole with timeout reset on a 3x3 torus, exponential
 //! worm lengths. Figs. 8 (length 100, timeouts varied), 9 (timeout 20, lengths varied),
 //! 10 (delayed retransmission) and 11 (the buffer effect): mean latency against the
-//! generation rate. Figs. 2-3 (distributions at the links of a 7x7 torus) are in
-//! [`super::p003_links`].
+//! generation rate. Figs. 2-3 (distributions at the channels of a 7x7 torus) are in
+//! [`super::p003_channels`].
 //!
 //! The model side is what `flitsim model hu-kleinrock` evaluates: one channel with
 //! exponential holding time (the worm length), its timeout probability from the
@@ -12,8 +12,8 @@
 //! `netlists/torus-3x3.toml` with one VC per channel (the paper's switches have none),
 //! fixed dimension-order paths without datelines (the paper's source routes over minimal
 //! paths; deadlocks are broken by the timeouts, as in the paper), every router stage 0
-//! cycles and every link, host links included, the case's propagation delay, buffers
-//! covering the credit round trip (one flit per time unit on every link), exponential
+//! cycles and every channel, host channels included, the case's propagation delay, buffers
+//! covering the credit round trip (one flit per time unit on every channel), exponential
 //! lengths (`exp:MEAN`), the timeout reset (`timeout` key) and, for Fig. 10, a constant
 //! retransmission delay (`backoff`).
 
@@ -54,7 +54,7 @@ const MEAN_HOPS: f64 = 1.5;
 
 /// Model latency and timeout probability at `rate` (packets per host per time unit);
 /// `None` when the model is saturated. Eq (20)'s propagation term is the tail's trip over
-/// the host-to-switch link, the mean switch-to-switch hops and the switch-to-host link.
+/// the host-to-switch channel, the mean switch-to-switch hops and the switch-to-host channel.
 pub fn model(rate: f64, c: &Case) -> Option<(f64, f64)> {
     let b2 = 2.0 * c.length * c.length;
     let propagation = f64::from(c.propagation) * (2.0 + MEAN_HOPS);
@@ -92,7 +92,7 @@ fn figures() -> Vec<Figure> {
         backoff: FIG10_BACKOFF,
         ..case(500.0, 20.0)
     };
-    let long_link = |depth| Case {
+    let long_channel = |depth| Case {
         propagation: 10,
         depth,
         ..case(100.0, 20.0)
@@ -121,8 +121,8 @@ fn figures() -> Vec<Figure> {
             what: "length 100, timeout 20: the buffer effect",
             curves: vec![
                 ("propagation 1, buffer 3".into(), case(100.0, 20.0)),
-                ("propagation 10, buffer 21".into(), long_link(21)),
-                ("propagation 10, buffer 100".into(), long_link(100)),
+                ("propagation 10, buffer 21".into(), long_channel(21)),
+                ("propagation 10, buffer 100".into(), long_channel(100)),
             ],
         },
     ]
@@ -151,23 +151,68 @@ fn rate_grid(sat: f64, quick: bool) -> Vec<f64> {
         .collect()
 }
 
-/// Runs the reproduction.
-pub fn run(b: &Budget) -> Output {
-    let mut out = Output::default();
-    let mut rows_json = Vec::new();
-    let figures = figures();
-    // (figure, curve, model saturation, rate) for every point.
+/// (figure, curve, model saturation, rate) for every point.
+fn points(figures: &[Figure], quick: bool) -> Vec<(usize, usize, f64, f64)> {
     let mut points = Vec::new();
     for (f, fig) in figures.iter().enumerate() {
         let sats: Vec<f64> = fig.curves.iter().map(|(_, c)| saturation(c)).collect();
         // Fig. 8 compares timeouts at the same rates: one grid for its curves.
         let common = (fig.number == "8").then(|| sats.iter().copied().fold(0.0, f64::max));
         for (c, &sat) in sats.iter().enumerate() {
-            for rate in rate_grid(common.unwrap_or(sat), b.quick) {
+            for rate in rate_grid(common.unwrap_or(sat), quick) {
                 points.push((f, c, sat, rate));
             }
         }
     }
+    points
+}
+
+/// The empty table of one curve of a figure, its case in the title.
+fn curve_table(fig: &Figure, label: &str, case: &Case, sat: f64) -> Table {
+    Table::new(
+        format!(
+            "Fig. {} ({}), {label}: 3x3 torus, exponential length {}, timeout {}, \
+             propagation {}, buffer {} flits, back-off {}; model saturation {sat:.5}",
+            fig.number,
+            fig.what,
+            case.length,
+            case.timeout,
+            case.propagation,
+            case.depth,
+            case.backoff
+        ),
+        &[
+            "rate",
+            "model latency",
+            "P(timeout)",
+            "flitsim sim (95% CI)",
+            "model vs sim",
+        ],
+    )
+}
+
+/// The notes on the latency's definition and on what the model columns are.
+fn push_notes(out: &mut Output) {
+    out.notes.push(
+        "latency = generation -> tail consumed at the destination host (eq 20: host queue, \
+         service over all tries, the tail's propagation to the destination)"
+            .into(),
+    );
+    out.notes.push(
+        "the model columns are the one-channel model (eqs 1-4, 9-20), not the network-wide \
+         eqs 5-8; the simulation uses dimension-order paths for the paper's source routes; \
+         Figs. 2-3 compare the measured distributions with the model's assumptions at the \
+         measured arrival rate and holding time"
+            .into(),
+    );
+}
+
+/// Runs the reproduction.
+pub fn run(b: &Budget) -> Output {
+    let mut out = Output::default();
+    let mut rows_json = Vec::new();
+    let figures = figures();
+    let points = points(&figures, b.quick);
     // Curves shared between figures are simulated once.
     let mut runs: Vec<(Case, f64)> = Vec::new();
     for &(f, c, _, rate) in &points {
@@ -193,26 +238,7 @@ pub fn run(b: &Budget) -> Output {
                 .filter(|&i| points[i].0 == f && points[i].1 == c)
                 .collect();
             let sat = points[mine[0]].2;
-            let mut t = Table::new(
-                format!(
-                    "Fig. {} ({}), {label}: 3x3 torus, exponential length {}, timeout {}, \
-                     propagation {}, buffer {} flits, back-off {}; model saturation {sat:.5}",
-                    fig.number,
-                    fig.what,
-                    case.length,
-                    case.timeout,
-                    case.propagation,
-                    case.depth,
-                    case.backoff
-                ),
-                &[
-                    "rate",
-                    "model latency",
-                    "P(timeout)",
-                    "flitsim sim (95% CI)",
-                    "model vs sim",
-                ],
-            );
+            let mut t = curve_table(fig, label, case, sat);
             let (mut pts, mut spts) = (Vec::new(), Vec::new());
             for &i in &mine {
                 let rate = points[i].3;
@@ -266,22 +292,11 @@ pub fn run(b: &Budget) -> Output {
     if let Some(Err(e)) = sims.iter().find(|s| s.is_err()) {
         out.notes.push(format!("flitsim simulation not run: {e}"));
     }
-    out.notes.push(
-        "latency = generation -> tail consumed at the destination host (eq 20: host queue, \
-         service over all tries, the tail's propagation to the destination)"
-            .into(),
-    );
-    out.notes.push(
-        "the model columns are the one-channel model (eqs 1-4, 9-20), not the network-wide \
-         eqs 5-8; the simulation uses dimension-order paths for the paper's source routes; \
-         Figs. 2-3 compare the measured distributions with the model's assumptions at the \
-         measured arrival rate and holding time"
-            .into(),
-    );
-    let links = super::p003_links::run(b, &mut out);
+    push_notes(&mut out);
+    let channels = super::p003_channels::run(b, &mut out);
     out.json = json!({
         "paper": "003",
-        "figs_2_3": links,
+        "figs_2_3": channels,
         "latency_definition": {"from": "generation", "to": "tail-consumed"},
         "rows": rows_json,
     });
@@ -296,8 +311,8 @@ mod tests {
 
     #[test]
     fn one_worm_over_one_hop_takes_its_length_plus_two() {
-        // 100 flits, one hop: injection (1) + link (1) + ejection (1) + 99 flits behind
-        // the head = 102 time units, one flit per time unit on every link.
+        // 100 flits, one hop: injection (1) + channel (1) + ejection (1) + 99 flits behind
+        // the head = 102 time units, one flit per time unit on every channel.
         let net = netlist(&case(100.0, 20.0)).unwrap();
         let config = SimConfig {
             rate: 0.0,
@@ -312,7 +327,7 @@ mod tests {
     }
 
     #[test]
-    fn the_round_trip_buffer_keeps_long_links_at_one_flit_per_time_unit() {
+    fn the_round_trip_buffer_keeps_long_channels_at_one_flit_per_time_unit() {
         let c = Case {
             propagation: 10,
             depth: round_trip_depth(10),
@@ -329,7 +344,7 @@ mod tests {
         .unwrap();
         sim.enqueue(TerminalId(0), TerminalId(1), 100);
         assert!(sim.run_until_idle(1000).unwrap());
-        // Host link, one switch-to-switch link, host link, 99 flits behind the head.
+        // Host channel, one switch-to-switch channel, host channel, 99 flits behind the head.
         assert_eq!(sim.take_deliveries()[0].latency(), 10 + 10 + 10 + 99);
     }
 }

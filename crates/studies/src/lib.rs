@@ -1,0 +1,14 @@
+//! flitsim studies: what users run on top of the engine. Experiments made of many
+//! simulations (curves, saturation and buffer-depth searches) in [`experiments`], the
+//! papers' validation experiments in [`reproduce`], the simulator measured against the
+//! analytical models in [`measure`] and [`crosscheck`], charts in [`plot`], and the spread
+//! of a study's simulations over an MPI job in [`cluster`].
+
+pub mod check;
+pub mod cluster;
+pub mod crosscheck;
+pub mod experiment_file;
+pub mod experiments;
+pub mod measure;
+pub mod plot;
+pub mod reproduce;
