@@ -263,42 +263,39 @@ fn identifiers(rest: &str) -> Vec<String> {
     out
 }
 
-/// Items a module re-exports (`pub use child::{A, B as C};`): name -> full path.
-type Reexports = BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>>;
+/// The names each module binds with `use` (descendants see them too): name -> the item's
+/// full path, `None` for another crate's item.
+type Bindings = BTreeMap<Vec<String>, BTreeMap<String, Option<Vec<String>>>>;
 
 /// One source file: its module path and its text.
 type File = (Vec<String>, String);
 
 /// The import circles among `files` (one crate), each as its sorted modules. A module
 /// depends on the modules its `use` statements and inline `crate::`/`super::` paths name,
-/// followed through re-exports to the file that defines the item; a module re-exporting
+/// followed through `use` bindings to the file that defines the item; a module re-exporting
 /// its own descendants (a facade) does not depend on them.
 fn module_circles(files: &[File]) -> Vec<Vec<Vec<String>>> {
     let modules: BTreeSet<Vec<String>> = files.iter().map(|(m, _)| m.clone()).collect();
-    let split: Vec<(Vec<String>, Vec<String>)> = files.iter().map(|(_, t)| split_uses(t)).collect();
-    let mut reexports = Reexports::new();
-    // Per file: the absolute paths it names.
+    let mut bindings = Bindings::new();
+    // Per file: the full paths it depends on.
     let mut named: Vec<Vec<Vec<String>>> = Vec::new();
-    for ((module, _), (uses, other)) in files.iter().zip(&split) {
+    for (module, text) in files {
+        let (uses, other) = split_uses(text);
         let mut paths = Vec::new();
-        for statement in uses {
+        for statement in &uses {
             let (public, items) = use_statement(statement);
             for item in items {
-                let Some(full) = absolute(&item.segments, module, &modules) else {
-                    continue;
-                };
-                if public {
-                    if let Some(name) = item.name {
-                        reexports
-                            .entry(module.clone())
-                            .or_default()
-                            .insert(name, full.clone());
-                    }
-                    if full.starts_with(module) {
-                        continue;
-                    }
+                let full = absolute(&item.segments, module, &modules);
+                if let Some(name) = item.name {
+                    let names = bindings.entry(module.clone()).or_default();
+                    names.insert(name, full.clone());
                 }
-                paths.push(full);
+                match full {
+                    // A facade: a module re-exporting its own descendants.
+                    Some(full) if public && full.starts_with(module) => {}
+                    Some(full) => paths.push(full),
+                    None => {}
+                }
             }
         }
         paths.extend(other.iter().flat_map(|line| inline_paths(line, module)));
@@ -308,7 +305,7 @@ fn module_circles(files: &[File]) -> Vec<Vec<Vec<String>>> {
     for ((module, _), paths) in files.iter().zip(&named) {
         let entry = edges.entry(module.clone()).or_default();
         for path in paths {
-            if let Some(target) = resolve(path, &modules, &reexports) {
+            if let Some(target) = resolve(path, &modules, &bindings) {
                 if &target != module {
                     entry.insert(target);
                 }
@@ -319,11 +316,12 @@ fn module_circles(files: &[File]) -> Vec<Vec<Vec<String>>> {
 }
 
 /// The module a path names: the longest known module that is a prefix of `path`, followed
-/// through the re-exports of facade modules to the file that defines the item.
+/// through the modules' `use` bindings to the file that defines the item; `None` for
+/// another crate's item.
 fn resolve(
     path: &[String],
     modules: &BTreeSet<Vec<String>>,
-    reexports: &Reexports,
+    bindings: &Bindings,
 ) -> Option<Vec<String>> {
     let mut path = path.to_vec();
     for _ in 0..8 {
@@ -333,9 +331,10 @@ fn resolve(
             .find(|p| modules.contains(p))?;
         let next = path
             .get(module.len())
-            .and_then(|item| reexports.get(&module)?.get(item));
+            .and_then(|item| bindings.get(&module)?.get(item));
         match next {
-            Some(full) if full.as_slice() != path.as_slice() => {
+            Some(None) => return None,
+            Some(Some(full)) if full.as_slice() != path.as_slice() => {
                 let mut p = full.clone();
                 p.extend(path[module.len() + 1..].iter().cloned());
                 path = p;
@@ -540,12 +539,18 @@ fn named(circles: Vec<Vec<Vec<String>>>) -> Vec<Vec<String>> {
 fn a_circle_through_a_use_super_group_is_found() {
     let files = made_up(&[
         ("", "mod routing;\n"),
-        ("routing", "mod classes;\nmod registry;\npub use registry::build;\n"),
+        (
+            "routing",
+            "mod classes;\nmod registry;\npub use registry::build;\n",
+        ),
         (
             "routing::classes",
             "use super::{registry, RouteSet};\nfn f() { registry::build() }\n",
         ),
-        ("routing::registry", "use super::classes::Classes;\npub fn build() {}\n"),
+        (
+            "routing::registry",
+            "use super::classes::Classes;\npub fn build() {}\n",
+        ),
     ]);
     assert_eq!(
         named(module_circles(&files)),

@@ -3,9 +3,10 @@
 //!
 //! A routing function is a pure function of the geometry (precomputed per router at build
 //! time, so petgraph never appears in the cycle loop), the current router, the input port
-//! and VC the head arrived on, and the destination. It returns its candidates in a
-//! [`RouteSet`]; choosing among the free ones is the [`selection`] function's job, done
-//! during VC allocation.
+//! and VC the head arrived on, and the destination (and the packet id, for the functions
+//! that spread packets over paths). It returns its candidates in a [`RouteSet`]; choosing
+//! among the free ones is the [`selection`] function's job, done during VC allocation.
+//! [`walk`] follows one packet's route in an idle network, terminal to terminal.
 //!
 //! The registry is closed: [`build`] maps a [`flitsim_netlist::RoutingKind`] and a
 //! [`flitsim_netlist::Netlist`] to a boxed function or a [`RoutingMismatch`];

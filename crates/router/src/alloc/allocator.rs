@@ -1,9 +1,9 @@
 //! The allocator contract: [`Allocator`], a closed enum over the allocator kinds (static
 //! dispatch on the cycle path), matching request rows to resource columns.
 
+use super::word_io::Apart;
 use super::{
-    Apart, GrantMatrix, Islip, Pim, RequestMatrix, SeparableInputFirst, SeparableOutputFirst,
-    Wavefront,
+    GrantMatrix, Islip, Pim, RequestMatrix, SeparableInputFirst, SeparableOutputFirst, Wavefront,
 };
 use crate::arbiter::Arbiters;
 use flitsim_netlist::{AllocatorKind, ArbiterKind};

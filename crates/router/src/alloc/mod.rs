@@ -19,6 +19,7 @@ pub mod separable_input_first;
 pub mod separable_output_first;
 pub mod wavefront;
 mod word;
+mod word_io;
 mod word_matrix;
 
 pub use allocator::Allocator;
@@ -29,8 +30,7 @@ pub(crate) use separable::Separable;
 pub use separable_input_first::SeparableInputFirst;
 pub use separable_output_first::SeparableOutputFirst;
 pub use wavefront::Wavefront;
-use word::Apart;
-pub(crate) use word::{arbitrate_words, WordIo};
+pub(crate) use word_io::{arbitrate_words, WordIo};
 pub use word_matrix::{WordDrain, WordMatrix};
 
 #[cfg(test)]

@@ -128,30 +128,15 @@ mod tests {
     use flitsim_netlist::topology::fat_tree;
     use flitsim_netlist::{InPort, OutPort, RouterId, RoutingKind, TerminalId, VcId};
 
-    /// Follows the deterministic route from terminal `s` to terminal `d`: the routers
-    /// visited and the ejection port.
+    /// The deterministic route from terminal `s` to terminal `d`: the routers visited and
+    /// the ejection port (the walk checks that the function ejects on `d`'s).
     fn walk(n: &flitsim_netlist::Netlist, kind: RoutingKind, s: u32, d: u32) -> (Vec<u32>, u8) {
         let f = build(kind, n).unwrap();
-        let mut set = RouteSet::new();
-        let mut at = n.terminal_router(TerminalId(s));
-        let mut in_port = InPort(n.terminal_port(TerminalId(s)));
-        let mut path = vec![at.0];
-        loop {
-            let ctx = RouteCtx {
-                router: at,
-                in_port,
-                in_vc: VcId(0),
-            };
-            f.route(&ctx, TerminalId(d), &mut set);
-            let c = set[0];
-            if n.router(at).is_terminal_port(c.port.0) {
-                return (path, c.port.0);
-            }
-            let ch = n.channel(n.out_channel(at, c.port).unwrap());
-            (at, in_port) = (ch.to, ch.to_port);
-            path.push(at.0);
-            assert!(path.len() <= 8, "{s} -> {d}: {path:?}");
-        }
+        let mut path = vec![n.terminal_router(TerminalId(s)).0];
+        crate::walk(f.as_ref(), n, TerminalId(s), TerminalId(d), None, |hop| {
+            path.push(hop.channel.to.0)
+        });
+        (path, n.terminal_port(TerminalId(d)))
     }
 
     #[test]

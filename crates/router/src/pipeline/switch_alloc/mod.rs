@@ -20,6 +20,7 @@
 
 mod one_word;
 mod scratch;
+mod speculation;
 pub mod speculative;
 mod word_path;
 
@@ -33,8 +34,8 @@ use crate::mask;
 use crate::vc_state::{InputVcState, VcPhase};
 use flitsim_netlist::{Cycle, OutPort, RouterConfig, VcId};
 pub use scratch::StepScratch;
-use scratch::WordsScratch;
-use speculative::{SpecRequest, Speculation};
+use scratch::{speedups, WordsScratch};
+use speculation::{SpecRequest, Speculation};
 use word_path::{GrantArbiters, WordPath};
 
 /// The SA stage: port allocator, per-input-port VC arbiters, the multi-word path's
@@ -69,11 +70,6 @@ pub struct SwitchAlloc {
     /// `input_speedup` and `output_speedup`: the port allocator has `input_speedup` rows
     /// per input port and `output_speedup` columns per output port ([`SwitchAlloc::cell`]).
     speedup: [usize; 2],
-}
-
-/// `[input_speedup, output_speedup]` of `config`, at least 1 each.
-fn speedups(config: &RouterConfig) -> [usize; 2] {
-    [config.input_speedup, config.output_speedup].map(|s| usize::from(s.max(1)))
 }
 
 impl SwitchAlloc {

@@ -84,7 +84,7 @@ impl StepScratch {
     pub fn bytes(config: &RouterConfig, in_vcs: &[u8], out_vcs: &[u8]) -> u64 {
         use std::mem::size_of;
         let total = |vcs: &[u8]| vcs.iter().map(|&v| usize::from(v)).sum::<usize>();
-        let [si, so] = super::speedups(config);
+        let [si, so] = speedups(config);
         let (pi, po) = (in_vcs.len() * si, out_vcs.len() * so);
         let most = in_vcs.iter().copied().max().unwrap_or(0);
         let masks = mask::words(total(in_vcs)) + mask::words(usize::from(most));
@@ -103,4 +103,9 @@ impl StepScratch {
             && self.va_grant.is_empty()
             && self.words.is_clear()
     }
+}
+
+/// `[input_speedup, output_speedup]` of `config`, at least 1 each.
+pub(super) fn speedups(config: &RouterConfig) -> [usize; 2] {
+    [config.input_speedup, config.output_speedup].map(|s| usize::from(s.max(1)))
 }
