@@ -15,8 +15,8 @@ impl Simulation {
     ///
     /// # Errors
     /// `SimError::Deadlock`/`Stalled` when the watchdog fires, `SimError::CycleLimit` when
-    /// the simulation reaches [`Stamp::LAST`] (then every later call returns the same error
-    /// without simulating).
+    /// the simulation reaches [`Stamp::LAST`](flitsim_router::Stamp::LAST) (then every
+    /// later call returns the same error without simulating).
     pub fn step(&mut self) -> Result<(), SimError> {
         self.advance_until(Stop::At(self.now.plus(1)))
     }

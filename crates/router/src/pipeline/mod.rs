@@ -27,7 +27,7 @@
 //!    nothing a later pick reads;
 //! 5. [`crossbar`]: flits granted at `c` are written onto their output channel at
 //!    `c + sd + xd`;
-//! 6. [`output`]: the credit of a flit that left its FIFO at `c` is written onto the
+//! 6. [`credit_return`]: the credit of a flit that left its FIFO at `c` is written onto the
 //!    upstream channel at `c + cd`.
 //!
 //! Zero-load latency: a head read at `t` is written at `t + rd + vd + sd + xd`; body and
