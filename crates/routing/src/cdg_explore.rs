@@ -1,4 +1,4 @@
-//! The exploration behind the static deadlock check ([`super::cdg`]): for every destination,
+//! The exploration behind the static deadlock check ([`crate::cdg`]): for every destination,
 //! the states `(router, input port, VC)` a packet can reach from an injection VC, and for
 //! each the set of virtual channels it may request next.
 //!

@@ -18,7 +18,7 @@
 //! - Deadlock freedom otherwise: a committed head waits on one candidate the routing
 //!   function offered. With an acyclic dependency graph any such wait ends (Dally's
 //!   condition holds for every selection). Under the storage argument
-//!   ([`super::cdg::deadlock_free_by_storage`]) the packet holding the port streams into
+//!   ([`crate::cdg::deadlock_free_by_storage`]) the packet holding the port streams into
 //!   an unbounded buffer, so the port becomes idle again.
 
 use crate::selection::CandidateView;

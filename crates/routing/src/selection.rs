@@ -11,7 +11,7 @@
 //! - `x-first`: the free candidate in the lowest dimension (paper 000's "continue in X"),
 //!   ties to the lowest port; ports without a dimension (ejection) count as dimension 0;
 //! - `first-free-else-highest`: paper 004's committed choice over ports that carry one
-//!   packet at a time ([`super::committed`]); the VA stage keeps the commitments.
+//!   packet at a time ([`crate::committed`]); the VA stage keeps the commitments.
 //!
 //! Escape candidates (Duato's methodology, [`CandidateView::escape`]) are a fallback: each
 //! rule first looks only at the free adaptive candidates and considers the free escape
@@ -52,7 +52,7 @@ impl Selection {
         Selection { kind }
     }
 
-    /// The rule keeps a commitment per head ([`super::committed`]).
+    /// The rule keeps a commitment per head ([`crate::committed`]).
     pub fn commits(&self) -> bool {
         self.kind == SelectionKind::FirstFreeElseHighest
     }

@@ -37,7 +37,7 @@
 //!   joins the two channels on either side of the router opposite the dateline
 //!   (`k/2 - 1 -> k/2 -> k/2 + 1` going `Plus`): that would take at least `k/2 + 1` hops
 //!   and the wrap-around channel. Its dependency graph is a chain cut there. Both rules
-//!   need minimal routes; the static check ([`super::cdg`], `netlist check`) verifies the
+//!   need minimal routes; the static check ([`crate::cdg`], `netlist check`) verifies the
 //!   acyclic graph on each netlist, and the tests below show it rejects a rule without the
 //!   class switch and the entry rule with non-minimal routes.
 

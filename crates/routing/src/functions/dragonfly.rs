@@ -21,7 +21,7 @@
 //! intermediate, destination]; global channels: first and second global hop (`minimal`
 //! uses the first only). Every path climbs this order (local source classes < first global
 //! < intermediate local < second global < destination local), so the channel dependency
-//! graph is acyclic; the static check ([`super::cdg`]) confirms it on each netlist. A
+//! graph is acyclic; the static check ([`crate::cdg`]) confirms it on each netlist. A
 //! class is an even share of a port's VCs (`vcs` >= the classes, [`RoutingFunction::vc_classes`]).
 
 use super::candidates::eject;

@@ -30,10 +30,10 @@
 //!   behind); within a class positions only advance (class 0 never uses the wrap-around
 //!   channel; class 1 starts at it and a minimal path does not reach it again). Adaptive
 //!   hops are minimal too, so indirect dependencies go up the same order. The static
-//!   check ([`super::cdg`]) verifies this on each netlist. The theorem assumes an
+//!   check ([`crate::cdg`]) verifies this on each netlist. The theorem assumes an
 //!   adaptive VC's queue holds flits of one packet at a time: VA therefore allocates the
 //!   adaptive VCs atomically (only when empty) whatever `vc_release` says
-//!   ([`crate::pipeline::RouterState::release_for`]); the escape VCs follow `vc_release`.
+//!   (the router's `RouterState::release_for`); the escape VCs follow `vc_release`.
 //! - Paper: the "fully adaptive" routing of papers 000 and 001 is this methodology;
 //!   Duato, "A new theory of deadlock-free adaptive routing in wormhole networks", IEEE
 //!   TPDS 4(12), 1993.

@@ -17,7 +17,7 @@
 //! only on up channels of higher levels or on down channels; a down channel waits only on
 //! down channels of lower levels or on a terminal. Ordering the channels up by level, then
 //! down by decreasing level, every dependency goes forward, so the channel dependency
-//! graph is acyclic with one VC class; the static check ([`super::cdg`]) confirms it.
+//! graph is acyclic with one VC class; the static check ([`crate::cdg`]) confirms it.
 
 use crate::{Candidate, RouteCtx, RouteSet, RoutingFunction, VcRange};
 use flitsim_netlist::{Netlist, OutPort, RouterId, TerminalId};

@@ -18,7 +18,7 @@
 //! waits on hops in higher dimensions. `valiant` and `ugal-l` use two: class 0 on the way
 //! to the intermediate router, class 1 after it (and for the whole of a minimal path).
 //! Each class alone is dimension order, and class 0 only waits on class 1, so the channel
-//! dependency graph is acyclic; the static check ([`super::cdg`]) confirms it on each
+//! dependency graph is acyclic; the static check ([`crate::cdg`]) confirms it on each
 //! netlist. A class is an even share of a port's VCs.
 
 use super::candidates::eject;

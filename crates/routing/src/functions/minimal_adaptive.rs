@@ -6,7 +6,7 @@
 //!   every dimension with hops left (both directions when the distance is exactly `k/2`),
 //!   each with every VC of its port. The paper's rule "the first free minimal port, where
 //!   first is the smallest port number; if none is free, the storage buffer of the
-//!   largest" is the `first-free-else-highest` selection ([`super::committed`]); with
+//!   largest" is the `first-free-else-highest` selection ([`crate::committed`]); with
 //!   `first-free` a blocked head is re-selected every cycle instead.
 //! - VC classes: 1. Nothing in the VCs breaks the ring cycles of a torus.
 //! - Deadlock freedom: by storage, not by the channel dependency graph (which is cyclic).
@@ -14,7 +14,7 @@
 //!   and VCs released when the tail leaves, a downstream VC is held only while a packet
 //!   streams into it, and a stream always completes because its buffer takes every flit.
 //!   No head then waits on a VC held by a blocked packet. The static check
-//!   ([`super::cdg::deadlock_free_by_storage`]) accepts this function under those
+//!   ([`crate::cdg::deadlock_free_by_storage`]) accepts this function under those
 //!   conditions only, and reports the dependency cycle otherwise.
 
 use super::candidates::{eject, whole_port};
