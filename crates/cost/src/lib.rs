@@ -21,6 +21,7 @@
 //! assert!(r.area_mm2.total() > 0.0);
 //! ```
 
+mod booksim_tech;
 pub mod buffer;
 pub mod crossbar;
 mod network;

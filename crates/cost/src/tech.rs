@@ -134,7 +134,8 @@ impl Tech {
         BUILTIN.iter().map(|(n, _)| *n).collect()
     }
 
-    /// A built-in technology by name, or else the file at `name`.
+    /// A built-in technology by name, or else the file at `name`: TOML, or BookSim 2's
+    /// `tech_file` format (`KEY = value;` lines).
     ///
     /// # Errors
     /// The file cannot be read, is too large, is not valid TOML, lacks a key, has an
@@ -163,10 +164,13 @@ impl Tech {
         }
         let text = std::fs::read_to_string(path)
             .map_err(|e| fail(format!("cannot read the technology file: {e}"), help))?;
+        if crate::booksim_tech::is_booksim(&text) {
+            return crate::booksim_tech::parse(name, &text);
+        }
         Tech::parse(name, &text)
     }
 
-    /// Parses and checks a technology file's text; `file` names it in errors.
+    /// Parses and checks a technology file's TOML text; `file` names it in errors.
     ///
     /// # Errors
     /// As [`Tech::load`].

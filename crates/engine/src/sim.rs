@@ -20,6 +20,7 @@ use flitsim_router::Stamp;
 use serde::Serialize;
 use std::sync::Arc;
 
+mod activity;
 mod config;
 pub(crate) mod link_times;
 mod measure;
