@@ -235,6 +235,62 @@ pub fn of_run(
     Ok((a, r))
 }
 
+/// What prices the points of a sweep: the design (checked), the technology, the options.
+#[derive(Clone, Debug)]
+pub struct Costing {
+    /// The netlist's design.
+    pub design: Design,
+    /// The technology.
+    pub tech: Tech,
+    /// Clock and reading.
+    pub options: Options,
+}
+
+/// A sweep point's cost figures.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PointCost {
+    /// Average power, mW.
+    pub power_mw: f64,
+    /// Energy per flit delivered, pJ (`None`: none delivered).
+    pub pj_per_flit: Option<f64>,
+}
+
+impl Costing {
+    /// The costing of `netlist` under `args` (`None`: unbounded buffers).
+    ///
+    /// # Errors
+    /// As [`CostArgs::resolve`] and [`prepare`].
+    pub fn new(netlist: &Netlist, args: &CostArgs) -> anyhow::Result<Option<Costing>> {
+        let (tech, options) = args.resolve()?;
+        let options = Options { detail: false, ..options };
+        Ok(prepare(netlist, &tech, &options)?.map(|design| Costing { design, tech, options }))
+    }
+
+    /// The figures of the run `sim` made on `netlist`.
+    pub fn point(&self, netlist: &Netlist, sim: &flitsim_engine::Simulation) -> Option<PointCost> {
+        let (a, r) = of_run(netlist, &self.design, sim, &self.tech, &self.options).ok()?;
+        let delivered = ejected_flits(netlist, &a);
+        Some(PointCost {
+            power_mw: r.power_mw.total(),
+            pj_per_flit: (delivered > 0).then(|| r.energy_pj.total() / delivered as f64),
+        })
+    }
+}
+
+/// Input-buffer area (mm^2) and leakage power (mW) of `netlist` with every buffer
+/// `depth` flits per VC (`flitsim buffers`).
+///
+/// # Errors
+/// As [`CostArgs::resolve`] and the cost model.
+pub fn buffers_at_depth(netlist: &Netlist, depth: u32, args: &CostArgs) -> anyhow::Result<(f64, f64)> {
+    let (tech, options) = args.resolve()?;
+    let mut n = netlist.clone();
+    n.set("buffer_depth", &depth.to_string())?;
+    let d = design(&n, &tech)?;
+    let r = flitsim_cost::cost(&d, &tech, &Options { detail: false, ..options }, &Activity::idle(&d, 1))?;
+    Ok((r.area_mm2.input, r.power_mw.input_leakage))
+}
+
 /// The text summary's line.
 pub fn summary_line(r: &CostReport) -> String {
     format!(

@@ -2,6 +2,7 @@
 mod allocators;
 mod booksim_import;
 mod cli_defects;
+mod cost;
 mod cluster;
 mod conservation;
 mod crosscheck;

@@ -105,6 +105,7 @@ fn curve_specs(args: &SweepArgs) -> anyhow::Result<Vec<CurveSpec>> {
                 label: format!("{} {}", netlist.name, routing),
                 netlist_name: netlist.name.clone(),
                 routing: routing.to_string(),
+                cost: crate::cost::Costing::new(&netlist, &run.cost)?,
                 config,
                 netlist,
             });
@@ -199,7 +200,7 @@ pub fn table(curves: &[Curve]) -> String {
         }
         let _ = writeln!(
             s,
-            "{:>9} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9} {:>9} {:>8}",
+            "{:>9} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9} {:>9} {:>8} {:>9} {:>8}",
             "rate",
             "offered",
             "accepted",
@@ -208,12 +209,14 @@ pub fn table(curves: &[Curve]) -> String {
             "+-",
             "saturated",
             "converged",
-            "cycles"
+            "cycles",
+            "mW",
+            "pJ/flit"
         );
         for p in &c.points {
             let _ = writeln!(
                 s,
-                "{:>9.5} {:>9.4} {:>9.4} {:>8} {:>9} {:>8} {:>9} {:>9} {:>8}",
+                "{:>9.5} {:>9.4} {:>9.4} {:>8} {:>9} {:>8} {:>9} {:>9} {:>8} {:>9} {:>8}",
                 p.rate,
                 p.offered,
                 p.accepted,
@@ -222,7 +225,9 @@ pub fn table(curves: &[Curve]) -> String {
                 opt(p.latency_ci95, 2),
                 p.saturated,
                 p.converged,
-                p.cycles
+                p.cycles,
+                opt(p.power_mw, 1),
+                opt(p.pj_per_flit, 1)
             );
         }
     }
@@ -248,6 +253,8 @@ fn write_csv(path: &std::path::Path, curves: &[Curve]) -> anyhow::Result<()> {
         "saturated",
         "converged",
         "cycles",
+        "power_mw",
+        "pj_per_flit",
     ])?;
     let o = |x: Option<f64>| x.map_or_else(String::new, |v| v.to_string());
     for c in curves {
@@ -265,6 +272,8 @@ fn write_csv(path: &std::path::Path, curves: &[Curve]) -> anyhow::Result<()> {
                 p.saturated.to_string(),
                 p.converged.to_string(),
                 p.cycles.to_string(),
+                o(p.power_mw),
+                o(p.pj_per_flit),
             ])?;
         }
     }
