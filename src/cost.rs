@@ -262,8 +262,15 @@ impl Costing {
     /// As [`CostArgs::resolve`] and [`prepare`].
     pub fn new(netlist: &Netlist, args: &CostArgs) -> anyhow::Result<Option<Costing>> {
         let (tech, options) = args.resolve()?;
-        let options = Options { detail: false, ..options };
-        Ok(prepare(netlist, &tech, &options)?.map(|design| Costing { design, tech, options }))
+        let options = Options {
+            detail: false,
+            ..options
+        };
+        Ok(prepare(netlist, &tech, &options)?.map(|design| Costing {
+            design,
+            tech,
+            options,
+        }))
     }
 
     /// The figures of the run `sim` made on `netlist`.
@@ -282,12 +289,24 @@ impl Costing {
 ///
 /// # Errors
 /// As [`CostArgs::resolve`] and the cost model.
-pub fn buffers_at_depth(netlist: &Netlist, depth: u32, args: &CostArgs) -> anyhow::Result<(f64, f64)> {
+pub fn buffers_at_depth(
+    netlist: &Netlist,
+    depth: u32,
+    args: &CostArgs,
+) -> anyhow::Result<(f64, f64)> {
     let (tech, options) = args.resolve()?;
     let mut n = netlist.clone();
     n.set("buffer_depth", &depth.to_string())?;
     let d = design(&n, &tech)?;
-    let r = flitsim_cost::cost(&d, &tech, &Options { detail: false, ..options }, &Activity::idle(&d, 1))?;
+    let r = flitsim_cost::cost(
+        &d,
+        &tech,
+        &Options {
+            detail: false,
+            ..options
+        },
+        &Activity::idle(&d, 1),
+    )?;
     Ok((r.area_mm2.input, r.power_mw.input_leakage))
 }
 

@@ -26,7 +26,12 @@ fn cost_of(sim: &Simulation, options: &Options) -> flitsim::cost_model::CostRepo
 
 #[test]
 fn one_packet_costs_its_events_times_the_per_event_energies() {
-    let config = SimConfig { rate: 0.0, warmup: 0, watchdog: 0, ..SimConfig::default() };
+    let config = SimConfig {
+        rate: 0.0,
+        warmup: 0,
+        watchdog: 0,
+        ..SimConfig::default()
+    };
     let mut sim = Simulation::new(&net(), &config).unwrap();
     // Terminal 0 (router 0) to terminal 1 (router 1): one hop east, 5 flits.
     let flits = 5.0;
@@ -34,7 +39,11 @@ fn one_packet_costs_its_events_times_the_per_event_energies() {
     assert!(sim.run_until_idle(1000).unwrap());
     let t = Tech::builtin(DEFAULT_TECH).unwrap();
     let clock = t.default_clock_ghz();
-    let options = Options { clock_ghz: Some(clock), mode: Mode::Corrected, detail: false };
+    let options = Options {
+        clock_ghz: Some(clock),
+        mode: Mode::Corrected,
+        detail: false,
+    };
     let r = cost_of(&sim, &options);
 
     // Hand count per flit: router 0 writes and reads it at its local input (port 0) and
@@ -96,7 +105,10 @@ fn dynamic_energy_doubles_with_the_load_and_leakage_does_not_move() {
     let (low, leak_low, _) = run(0.05, 1);
     let (high, leak_high, _) = run(0.10, 1);
     let ratio = high / low;
-    assert!((ratio - 2.0).abs() < 0.06, "dynamic energy per cycle ratio {ratio}");
+    assert!(
+        (ratio - 2.0).abs() < 0.06,
+        "dynamic energy per cycle ratio {ratio}"
+    );
     assert_eq!(leak_low, leak_high);
 }
 

@@ -2,9 +2,9 @@
 mod allocators;
 mod booksim_import;
 mod cli_defects;
-mod cost;
 mod cluster;
 mod conservation;
+mod cost;
 mod crosscheck;
 mod deadlock;
 mod determinism;
