@@ -109,7 +109,11 @@ fn dynamic_energy_doubles_with_the_load_and_leakage_does_not_move() {
         (ratio - 2.0).abs() < 0.06,
         "dynamic energy per cycle ratio {ratio}"
     );
-    assert_eq!(leak_low, leak_high);
+    // Leakage power is energy over time: the same to rounding whatever the load.
+    assert!(
+        (leak_low - leak_high).abs() <= 1e-12 * leak_low,
+        "{leak_low} {leak_high}"
+    );
 }
 
 #[test]
