@@ -2,7 +2,9 @@
 # Usage: scripts/compare-builds.sh BIN_A BIN_B
 # Compares two flitsim binaries over configurations that exercise every router feature:
 # `run --json` (without the wall-clock `perf`), cycle traces, VCD files, netlist checks,
-# sweep and buffers CSV. Prints one line per configuration; exit 1 on any difference.
+# sweep and buffers CSV. The cost figures (`energy`, `area`, `activity` of run --json, the
+# sweep CSV's power columns, buffers' area and leakage) are left out: they are new fields, not
+# results to keep. Prints one line per configuration; exit 1 on any difference.
 set -u
 A=$1; B=$2; N="$(cd "$(dirname "$0")/.." && pwd)/netlists"; fail=0
 cfgs=(
@@ -46,14 +48,17 @@ cfgs=(
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 for c in "${cfgs[@]}"; do
   if [[ $c == run* ]]; then
-    oa=$( { $A $c --json 2>"$T/ea" | jq -S 'del(.perf)'; cat "$T/ea"; } 2>&1)
-    ob=$( { $B $c --json 2>"$T/eb" | jq -S 'del(.perf)'; cat "$T/eb"; } 2>&1)
+    oa=$( { $A $c --json 2>"$T/ea" | jq -S 'del(.perf, .energy, .area, .activity)'; cat "$T/ea"; } 2>&1)
+    ob=$( { $B $c --json 2>"$T/eb" | jq -S 'del(.perf, .energy, .area, .activity)'; cat "$T/eb"; } 2>&1)
   elif [[ $c == vcd* ]]; then
     $A trace ${c#vcd } --vcd "$T/a.vcd" >/dev/null 2>&1; $B trace ${c#vcd } --vcd "$T/b.vcd" >/dev/null 2>&1
     oa=$(cat "$T/a.vcd" 2>&1); ob=$(cat "$T/b.vcd" 2>&1)
   elif [[ $c == *--csv ]]; then
     $A $c "$T/a.csv" >/dev/null 2>&1; $B $c "$T/b.csv" >/dev/null 2>&1
-    oa=$(cat "$T/a.csv" 2>&1); ob=$(cat "$T/b.csv" 2>&1)
+    oa=$(cut -d, -f1-12 "$T/a.csv" 2>&1); ob=$(cut -d, -f1-12 "$T/b.csv" 2>&1)
+  elif [[ $c == buffers*--json ]]; then
+    drop='del(.search.required_input_area_mm2, .search.required_input_leakage_mw, .search.tech)'
+    oa=$($A $c 2>&1 | jq -S "$drop"); ob=$($B $c 2>&1 | jq -S "$drop")
   else
     oa=$($A $c 2>&1); ob=$($B $c 2>&1)
   fi

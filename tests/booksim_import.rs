@@ -469,3 +469,42 @@ fn on_off_injection_is_imported_with_the_derived_parameter() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_power_keys_map_to_the_cost_model_and_a_channel_sweep_is_refused() {
+    // BookSim's technology file format, 32 nm values, wire of 3 mm per cycle.
+    let tech = cfg(
+        "tech.txt",
+        "H_INVD2 = 8;\nW_INVD2 = 3;\nH_DFQD1 = 8;\nW_DFQD1 = 16;\nH_ND2D1 = 8;\nW_ND2D1 = 3;\n\
+         H_SRAM = 8;\nW_SRAM = 6;\nVdd = 0.9;\nR = 606.321;\nIoffSRAM = 0.00000032;\n\
+         IoffP = 0.00000102;\nIoffN = 0.00000102;\nCg_pwr = 0.000000000000000534;\n\
+         Cd_pwr = 0.000000000000000267;\nCgdl = 0.0000000000000001068;\n\
+         Cg = 0.000000000000000534;\nCd = 0.000000000000000267;\nLAMBDA = 0.016;\n\
+         MetalPitch = 0.000080;\nRw = 0.720044;\nCw_gnd = 0.000000000000267339;\n\
+         Cw_cpl = 0.000000000000267339;\nwire_length = 3.0;\n",
+    );
+    let text = format!(
+        "{}sim_power = 1;\nchannel_width = 64;\ntech_file = {};\n",
+        LINE.replace("mesh", "torus"),
+        tech.display()
+    );
+    let config = cfg("power.cfg", &text);
+    let (netlist, mapping) = import(&config, &[]);
+    assert!(mapping.contains("--cost-model booksim"), "{mapping}");
+    let toml = std::fs::read_to_string(&netlist).unwrap();
+    // A BookSim torus channel has latency 2 (use_noc_latency): 6 mm; terminal channels 3 mm.
+    for line in [
+        "flit_width = 64",
+        "channel_length_mm = 6.0",
+        "terminal_channel_length_mm = 3.0",
+    ] {
+        assert!(toml.contains(line), "missing `{line}` in\n{toml}");
+    }
+    let sweep = cfg("sweep.cfg", &format!("{LINE}channel_sweep = 8;\n"));
+    let (code, _, stderr) = flitsim(&["import", "booksim", sweep.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("`channel_sweep = 8` cannot be imported"),
+        "{stderr}"
+    );
+}

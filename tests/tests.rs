@@ -4,6 +4,7 @@ mod booksim_import;
 mod cli_defects;
 mod cluster;
 mod conservation;
+mod cost;
 mod crosscheck;
 mod deadlock;
 mod determinism;

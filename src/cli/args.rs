@@ -97,6 +97,10 @@ pub struct RunArgs {
     #[arg(long)]
     pub channel_stats: bool,
 
+    /// Area, energy and power options (docs/power.md).
+    #[command(flatten)]
+    pub cost: crate::cost::CostArgs,
+
     /// At most this many cycles after the window to deliver the measured packets (with
     /// `--drain`: every packet).
     #[arg(long, value_name = "C", default_value_t = 10_000, value_parser = whole::<u64>, allow_negative_numbers = true)]

@@ -74,6 +74,9 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
         DepthSearch::default()
     };
     let (tried, required) = (search.tried, search.required);
+    let required_cost = required
+        .map(|d| crate::cost::buffers_at_depth(&netlist, d, &args.run.cost))
+        .transpose()?;
     bar.finish_and_clear();
     if let Some(path) = &args.plot {
         crate::plot::buffers::draw(path, &netlist, &buffers)
@@ -92,6 +95,9 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
             "search": {
                 "fraction": args.fraction,
                 "required_depth": required,
+                "required_input_area_mm2": required_cost.map(|c| c.0),
+                "required_input_leakage_mw": required_cost.map(|c| c.1),
+                "tech": args.run.cost.tech,
                 "tried": tried,
             },
         });
@@ -101,6 +107,12 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
             "{}",
             summary(reference, &ports, &tried, required, args.fraction)
         )?;
+        if let Some((area, leakage)) = required_cost {
+            crate::cli::outln!(
+                "input buffers at that depth: {area:.4} mm^2, leakage {leakage:.3} mW ({})",
+                args.run.cost.tech
+            )?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -21,6 +21,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let bar = super::progress::spinner(args.quiet, "loading the netlist");
     let netlist = args.load_netlist()?;
     let config = args.sim_config()?;
+    let (tech, cost_options) = args.cost.resolve()?;
+    let cost_design = crate::cost::prepare(&netlist, &tech, &cost_options)?;
     let warning = flitsim_routing::deadlock_warning(&netlist);
     if let Some(w) = &warning {
         bar.suspend(|| eprintln!("warning: {w}"));
@@ -33,6 +35,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let config_json = effective_config(&netlist, &config, args);
     let timeouts_on = netlist.routers().any(|r| r.config.timeout > 0);
     let sw = sim.switching_stats();
+    let cost = cost_design
+        .map(|d| crate::cost::of_run(&netlist, &d, &sim, &tech, &cost_options))
+        .transpose()?;
     if args.json {
         let mut v = json_report(config_json, &report)?;
         if let Some(o) = v.as_object_mut() {
@@ -62,6 +67,12 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 json!(ended_by(&config, &report, sim.drain_limit_hit())),
             );
         }
+        if let (Some(o), Some((activity, cost))) = (v.as_object_mut(), &cost) {
+            let (energy, area, totals) = crate::cost::json_fields(&netlist, activity, cost);
+            o.insert("energy".into(), energy);
+            o.insert("area".into(), area);
+            o.insert("activity".into(), totals);
+        }
         if args.channel_stats {
             let (channels, classes) = sim.channel_stats(&netlist);
             if let Some(o) = v.as_object_mut() {
@@ -73,6 +84,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         crate::cli::outln!("{}", serde_json::to_string_pretty(&v)?)?;
     } else {
         crate::cli::out!("{}", summary(&netlist, &config, &report))?;
+        if let Some((_, cost)) = &cost {
+            crate::cli::out!("{}", crate::cost::summary_line(cost))?;
+        }
         if timeouts_on {
             crate::cli::outln!(
                 "timeouts  {} (retransmissions {}, flits discarded {}), goodput {:.4} flits/terminal/cycle",

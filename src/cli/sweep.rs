@@ -106,6 +106,7 @@ fn curve_specs(args: &SweepArgs) -> anyhow::Result<Vec<CurveSpec>> {
                 label: format!("{} {}", netlist.name, routing),
                 netlist_name: netlist.name.clone(),
                 routing: routing.to_string(),
+                cost: crate::cost::Costing::new(&netlist, &run.cost)?,
                 config,
                 netlist,
             });
@@ -206,7 +207,7 @@ pub fn table(curves: &[Curve]) -> String {
         }
         let _ = writeln!(
             s,
-            "{:>9} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9} {:>9} {:>8}",
+            "{:>9} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9} {:>9} {:>8} {:>9} {:>8}",
             "rate",
             "offered",
             "accepted",
@@ -215,12 +216,14 @@ pub fn table(curves: &[Curve]) -> String {
             "+-",
             "saturated",
             "converged",
-            "cycles"
+            "cycles",
+            "mW",
+            "pJ/flit"
         );
         for p in &c.points {
             let _ = writeln!(
                 s,
-                "{:>9.5} {:>9.4} {:>9.4} {:>8} {:>9} {:>8} {:>9} {:>9} {:>8}",
+                "{:>9.5} {:>9.4} {:>9.4} {:>8} {:>9} {:>8} {:>9} {:>9} {:>8} {:>9} {:>8}",
                 p.rate,
                 p.offered,
                 p.accepted,
@@ -229,7 +232,9 @@ pub fn table(curves: &[Curve]) -> String {
                 opt(p.latency_ci95, 2),
                 p.saturated,
                 p.converged,
-                p.cycles
+                p.cycles,
+                opt(p.power_mw, 1),
+                opt(p.pj_per_flit, 1)
             );
         }
     }
@@ -255,6 +260,8 @@ fn write_csv(path: &std::path::Path, curves: &[Curve]) -> anyhow::Result<()> {
         "saturated",
         "converged",
         "cycles",
+        "power_mw",
+        "pj_per_flit",
     ])?;
     let o = |x: Option<f64>| x.map_or_else(String::new, |v| v.to_string());
     for c in curves {
@@ -272,6 +279,8 @@ fn write_csv(path: &std::path::Path, curves: &[Curve]) -> anyhow::Result<()> {
                 p.saturated.to_string(),
                 p.converged.to_string(),
                 p.cycles.to_string(),
+                o(p.power_mw),
+                o(p.pj_per_flit),
             ])?;
         }
     }

@@ -159,11 +159,11 @@ pub const KEYS: &[Key] = &[
     k("free_credits_out", "", O),
     k("max_credits_out", "", O),
     k("sent_packets_out", "", O),
-    k("sim_power", "0", D),
+    k("sim_power", "0", M),
     k("power_output_file", "pwr_tmp", O),
-    k("tech_file", "", O),
-    k("channel_width", "128", O),
-    k("channel_sweep", "0", O),
+    k("tech_file", "", M),
+    k("channel_width", "128", M),
+    k("channel_sweep", "0", M),
     k("network_file", "", D),
 ];
 

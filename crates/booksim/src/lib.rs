@@ -11,6 +11,7 @@ pub mod keys;
 pub mod line;
 pub mod mapping;
 pub mod parse;
+pub mod power;
 pub mod router;
 pub mod timing;
 pub mod topology;

@@ -83,7 +83,9 @@ pub fn import(settings: &Settings) -> Result<Import, ImportError> {
     let shape = Shape::from_config(&config, &mut lines)?;
     let router = super::router::RouterKeys::from_config(&config, &shape, &mut lines)?;
     let timing = Timing::from_config(&config, &shape, &mut lines)?;
-    let run_flags = super::traffic::run_flags(&config, &mut lines)?;
+    let mut run_flags = super::traffic::run_flags(&config, &mut lines)?;
+    let power = super::power::PowerKeys::from_config(&config, &mut lines)?;
+    run_flags.extend(power.run_flags.iter().cloned());
     let mut netlist = String::new();
     let _ = writeln!(
         netlist,
@@ -91,6 +93,7 @@ pub fn import(settings: &Settings) -> Result<Import, ImportError> {
     );
     let _ = writeln!(netlist, "name = \"booksim-{}\"", shape.name());
     timing.write_top(&mut netlist);
+    power.write_top(&mut netlist, timing.channel_latency - 1);
     shape.write_topology(&mut netlist);
     let _ = writeln!(netlist, "\n[defaults]");
     router.write_defaults(&mut netlist);

@@ -26,6 +26,7 @@ use crate::trace::TraceNames;
 use flitsim_netlist::{Cycle, Netlist};
 use tracing::Tracer;
 
+mod activity;
 mod build;
 pub(crate) mod channel_times;
 mod config;

@@ -121,6 +121,15 @@ pub fn expand(netlist: &Netlist) -> String {
     if let Some(m) = netlist.max_packet_length {
         let _ = writeln!(w, "max_packet_length = {m}");
     }
+    if let Some(b) = netlist.flit_width {
+        let _ = writeln!(w, "flit_width = {b}");
+    }
+    if let Some(l) = netlist.channel_length_mm {
+        let _ = writeln!(w, "channel_length_mm = {l:?}");
+    }
+    if let Some(l) = netlist.terminal_channel_length_mm {
+        let _ = writeln!(w, "terminal_channel_length_mm = {l:?}");
+    }
     if let Some(c) = netlist.concentration().filter(|&c| c != 1) {
         let _ = writeln!(w, "# Terminals per router (c).");
         let _ = writeln!(w, "concentration = {c}");

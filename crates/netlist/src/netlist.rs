@@ -189,6 +189,14 @@ pub struct Netlist {
     /// key); loading checks VCT/SAF buffer depths against it. `None`: checked only when the
     /// engine calls [`check_vct_depth`](crate::validate::check_vct_depth).
     pub max_packet_length: Option<u32>,
+    /// Bits per flit for the cost model (`flit_width`; `None`: its default).
+    pub flit_width: Option<u32>,
+    /// Length of every router-to-router channel for the cost model, mm
+    /// (`channel_length_mm`; `None`: the latency times the technology's wire per cycle).
+    pub channel_length_mm: Option<f64>,
+    /// Length of every injection and ejection channel for the cost model, mm
+    /// (`terminal_channel_length_mm`; `None`: the terminal latency times the wire per cycle).
+    pub terminal_channel_length_mm: Option<f64>,
     /// Where the parts were declared, for diagnostics (`None` when built in code).
     pub source: Option<std::sync::Arc<crate::source::SourceMap>>,
     /// The routers' terminal counts as prefix sums, kept by `add_router` and
@@ -205,6 +213,9 @@ impl Netlist {
             topology,
             graph: DiGraph::default(),
             max_packet_length: None,
+            flit_width: None,
+            channel_length_mm: None,
+            terminal_channel_length_mm: None,
             source: None,
             terminal_map: crate::terminal_map::TerminalMap::default(),
         }

@@ -43,6 +43,9 @@ pub const SET_KEYS: &[&str] = &[
     "terminal_latency",
     "max_packet_length",
     "concentration",
+    "flit_width",
+    "channel_length_mm",
+    "terminal_channel_length_mm",
 ];
 
 fn bad(key: &str, value: &str, message: impl Into<String>) -> NetlistError {
@@ -145,6 +148,27 @@ impl Netlist {
             }
             "max_packet_length" => {
                 self.max_packet_length = Some(number(key, value, 1)?);
+                Ok(true)
+            }
+            "flit_width" => {
+                let max = crate::format::MAX_FLIT_WIDTH;
+                self.flit_width = Some(bounded(key, value, 1, max, "bits")?);
+                Ok(true)
+            }
+            "channel_length_mm" | "terminal_channel_length_mm" => {
+                let max = crate::format::MAX_CHANNEL_LENGTH_MM;
+                let l = match value.trim().parse::<f64>() {
+                    Ok(l) if l.is_finite() && l > 0.0 && l <= max => l,
+                    _ => {
+                        let m = format!("expected a length above 0 and at most {max} mm");
+                        return Err(bad(key, value, m));
+                    }
+                };
+                if key == "channel_length_mm" {
+                    self.channel_length_mm = Some(l);
+                } else {
+                    self.terminal_channel_length_mm = Some(l);
+                }
                 Ok(true)
             }
             "concentration" => {

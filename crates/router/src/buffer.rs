@@ -387,6 +387,15 @@ impl InputBuffer {
         }
     }
 
+    /// Flits written into and read from FIFO `vc` since construction or the last
+    /// [`InputBuffer::reset_occupancy`] (the cost model's buffer activity).
+    pub fn flow(&self, vc: usize) -> (u64, u64) {
+        let f = &self.fifos[vc];
+        let held = self.resets.get(vc).map_or(0, |r| r.len);
+        let writes = u64::from(f.arrivals);
+        (writes, writes + u64::from(held) - u64::from(f.len))
+    }
+
     /// Largest occupancy FIFO `vc` reached since construction or the last
     /// [`InputBuffer::reset_occupancy`].
     pub fn max(&self, vc: usize) -> u32 {

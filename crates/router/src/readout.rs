@@ -42,6 +42,20 @@ impl Router {
         s
     }
 
+    /// Number of input ports.
+    pub fn in_ports(&self) -> usize {
+        self.state.layout.in_ports()
+    }
+
+    /// Flits written into and read from input port `port`'s buffers since construction or
+    /// the last [`Router::reset_stats`] (every flit read crosses the crossbar).
+    pub fn buffer_flow(&self, port: InPort) -> (u64, u64) {
+        let s = &self.state;
+        (0..s.layout.in_vcs(port.index()))
+            .map(|v| s.buffers.flow(s.layout.ivc(port.index(), v)))
+            .fold((0, 0), |(w, r), (a, b)| (w + a, r + b))
+    }
+
     /// Clears the counters (end of warm-up); maximum occupancies restart from the current
     /// FIFO lengths, busy-VC-cycles from `now`.
     pub fn reset_stats(&mut self, now: Cycle) {

@@ -5,6 +5,7 @@
 //! of a study's simulations over an MPI job in [`cluster`].
 
 pub mod check;
+pub mod cost;
 pub mod cluster;
 pub mod crosscheck;
 pub mod experiment_file;

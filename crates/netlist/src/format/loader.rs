@@ -234,6 +234,7 @@ impl Loader {
         netlist.name = name;
         netlist.path = Some(path.to_path_buf());
         netlist.max_packet_length = max_packet_length.map(|s| *s.get_ref());
+        self.cost_keys(&doc, &mut netlist);
         netlist.source = Some(Arc::new(self.map.clone()));
         if let Err(d) = validate::check_settings(&netlist) {
             self.errors.extend(d.errors);

@@ -37,6 +37,7 @@
 //! own with serde (so one bad router does not hide the errors of the next), then builds
 //! and checks the graph.
 
+mod cost_keys;
 mod explicit;
 mod loader;
 mod params;
@@ -46,5 +47,6 @@ mod topology_match;
 #[cfg(test)]
 mod tests;
 
+pub use cost_keys::{MAX_CHANNEL_LENGTH_MM, MAX_FLIT_WIDTH};
 pub use loader::{load, parse_str};
 pub(crate) use raw::{format_direction, parse_name};

@@ -21,6 +21,8 @@ pub struct CurveSpec {
     pub netlist_name: String,
     /// Routing function.
     pub routing: String,
+    /// What prices each point (`None`: no cost columns, e.g. unbounded buffers).
+    pub cost: Option<crate::cost::Costing>,
 }
 
 /// One simulated point of a curve.
@@ -44,6 +46,10 @@ pub struct Point {
     pub converged: bool,
     /// Cycles simulated.
     pub cycles: u64,
+    /// Average power, mW (docs/power.md).
+    pub power_mw: Option<f64>,
+    /// Energy per flit delivered, pJ.
+    pub pj_per_flit: Option<f64>,
 }
 
 impl From<&RunReport> for Point {
@@ -58,6 +64,8 @@ impl From<&RunReport> for Point {
             saturated: r.saturated,
             converged: r.measurement.converged,
             cycles: r.cycles.total,
+            power_mw: None,
+            pj_per_flit: None,
         }
     }
 }
@@ -99,14 +107,14 @@ pub fn simulate_jobs(
     jobs: &[(usize, SimConfig)],
     threads: usize,
     progress: &dyn Progress,
-) -> anyhow::Result<Vec<RunReport>> {
+) -> anyhow::Result<Vec<(RunReport, Option<crate::cost::PointCost>)>> {
     progress.queued(jobs.len() as u64);
     #[cfg(feature = "mpi")]
     if crate::cluster::ranks() > 1 {
         // Over an MPI job an error travels as its text.
         return parallel_map(jobs, threads, |(c, config)| {
             Simulation::new(&specs[*c].netlist, config)
-                .map(|mut sim| sim.run())
+                .map(|mut sim| (sim.run(), point_cost(&specs[*c], &sim)))
                 .map_err(|e| format!("{:#}", anyhow::Error::from(e)))
         })
         .into_iter()
@@ -115,13 +123,18 @@ pub fn simulate_jobs(
     }
     map_on_threads(jobs, threads, |(c, config)| {
         let r = Simulation::new(&specs[*c].netlist, config)
-            .map(|mut sim| sim.run())
+            .map(|mut sim| (sim.run(), point_cost(&specs[*c], &sim)))
             .map_err(anyhow::Error::from);
         progress.finished();
         r
     })
     .into_iter()
     .collect()
+}
+
+/// The cost figures of a point (after its run).
+fn point_cost(spec: &CurveSpec, sim: &Simulation) -> Option<crate::cost::PointCost> {
+    spec.cost.as_ref().and_then(|c| c.point(&spec.netlist, sim))
 }
 
 /// Simulates each curve at its `rates` (one list per curve) and assembles the curves,
@@ -159,8 +172,12 @@ pub fn sample_curves(
             points: Vec::new(),
         })
         .collect();
-    for ((c, _), r) in jobs.iter().zip(&reports) {
-        curves[*c].points.push(Point::from(r));
+    for ((c, _), (r, cost)) in jobs.iter().zip(&reports) {
+        let mut p = Point::from(r);
+        if let Some(k) = cost {
+            (p.power_mw, p.pj_per_flit) = (Some(k.power_mw), k.pj_per_flit);
+        }
+        curves[*c].points.push(p);
     }
     Ok(curves)
 }

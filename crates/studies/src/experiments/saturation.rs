@@ -36,7 +36,7 @@ pub fn find_saturation(
         for (ci, &c) in open.iter().enumerate() {
             let saturated: Vec<bool> = reports[ci * k..(ci + 1) * k]
                 .iter()
-                .map(|r| r.saturated)
+                .map(|(r, _)| r.saturated)
                 .collect();
             let rates: Vec<f64> = jobs[ci * k..(ci + 1) * k]
                 .iter()
