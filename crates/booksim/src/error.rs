@@ -44,7 +44,7 @@ pub enum ImportError {
         /// The I/O error (printed in the message, so not a `source` to print twice).
         cause: std::io::Error,
     },
-    /// The file is larger than [`crate::booksim::parse::MAX_CONFIG_BYTES`].
+    /// The file is larger than [`crate::parse::MAX_CONFIG_BYTES`].
     #[error("{path}: {bytes} bytes is more than a BookSim config ({max} bytes at most)\nhelp: give the config file, not a trace or a log", path = .path.display())]
     TooLarge {
         /// The file.
