@@ -24,6 +24,7 @@ mod config;
 pub(crate) mod link_times;
 mod measure;
 mod occupancy;
+mod packets;
 mod replay;
 
 pub use config::{auto_threads, useful_workers, SimConfig, ROUTERS_PER_THREAD};

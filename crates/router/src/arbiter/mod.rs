@@ -53,6 +53,9 @@ impl Arbiters {
             ArbiterKind::Matrix => {
                 Arbiters::Matrix(sizes.into_iter().map(MatrixArbiter::new).collect())
             }
+            ArbiterKind::RoundRobinSkip => {
+                Arbiters::RoundRobin(sizes.into_iter().map(RoundRobinArbiter::skipping).collect())
+            }
         }
     }
 
@@ -66,7 +69,9 @@ impl Arbiters {
         let n = sizes.clone().count() as u64;
         match kind {
             ArbiterKind::RoundRobin if RoundRobinWordBank::fits(sizes.clone()) => 0,
-            ArbiterKind::RoundRobin => n.saturating_mul(size_of::<RoundRobinArbiter>() as u64),
+            ArbiterKind::RoundRobin | ArbiterKind::RoundRobinSkip => {
+                n.saturating_mul(size_of::<RoundRobinArbiter>() as u64)
+            }
             ArbiterKind::Matrix => sizes.fold(
                 n.saturating_mul(size_of::<MatrixArbiter>() as u64),
                 |b, size| b.saturating_add(MatrixArbiter::bytes(size)),

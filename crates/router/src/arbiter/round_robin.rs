@@ -10,12 +10,29 @@ pub struct RoundRobinArbiter {
     /// The requester with the highest priority; `size` stands for 0 (the update then
     /// needs no wrap test: a search from `size` finds nothing and starts over at 0).
     pointer: usize,
+    /// The pointer moves two places past the winner (`ArbiterKind::RoundRobinSkip`).
+    skip: bool,
 }
 
 impl RoundRobinArbiter {
     /// An arbiter over `size` requesters, requester 0 first.
     pub fn new(size: usize) -> RoundRobinArbiter {
-        RoundRobinArbiter { size, pointer: 0 }
+        RoundRobinArbiter {
+            size,
+            pointer: 0,
+            skip: false,
+        }
+    }
+
+    /// An arbiter over `size` requesters whose pointer moves two places past the winner,
+    /// requester 1 first: the RTL router's binary-state round-robin arbiter, whose state
+    /// is the winner's index plus one and whose mask gives priority past that state.
+    pub fn skipping(size: usize) -> RoundRobinArbiter {
+        RoundRobinArbiter {
+            size,
+            pointer: 1.min(size),
+            skip: true,
+        }
     }
 
     /// Number of requesters.
@@ -46,7 +63,11 @@ impl RoundRobinArbiter {
     #[inline]
     pub fn update(&mut self, winner: usize) {
         debug_assert!(winner < self.size);
-        self.pointer = winner + 1;
+        self.pointer = if self.skip {
+            (winner + 1) % self.size + 1
+        } else {
+            winner + 1
+        };
     }
 }
 
