@@ -1,9 +1,144 @@
-//! `flitsim trace` for the RTL cross-check (docs/rtl.md): packet lists, injection VCs and
-//! the RTL harness's record format.
+//! flitsim against the RTL of the Stanford open-source VC router (docs/rtl.md). A packet
+//! list in `tests/data/rtl/` ran through the RTL harness (`rtl/`, under Icarus Verilog)
+//! once; the log it wrote is stored beside it (`NAME.rtl.log.bz2`). The tests run flitsim
+//! on the same list (`flitsim trace --packets LIST --format rtl`) and compare the two logs
+//! record by record, so no Verilog simulator is needed. They also check the packet-list
+//! input and the record format of `flitsim trace`.
 
+use std::io::Read;
 use std::process::Command;
 
 const DATA: &str = "tests/data/rtl";
+
+/// flitsim's records for packet list `name` on netlist `config`.
+fn flitsim_log(config: &str, name: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .args(["trace", &format!("{DATA}/{config}.toml"), "--rate", "0"])
+        .args(["--packets", &format!("{DATA}/{name}.packets")])
+        .args(["--format", "rtl", "--max-lines", "0"])
+        .output()
+        .expect("flitsim runs");
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 records")
+}
+
+/// The RTL's records for packet list `name`.
+fn rtl_log(name: &str) -> String {
+    let path = format!("{DATA}/{name}.rtl.log.bz2");
+    let f = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut s = String::new();
+    bzip2::read::MultiBzDecoder::new(f)
+        .read_to_string(&mut s)
+        .expect("bzip2 text");
+    s
+}
+
+/// A record without its VC field (the fifth): cycle, kind, node, port and, for a flit,
+/// its kind and packet.
+fn without_vc(line: &str) -> String {
+    let mut f: Vec<&str> = line.split(' ').collect();
+    if f.len() >= 5 {
+        f.remove(4);
+    }
+    f.join(" ")
+}
+
+/// Records of one log missing from the other (both sorted by the same rule), and the
+/// first of them.
+fn differences(rtl: &[String], ours: &[String]) -> (usize, Option<String>) {
+    let (mut i, mut j, mut n, mut first) = (0, 0, 0, None);
+    let key = |l: &str| -> (u64, String) {
+        let (c, rest) = l.split_once(' ').unwrap_or((l, ""));
+        (c.parse().unwrap_or(u64::MAX), rest.to_string())
+    };
+    while i < rtl.len() || j < ours.len() {
+        let ord = match (rtl.get(i), ours.get(j)) {
+            (Some(a), Some(b)) => key(a).cmp(&key(b)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        match ord {
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+                continue;
+            }
+            std::cmp::Ordering::Less => {
+                first.get_or_insert_with(|| format!("RTL only: {}", rtl[i]));
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                first.get_or_insert_with(|| format!("flitsim only: {}", ours[j]));
+                j += 1;
+            }
+        }
+        n += 1;
+    }
+    (n, first)
+}
+
+fn sorted(log: &str, f: impl Fn(&str) -> String) -> Vec<String> {
+    let mut v: Vec<String> = log.lines().map(f).collect();
+    v.sort_by(|a, b| {
+        let k = |l: &str| {
+            let (c, rest) = l.split_once(' ').unwrap_or((l, ""));
+            (c.parse::<u64>().unwrap_or(u64::MAX), rest.to_string())
+        };
+        k(a).cmp(&k(b))
+    });
+    v
+}
+
+/// Compares packet list `name` on `config`; `vc` false leaves the VC fields out.
+fn compare(config: &str, name: &str, vc: bool) -> (usize, usize, Option<String>) {
+    let strip = |l: &str| if vc { l.to_string() } else { without_vc(l) };
+    let rtl = sorted(&rtl_log(name), strip);
+    let ours = sorted(&flitsim_log(config, name), strip);
+    assert!(
+        rtl.len() > 100,
+        "{name}: the RTL log has {} records",
+        rtl.len()
+    );
+    let (n, first) = differences(&rtl, &ours);
+    (n, rtl.len(), first)
+}
+
+#[test]
+fn differences_count_records_missing_on_either_side() {
+    let a: Vec<String> = ["1 F r0 1 0 head 0:0.0", "2 C r0 4 0"]
+        .map(String::from)
+        .to_vec();
+    let b: Vec<String> = ["1 F r0 1 1 head 0:0.0", "2 C r0 4 0"]
+        .map(String::from)
+        .to_vec();
+    assert_eq!(differences(&a, &a), (0, None));
+    let (n, first) = differences(&a, &b);
+    assert_eq!(n, 2);
+    assert_eq!(first.as_deref(), Some("RTL only: 1 F r0 1 0 head 0:0.0"));
+    assert_eq!(without_vc("1 F r0 1 0 head 0:0.0"), "1 F r0 1 head 0:0.0");
+}
+
+/// Terminal 0 to every other terminal of the 3x3 mesh, one packet at a time (1 flit, then
+/// 5), 30 cycles apart: every flit's cycle, channel, kind and packet and every credit's
+/// cycle and channel as the RTL's. The VC fields differ (docs/rtl.md, difference 1: the
+/// VC allocator's input-side arbiters), which `single_packets_cycle_for_cycle` shows.
+#[test]
+fn single_packets_match_the_rtl_in_time_and_place() {
+    let (n, total, first) = compare("mesh3x3", "from0-3x3", false);
+    assert_eq!(n, 0, "{n} of {total} records differ; first: {first:?}");
+}
+
+/// The same, VC fields included: the count of differing records, and the first.
+#[test]
+#[ignore = "VC choice differs from the RTL's VC allocator (docs/rtl.md, difference 1)"]
+fn single_packets_cycle_for_cycle() {
+    let (n, total, first) = compare("mesh3x3", "from0-3x3", true);
+    assert_eq!(n, 0, "{n} of {total} records differ; first: {first:?}");
+}
 
 /// A packet list's bad line and a VC the network lacks are refused, named by file and
 /// line or by flag, with exit status 1.
