@@ -140,6 +140,47 @@ fn single_packets_cycle_for_cycle() {
     assert_eq!(n, 0, "{n} of {total} records differ; first: {first:?}");
 }
 
+/// A record with neither cycle (set to 0) nor VC: which flit or credit crossed which
+/// channel.
+fn place(line: &str) -> String {
+    let rest = without_vc(line);
+    let (_, rest) = rest.split_once(' ').unwrap_or(("", &rest));
+    format!("0 {rest}")
+}
+
+/// Uniform random traffic on the 3x3 mesh, 2,000 cycles at 5% and at 15% of an injection
+/// channel's capacity (`scripts/rtl-packet-list.sh`): every flit crosses the channels it
+/// crosses in the RTL, as the same kind, and every credit returns on the RTL's channels;
+/// the cycles and VCs are left out (their differences: `random_traffic_cycle_for_cycle`).
+#[test]
+fn random_traffic_crosses_the_rtls_channels() {
+    for name in ["random-01-load005", "random-04-load015"] {
+        let rtl = sorted(&rtl_log(name), place);
+        let ours = sorted(&flitsim_log("mesh3x3", name), place);
+        let (n, first) = differences(&rtl, &ours);
+        assert_eq!(
+            n,
+            0,
+            "{name}: {n} of {} records differ; first: {first:?}",
+            rtl.len()
+        );
+    }
+}
+
+/// The same lists cycle for cycle: 4,623 of 6,676 records differ at 5%, 14,337 of 22,060
+/// at 15% (76 and 900 with the VC fields left out; docs/rtl.md).
+#[test]
+#[ignore = "VC choice, speculation masking and port order differ from the RTL (docs/rtl.md)"]
+fn random_traffic_cycle_for_cycle() {
+    for name in ["random-01-load005", "random-04-load015"] {
+        let (n, total, first) = compare("mesh3x3", name, true);
+        assert_eq!(
+            n, 0,
+            "{name}: {n} of {total} records differ; first: {first:?}"
+        );
+    }
+}
+
 /// A packet list's bad line and a VC the network lacks are refused, named by file and
 /// line or by flag, with exit status 1.
 #[test]
