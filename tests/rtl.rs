@@ -143,8 +143,10 @@ fn single_packets_cycle_for_cycle() {
 /// A record with neither cycle (set to 0) nor VC: which flit or credit crossed which
 /// channel.
 fn place(line: &str) -> String {
-    let rest = without_vc(line);
-    let (_, rest) = rest.split_once(' ').unwrap_or(("", &rest));
+    let stripped = without_vc(line);
+    let rest = stripped
+        .split_once(' ')
+        .map_or(stripped.as_str(), |(_, r)| r);
     format!("0 {rest}")
 }
 

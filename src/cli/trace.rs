@@ -9,7 +9,7 @@
 //! line, the error on stderr, and exits with code 3.
 
 use crate::cli::args::RunArgs;
-use crate::cli::packet_list::{parse_injection, read_packet_list};
+use crate::cli::packet_list::{parse_injection, read_packet_list, Injection};
 use crate::cli::rtl_log;
 use crate::cli::run::EXIT_DEADLOCK;
 use anyhow::{anyhow, Context};
@@ -115,16 +115,7 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
             .packets
             .push(TraceFilter::parse_packet(p).map_err(|e| anyhow!("--packet {p}: {e}"))?);
     }
-    let vcs = injection_vcs(&names, netlist.num_terminals());
-    let mut injections = args
-        .inject
-        .iter()
-        .map(|s| parse_injection(s, netlist.num_terminals(), vcs))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    if let Some(path) = &args.packets {
-        injections.extend(read_packet_list(path, netlist.num_terminals(), vcs)?);
-    }
-    injections.sort_by_key(|i| i.cycle);
+    let injections = scripted_packets(args, &names, netlist.num_terminals())?;
     let rtl = args.format == "rtl";
     let mut vcd = open_vcd(args.vcd.as_ref(), &names, &filter)?;
     let stdout = std::io::stdout();
@@ -149,10 +140,7 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
         }
         while next < injections.len() && injections[next].cycle <= now {
             let i = injections[next];
-            match i.vc {
-                Some(v) => sim.enqueue_on_vc(i.src, i.dst, i.len, VcId(v)),
-                None => sim.enqueue(i.src, i.dst, i.len),
-            }
+            enqueue(&mut sim, &i);
             next += 1;
         }
         let result = sim.step();
@@ -160,13 +148,7 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
         if let Some(v) = &mut vcd {
             v.cycle(Cycle(now), &events)?;
         }
-        let kept: Vec<TraceEvent> = events.into_iter().filter(|e| filter.keeps(e)).collect();
-        let printed = if rtl {
-            rtl_log::cycle_lines(&names, &kept)?
-        } else {
-            kept.iter().map(|e| text::line(&names, e)).collect()
-        };
-        for l in printed {
+        for l in printed_lines(&names, events, &filter, rtl)? {
             if max_lines.is_some_and(|m| lines >= m) {
                 break;
             }
@@ -192,6 +174,48 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
         v.finish()?;
     }
     Ok(code)
+}
+
+/// The `--inject` and `--packets` packets, by cycle.
+fn scripted_packets(
+    args: &TraceArgs,
+    names: &TraceNames,
+    terminals: usize,
+) -> anyhow::Result<Vec<Injection>> {
+    let vcs = injection_vcs(names, terminals);
+    let mut injections = args
+        .inject
+        .iter()
+        .map(|s| parse_injection(s, terminals, vcs))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(path) = &args.packets {
+        injections.extend(read_packet_list(path, terminals, vcs)?);
+    }
+    injections.sort_by_key(|i| i.cycle);
+    Ok(injections)
+}
+
+/// Puts scripted packet `i` into its source queue.
+fn enqueue(sim: &mut Simulation, i: &Injection) {
+    match i.vc {
+        Some(v) => sim.enqueue_on_vc(i.src, i.dst, i.len, VcId(v)),
+        None => sim.enqueue(i.src, i.dst, i.len),
+    }
+}
+
+/// The lines one cycle's events print: trace lines, or RTL records when `rtl`.
+fn printed_lines(
+    names: &TraceNames,
+    events: Vec<TraceEvent>,
+    filter: &TraceFilter,
+    rtl: bool,
+) -> anyhow::Result<Vec<String>> {
+    let kept: Vec<TraceEvent> = events.into_iter().filter(|e| filter.keeps(e)).collect();
+    if rtl {
+        rtl_log::cycle_lines(names, &kept)
+    } else {
+        Ok(kept.iter().map(|e| text::line(names, e)).collect())
+    }
 }
 
 /// The smallest VC count of a terminal's router port (the injection VCs a packet may name).
