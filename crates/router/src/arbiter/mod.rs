@@ -192,12 +192,10 @@ mod tests {
     use crate::mask;
     use proptest::prelude::*;
 
-    fn kinds() -> [ArbiterKind; 3] {
-        [
-            ArbiterKind::RoundRobin,
-            ArbiterKind::Matrix,
-            ArbiterKind::RoundRobinSkip,
-        ]
+    /// The fair kinds (the skipping round-robin starves requesters: with four asking it
+    /// serves only 1 and 3, see its own test).
+    fn kinds() -> [ArbiterKind; 2] {
+        [ArbiterKind::RoundRobin, ArbiterKind::Matrix]
     }
 
     /// The grants of the RTL router's binary-state round-robin arbiter (`c_rr_arbiter`
