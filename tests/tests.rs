@@ -31,6 +31,7 @@ mod robustness;
 mod routing_cli;
 mod routing_deadlock;
 mod routing_rates;
+mod rtl;
 mod run_cli;
 mod speedup;
 mod switching;

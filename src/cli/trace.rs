@@ -1,5 +1,5 @@
 //! `flitsim trace NETLIST [run flags] [--from C --to C] [--router R]... [--packet P]...
-//! [--inject CYCLE:SRC:DST:LEN]... [--vcd FILE]`: simulates like `run` with cycle tracing
+//! [--inject CYCLE:SRC:DST:LEN[:VC]]... [--packets FILE] [--format text|rtl] [--vcd FILE]`: simulates like `run` with cycle tracing
 //! on and prints the text trace (format: `flitsim_engine::trace::text`) on stdout.
 //!
 //! The run stops after `--to`, after `--max-lines` printed lines (100000 without `--to`),
@@ -9,12 +9,14 @@
 //! line, the error on stderr, and exits with code 3.
 
 use crate::cli::args::RunArgs;
+use crate::cli::packet_list::{parse_injection, read_packet_list, Injection};
+use crate::cli::rtl_log;
 use crate::cli::run::EXIT_DEADLOCK;
 use anyhow::{anyhow, Context};
 use clap::Args;
-use flitsim_engine::trace::{text, vcd::VcdWriter, TraceFilter, TraceNames};
+use flitsim_engine::trace::{text, vcd::VcdWriter, TraceEvent, TraceFilter, TraceNames};
 use flitsim_engine::Simulation;
-use flitsim_netlist::{Cycle, TerminalId};
+use flitsim_netlist::{Cycle, VcId};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,9 +44,17 @@ pub struct TraceArgs {
     #[arg(long, value_name = "P")]
     pub packet: Vec<String>,
 
-    /// Put a packet into terminal SRC's source queue at cycle CYCLE, for terminal DST, of LEN flits; repeatable.
-    #[arg(long, value_name = "CYCLE:SRC:DST:LEN")]
+    /// Put a packet into terminal SRC's source queue at cycle CYCLE, for terminal DST, of LEN flits (on injection VC VC if given); repeatable.
+    #[arg(long, value_name = "CYCLE:SRC:DST:LEN[:VC]")]
     pub inject: Vec<String>,
+
+    /// Put the packets of a packet list (lines `CYCLE SRC DST LEN VC`) into the source queues.
+    #[arg(long, value_name = "FILE")]
+    pub packets: Option<PathBuf>,
+
+    /// Output format: `text` (the trace) or `rtl` (flit and credit records of the RTL harness, docs/rtl.md).
+    #[arg(long, value_name = "F", default_value = "text", value_parser = ["text", "rtl"])]
+    pub format: String,
 
     /// Stop after printing this many trace lines (default without `--to`: 100000, so a
     /// loaded network cannot flood the terminal; 0: no limit).
@@ -54,46 +64,6 @@ pub struct TraceArgs {
     /// Also write a value change dump (GTKWave) of the traced cycles to FILE.
     #[arg(long, value_name = "FILE")]
     pub vcd: Option<PathBuf>,
-}
-
-/// A scripted packet.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Injection {
-    cycle: u64,
-    src: TerminalId,
-    dst: TerminalId,
-    len: u32,
-}
-
-fn parse_injection(s: &str, terminals: usize) -> anyhow::Result<Injection> {
-    let help = || {
-        anyhow!("--inject {s}: expected CYCLE:SRC:DST:LEN\nhelp: for example --inject 0:0:2:4 (cycle 0, terminal 0 to terminal 2, 4 flits)")
-    };
-    let f: Vec<&str> = s.split(':').map(str::trim).collect();
-    let [c, a, b, l] = f.as_slice() else {
-        return Err(help());
-    };
-    let inj = Injection {
-        cycle: c.parse().map_err(|_| help())?,
-        src: TerminalId(a.parse().map_err(|_| help())?),
-        dst: TerminalId(b.parse().map_err(|_| help())?),
-        len: l.parse().map_err(|_| help())?,
-    };
-    for t in [inj.src, inj.dst] {
-        if t.index() >= terminals {
-            return Err(anyhow!(
-                "--inject {s}: terminal {} does not exist\nhelp: the netlist has terminals 0 to {}",
-                t.0,
-                terminals - 1
-            ));
-        }
-    }
-    if inj.len == 0 {
-        return Err(anyhow!(
-            "--inject {s}: a packet needs at least 1 flit\nhelp: LEN, the last field, counts flits (for example --inject 0:0:2:4)"
-        ));
-    }
-    Ok(inj)
 }
 
 /// Lines printed at most without `--to` or `--max-lines`.
@@ -145,16 +115,14 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
             .packets
             .push(TraceFilter::parse_packet(p).map_err(|e| anyhow!("--packet {p}: {e}"))?);
     }
-    let mut injections = args
-        .inject
-        .iter()
-        .map(|s| parse_injection(s, netlist.num_terminals()))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    injections.sort_by_key(|i| i.cycle);
+    let injections = scripted_packets(args, &names, netlist.num_terminals())?;
+    let rtl = args.format == "rtl";
     let mut vcd = open_vcd(args.vcd.as_ref(), &names, &filter)?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    writeln!(out, "{}", text::HEADER)?;
+    if !rtl {
+        writeln!(out, "{}", text::HEADER)?;
+    }
     let window_end = config.warmup + config.cycles;
     let drain_end = window_end + config.drain;
     let max_lines = line_limit(args);
@@ -172,7 +140,7 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
         }
         while next < injections.len() && injections[next].cycle <= now {
             let i = injections[next];
-            sim.enqueue(i.src, i.dst, i.len);
+            enqueue(&mut sim, &i);
             next += 1;
         }
         let result = sim.step();
@@ -180,11 +148,11 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
         if let Some(v) = &mut vcd {
             v.cycle(Cycle(now), &events)?;
         }
-        for e in events.iter().filter(|e| filter.keeps(e)) {
+        for l in printed_lines(&names, events, &filter, rtl)? {
             if max_lines.is_some_and(|m| lines >= m) {
                 break;
             }
-            writeln!(out, "{}", text::line(&names, e))?;
+            writeln!(out, "{l}")?;
             lines += 1;
         }
         if let Some(m) = max_lines.filter(|&m| lines >= m) {
@@ -206,6 +174,59 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
         v.finish()?;
     }
     Ok(code)
+}
+
+/// The `--inject` and `--packets` packets, by cycle.
+fn scripted_packets(
+    args: &TraceArgs,
+    names: &TraceNames,
+    terminals: usize,
+) -> anyhow::Result<Vec<Injection>> {
+    let vcs = injection_vcs(names, terminals);
+    let mut injections = args
+        .inject
+        .iter()
+        .map(|s| parse_injection(s, terminals, vcs))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(path) = &args.packets {
+        injections.extend(read_packet_list(path, terminals, vcs)?);
+    }
+    injections.sort_by_key(|i| i.cycle);
+    Ok(injections)
+}
+
+/// Puts scripted packet `i` into its source queue.
+fn enqueue(sim: &mut Simulation, i: &Injection) {
+    match i.vc {
+        Some(v) => sim.enqueue_on_vc(i.src, i.dst, i.len, VcId(v)),
+        None => sim.enqueue(i.src, i.dst, i.len),
+    }
+}
+
+/// The lines one cycle's events print: trace lines, or RTL records when `rtl`.
+fn printed_lines(
+    names: &TraceNames,
+    events: Vec<TraceEvent>,
+    filter: &TraceFilter,
+    rtl: bool,
+) -> anyhow::Result<Vec<String>> {
+    let kept: Vec<TraceEvent> = events.into_iter().filter(|e| filter.keeps(e)).collect();
+    if rtl {
+        rtl_log::cycle_lines(names, &kept)
+    } else {
+        Ok(kept.iter().map(|e| text::line(names, e)).collect())
+    }
+}
+
+/// The smallest VC count of a terminal's router port (the injection VCs a packet may name).
+fn injection_vcs(names: &TraceNames, terminals: usize) -> usize {
+    (0..terminals)
+        .map(|t| {
+            let (r, p) = names.terminal_place(flitsim_netlist::TerminalId(t as u32));
+            usize::from(names.in_vcs[r.index()][usize::from(p)])
+        })
+        .min()
+        .unwrap_or(0)
 }
 
 /// The VCD writer of `--vcd FILE`, if given (only rank 0 of an MPI job writes files).

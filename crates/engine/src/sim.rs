@@ -32,6 +32,7 @@ pub(crate) mod channel_times;
 mod config;
 mod inspect;
 mod procedure;
+mod packets;
 mod replay;
 mod results;
 mod running;

@@ -119,6 +119,10 @@ pub enum ArbiterKind {
     RoundRobin,
     /// Matrix: least-recently-served wins.
     Matrix,
+    /// Round-robin whose priority moves two places past the last winner, starting at
+    /// requester 1: the binary-state round-robin arbiter of the Stanford open-source VC
+    /// router (docs/rtl.md).
+    RoundRobinSkip,
 }
 
 /// Routing function (the registry of names used in netlists and on the command line).

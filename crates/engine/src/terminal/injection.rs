@@ -44,6 +44,7 @@ impl Terminal {
             created: r.created,
             not_before: now.plus(self.config.backoff),
             retry: true,
+            fixed_vc: None,
         });
         self.resets += 1;
     }
@@ -111,7 +112,11 @@ impl Terminal {
         let Some(&packet) = self.queue.front().filter(|p| p.not_before <= now) else {
             return false;
         };
-        let Some(vc) = self.free_vc(self.class_of(packet.seq)) else {
+        let vc = match packet.fixed_vc {
+            Some(v) => self.fixed_vc_ready(v),
+            None => self.free_vc(self.class_of(packet.seq)),
+        };
+        let Some(vc) = vc else {
             return false;
         };
         self.queue.pop_front();

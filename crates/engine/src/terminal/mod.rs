@@ -21,6 +21,7 @@
 
 mod delivery;
 mod ejection;
+mod fixed_vc;
 mod injection;
 mod records;
 mod reply;

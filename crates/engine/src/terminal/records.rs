@@ -1,7 +1,7 @@
 //! The terminal's own records: a packet in the source queue, the packet being injected,
 //! an injection VC, the reply side of request/reply traffic.
 
-use flitsim_netlist::{Cycle, RouterConfig, TerminalId};
+use flitsim_netlist::{Cycle, RouterConfig, TerminalId, VcId};
 use flitsim_router::Flit;
 use std::collections::VecDeque;
 
@@ -16,6 +16,9 @@ pub(super) struct QueuedPacket {
     pub(super) not_before: Cycle,
     /// A retransmission after a timeout reset.
     pub(super) retry: bool,
+    /// The injection VC the packet must take (scripted traffic, `fixed_vc.rs`); `None`:
+    /// the first free one.
+    pub(super) fixed_vc: Option<VcId>,
 }
 
 /// The packet currently being injected: its next flit, built whole when the packet

@@ -169,6 +169,7 @@ impl Terminal {
                 created: now,
                 not_before: now,
                 retry: false,
+                fixed_vc: None,
             });
         }
         if r.current.is_none() {

@@ -33,6 +33,7 @@ impl Terminal {
             created: now,
             not_before: now,
             retry: false,
+            fixed_vc: None,
         });
     }
 

@@ -10,6 +10,7 @@ const KINDS: [AllocatorKind; 2] = [
     AllocatorKind::SeparableInputFirst,
     AllocatorKind::SeparableOutputFirst,
 ];
+// The fair kinds: the skipping round-robin starves requesters (its own test, `arbiter`).
 const ARBS: [ArbiterKind; 2] = [ArbiterKind::RoundRobin, ArbiterKind::Matrix];
 
 fn matrix(rows: usize, cols: usize, bits: &[bool]) -> RequestMatrix {
@@ -72,14 +73,15 @@ impl PlainArbiter {
         PlainArbiter {
             kind,
             n,
-            pointer: 0,
+            // The skipping rule starts at requester 1 (`RoundRobinArbiter::skipping`).
+            pointer: usize::from(kind == ArbiterKind::RoundRobinSkip) % n.max(1),
             served,
             t: 0,
         }
     }
     fn pick(&self, req: &[bool]) -> Option<usize> {
         match self.kind {
-            ArbiterKind::RoundRobin => (0..self.n)
+            ArbiterKind::RoundRobin | ArbiterKind::RoundRobinSkip => (0..self.n)
                 .map(|k| (self.pointer + k) % self.n)
                 .find(|&i| req[i]),
             ArbiterKind::Matrix => (0..self.n)
@@ -88,7 +90,12 @@ impl PlainArbiter {
         }
     }
     fn update(&mut self, w: usize) {
-        self.pointer = (w + 1) % self.n;
+        let step = if self.kind == ArbiterKind::RoundRobinSkip {
+            2
+        } else {
+            1
+        };
+        self.pointer = (w + step) % self.n;
         self.served[w] = self.t;
         self.t += 1;
     }

@@ -9,13 +9,30 @@ pub struct RoundRobinArbiter {
     size: usize,
     /// The requester with the highest priority; `size` stands for 0 (the update then
     /// needs no wrap test: a search from `size` finds nothing and starts over at 0).
-    pointer: usize,
+    pointer: u32,
+    /// The pointer moves two places past the winner (`ArbiterKind::RoundRobinSkip`).
+    skip: bool,
 }
 
 impl RoundRobinArbiter {
     /// An arbiter over `size` requesters, requester 0 first.
     pub fn new(size: usize) -> RoundRobinArbiter {
-        RoundRobinArbiter { size, pointer: 0 }
+        RoundRobinArbiter {
+            size,
+            pointer: 0,
+            skip: false,
+        }
+    }
+
+    /// An arbiter over `size` requesters whose pointer moves two places past the winner,
+    /// requester 1 first: the RTL router's binary-state round-robin arbiter, whose state
+    /// is the winner's index plus one and whose mask gives priority past that state.
+    pub fn skipping(size: usize) -> RoundRobinArbiter {
+        RoundRobinArbiter {
+            size,
+            pointer: u32::from(size > 0),
+            skip: true,
+        }
     }
 
     /// Number of requesters.
@@ -31,7 +48,7 @@ impl RoundRobinArbiter {
             return self.arbitrate_word(w);
         }
         // Nothing at or after the pointer: the lowest requester is before it.
-        mask::first_one_from(req, self.pointer).or_else(|| mask::first_one(req))
+        mask::first_one_from(req, self.pointer as usize).or_else(|| mask::first_one(req))
     }
 
     /// [`RoundRobinArbiter::arbitrate`] for at most 64 requesters: the same search on one
@@ -39,14 +56,19 @@ impl RoundRobinArbiter {
     #[inline]
     pub fn arbitrate_word(&self, w: u64) -> Option<usize> {
         debug_assert!(self.size <= 64);
-        first_from(w, self.pointer)
+        first_from(w, self.pointer as usize)
     }
 
     /// Moves the pointer just past `winner`.
     #[inline]
     pub fn update(&mut self, winner: usize) {
         debug_assert!(winner < self.size);
-        self.pointer = winner + 1;
+        let next = if self.skip {
+            (winner + 1) % self.size + 1
+        } else {
+            winner + 1
+        };
+        self.pointer = u32::try_from(next).expect("arbiters have fewer than 2^32 requesters");
     }
 }
 

@@ -163,7 +163,7 @@ fn allocator_detail(netlist: &Netlist) -> String {
     }
     let round_robin = netlist
         .routers()
-        .any(|r| r.config.arbiter == ArbiterKind::RoundRobin);
+        .any(|r| r.config.arbiter != ArbiterKind::Matrix);
     let arbiters = match (round_robin, matrix_arbiters(netlist)) {
         (true, true) => "round-robin and matrix arbiters",
         (false, true) => "matrix arbiters",
