@@ -19,6 +19,7 @@ fn spec() -> CurveSpec {
         label: "torus-4x4 dor".into(),
         netlist_name: "torus-4x4".into(),
         routing: "dor".into(),
+        design: Vec::new(),
     }
 }
 

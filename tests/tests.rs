@@ -6,6 +6,7 @@ mod cluster;
 mod conservation;
 mod crosscheck;
 mod deadlock;
+mod design_studies;
 mod determinism;
 mod docs_commands;
 mod dragonfly;

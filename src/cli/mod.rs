@@ -3,16 +3,20 @@
 pub mod args;
 pub mod buffers;
 pub mod buffers_plot;
+pub mod buffers_sizing;
 pub mod check;
 pub mod experiment;
 pub mod failure;
 pub mod import;
 pub mod model;
 pub mod netlist;
+pub mod plot_file;
 pub mod progress;
 pub mod reproduce;
 pub mod run;
 pub mod sweep;
+pub mod sweep_designs;
+pub mod sweep_inputs;
 pub mod sweep_plot;
 pub mod trace;
 
