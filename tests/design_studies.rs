@@ -81,6 +81,19 @@ fn vary_draws_labelled_curves_whose_saturation_matches_each_design_alone() {
     {
         assert_eq!(line.split(',').nth(col), Some(vcs), "{line}");
     }
+    // The design table: each design at 50% and 80% of the weakest one's saturation rate.
+    let d = &v["designs"];
+    let weakest = curves
+        .iter()
+        .map(|c| c["saturation"]["unsaturated"].as_f64().unwrap())
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(d["loads"][1].as_f64().unwrap(), 0.8 * weakest);
+    for (row, c) in d["rows"].as_array().unwrap().iter().zip(curves) {
+        assert_eq!(row["label"], c["label"]);
+        assert_eq!(row["saturation"], c["saturation"]);
+        assert!(row["zero_load_latency"].as_f64().unwrap() > 0.0);
+        assert_eq!(row["latency_at"].as_array().unwrap().len(), 2);
+    }
     for (c, vcs) in curves.iter().zip(["2", "4", "8"]) {
         let set = format!("vcs={vcs}");
         let mut alone = vec![
@@ -293,4 +306,103 @@ fn pdf_and_svg_plots_carry_the_title_and_hollow_markers() {
         "title"
     );
     assert!(text.contains("hollow: not converged"));
+}
+
+/// Short windows for `buffers` and the `run`s that check it.
+const WINDOW: [&str; 4] = ["--warmup", "300", "--cycles", "1500"];
+
+#[test]
+fn the_sizing_meets_its_printed_criteria_in_separate_runs() {
+    let mut args = vec![
+        "buffers",
+        "netlists/torus-8x8.toml",
+        "--length",
+        "12",
+        "--probe-cycles",
+        "3000",
+        "--json",
+        "-q",
+    ];
+    args.extend(WINDOW);
+    let v = json(&args);
+    let s = &v["sizing"];
+    let d = s["depth"].as_u64().expect("a depth") as u32;
+    let tol = s["criteria"]["latency_tolerance"].as_f64().unwrap();
+    assert_eq!(tol, 0.10);
+    assert_eq!(s["criteria"]["saturation_tolerance"], 0.05);
+    assert!(v["storage"]["router_bits"].as_u64().unwrap() > 0);
+    let run = |depth: &str, rate: f64, extra: &[&str]| -> Value {
+        let (set, rate) = (format!("buffer_depth={depth}"), rate.to_string());
+        let mut a = vec![
+            "run",
+            "netlists/torus-8x8.toml",
+            "--length",
+            "12",
+            "--json",
+            "--set",
+            &set,
+            "--rate",
+            &rate,
+        ];
+        a.extend(extra);
+        json(&a)
+    };
+    let depth = d.to_string();
+    for pair in s["reference"].as_array().unwrap() {
+        let rate = pair[0].as_f64().unwrap();
+        let unbounded = run("unbounded", rate, &WINDOW)["latency"]["mean"]
+            .as_f64()
+            .unwrap();
+        let sized = run(&depth, rate, &WINDOW)["latency"]["mean"]
+            .as_f64()
+            .unwrap();
+        assert!(
+            sized <= (1.0 + tol) * unbounded,
+            "depth {d} at {rate}: {sized} against {unbounded} unbounded"
+        );
+    }
+    // Not saturated (accepted within 3% of offered) just below the unbounded saturation,
+    // measured as the probes are.
+    let check = s["saturation_check_rate"].as_f64().unwrap();
+    let r = run(
+        &depth,
+        check,
+        &["--ci-target", "0.05", "--max-cycles", "3000"],
+    );
+    let (acc, off) = (
+        r["accepted"]["flits_per_terminal_cycle"].as_f64().unwrap(),
+        r["offered"]["flits_per_terminal_cycle"].as_f64().unwrap(),
+    );
+    assert!(acc >= 0.97 * off, "depth {d} at {check}: {acc} of {off}");
+}
+
+#[test]
+fn a_vct_search_never_goes_below_the_packet_length() {
+    for rate in [None, Some("0.04")] {
+        let mut args = vec![
+            "buffers",
+            "netlists/torus-4x4.toml",
+            "--length",
+            "6",
+            "--switching",
+            "vct",
+            "--probe-cycles",
+            "2000",
+            "--json",
+            "-q",
+        ];
+        args.extend(WINDOW);
+        if let Some(r) = rate {
+            args.extend(["--rate", r]);
+        }
+        let v = json(&args);
+        let tried = match rate {
+            None => v["sizing"]["tried"].as_array().unwrap().clone(),
+            Some(_) => v["search"]["tried"].as_array().unwrap().clone(),
+        };
+        assert!(!tried.is_empty());
+        for t in &tried {
+            assert!(t["depth"].as_u64().unwrap() >= 6, "{rate:?}: {t}");
+        }
+    }
 }

@@ -101,7 +101,7 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
     let netlist = args.run.load_netlist()?;
     let mut config = args.run.sim_config()?;
     super::args::check_writable("--plot", args.plot.as_deref())?;
-    super::plot_file::check_format("--plot", args.plot.as_deref())?;
+    crate::plot::file::check_format("--plot", args.plot.as_deref())?;
     if config.auto.is_some() {
         // Same window for every depth: identical generated traffic.
         config.auto = None;

@@ -145,7 +145,7 @@ pub fn heat_map(path: &Path, netlist: &Netlist, peak: &[u32], caption: &str) -> 
         colour_scale(&scale, max)?;
         root.present().map_err(err)?;
     }
-    super::plot_file::write("--plot", path, &svg)
+    crate::plot::file::write("--plot", path, &svg)
 }
 
 /// The colour scale: eleven steps from 0 to `max` flits.

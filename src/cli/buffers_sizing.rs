@@ -58,7 +58,7 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
     let netlist = args.run.load_netlist()?;
     let config = args.run.sim_config()?;
     super::args::check_writable("--plot", args.plot.as_deref())?;
-    super::plot_file::check_format("--plot", args.plot.as_deref())?;
+    crate::plot::file::check_format("--plot", args.plot.as_deref())?;
     let threads = match args.run.threads {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         Some(n) => n as usize,

@@ -10,7 +10,6 @@ pub mod failure;
 pub mod import;
 pub mod model;
 pub mod netlist;
-pub mod plot_file;
 pub mod progress;
 pub mod reproduce;
 pub mod run;

@@ -70,6 +70,11 @@ pub struct SweepArgs {
     #[arg(long, value_name = "C", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub probe_cycles: u64,
 
+    /// With `--rates auto` and several curves, the design table's loads: fractions of the
+    /// lowest saturation rate among the designs, each simulated for every design.
+    #[arg(long, value_name = "F1,F2,...", default_value = "0.5,0.8")]
+    pub compare_at: String,
+
     /// Also write the table as CSV to FILE.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
@@ -127,9 +132,10 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     let study = super::sweep_designs::study(args)?;
     let specs = &study.specs;
     let axis = super::sweep_plot::Axis::parse(args.ylim.as_deref(), args.log_y)?;
+    let fractions = compare_at(&args.compare_at)?;
     super::args::check_writable("--csv", args.csv.as_deref())?;
     super::args::check_writable("--plot", args.plot.as_deref())?;
-    super::plot_file::check_format("--plot", args.plot.as_deref())?;
+    crate::plot::file::check_format("--plot", args.plot.as_deref())?;
     // `--threads` (shared with `run`) also sets how many points run at once.
     let threads = match args.run.threads {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -178,6 +184,19 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     };
     bar.set_message("sampling the curves");
     let curves = sample_curves(specs, &rates, brackets.as_deref(), threads, &bar)?;
+    let designs = if curves.len() > 1 && auto[0] {
+        bar.set_message("simulating the design table's loads");
+        let cost = crate::experiments::design_table::NoCost;
+        crate::experiments::design_table::design_table(
+            specs,
+            &curves,
+            &fractions,
+            &cost,
+            (threads, &bar),
+        )?
+    } else {
+        None
+    };
     bar.finish_and_clear();
     if let Some(path) = &args.csv {
         write_csv(path, &curves, &study.columns)
@@ -189,17 +208,34 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("--plot {}", path.display()))?;
     }
     if args.run.json {
-        crate::cli::outln!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "latency": specs.first().map(|s| s.config.latency),
-                "curves": curves,
-            }))?
-        )?;
+        let mut v = serde_json::json!({
+            "latency": specs.first().map(|s| s.config.latency),
+            "curves": curves,
+        });
+        if let Some(d) = &designs {
+            v["designs"] = serde_json::to_value(d)?;
+        }
+        crate::cli::outln!("{}", serde_json::to_string_pretty(&v)?)?;
     } else {
         crate::cli::out!("{}", table(&curves))?;
+        if let Some(d) = &designs {
+            crate::cli::out!("{}", d.render())?;
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Parses `--compare-at F1,F2,...`: fractions in (0, 1].
+fn compare_at(spec: &str) -> anyhow::Result<Vec<f64>> {
+    let f: Vec<f64> = spec
+        .split(',')
+        .map(|x| x.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| anyhow!("--compare-at {spec}: not a list of numbers\nhelp: for example --compare-at 0.5,0.8"))?;
+    if f.is_empty() || f.len() > 16 || f.iter().any(|x| !(*x > 0.0 && *x <= 1.0)) {
+        bail!("--compare-at {spec}: give 1 to 16 fractions in (0, 1]\nhelp: for example --compare-at 0.5,0.8");
+    }
+    Ok(f)
 }
 
 fn opt(x: Option<f64>, d: usize) -> String {

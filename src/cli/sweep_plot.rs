@@ -8,7 +8,7 @@
 //! which has none). A hollow one did not converge: it is drawn but the latency axis is
 //! not fitted to it, and one above the axis is drawn as a hollow triangle on the top edge. Saturated points are left out of the
 //! latency panel (their mean has no steady state) and drawn hollow in the throughput one.
-//! The file's extension picks SVG, PNG or PDF ([`super::plot_file`]).
+//! The file's extension picks SVG, PNG or PDF ([`crate::plot::file`]).
 
 use crate::experiments::{Curve, Point};
 use anyhow::{anyhow, bail};
@@ -98,7 +98,7 @@ pub fn title(common: &str, curves: &[Curve]) -> String {
 /// An unknown extension, or the file cannot be written.
 pub fn draw(path: &Path, curves: &[Curve], title: &str, axis: Axis) -> anyhow::Result<()> {
     let svg = svg(curves, title, axis)?;
-    super::plot_file::write("--plot", path, &svg)
+    crate::plot::file::write("--plot", path, &svg)
 }
 
 /// The figure as SVG text.

@@ -5,6 +5,7 @@
 pub mod buffer_depth;
 pub mod buffer_sizing;
 pub mod curve;
+pub mod design_table;
 pub mod pool;
 pub mod saturation;
 pub mod vary;
