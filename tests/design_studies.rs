@@ -27,12 +27,11 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&ok(args).stdout).expect("one JSON object")
 }
 
-/// Short windows: each point 300 + 1500 cycles, each saturation probe 3000.
-const SHORT: [&str; 8] = [
-    "--warmup",
-    "300",
-    "--cycles",
-    "1500",
+/// Short measurements: each point at most 6000 cycles, each saturation probe 3000 (a
+/// fixed window would not do: the probes judge saturation by the automatic measurement).
+const SHORT: [&str; 6] = [
+    "--max-cycles",
+    "6000",
     "--probe-cycles",
     "3000",
     "--points",
