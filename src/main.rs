@@ -65,7 +65,8 @@ fn main() -> ExitCode {
         Command::Check(args) => flitsim::cli::check::run(&args),
         Command::Reproduce(args) => flitsim::cli::reproduce::run(&args),
         Command::Sweep(args) => flitsim::cli::sweep::run(&args),
-        Command::Buffers(args) => flitsim::cli::buffers::run(&args),
+        Command::Buffers(args) if args.rate_given => flitsim::cli::buffers::run(&args),
+        Command::Buffers(args) => flitsim::cli::buffers_sizing::run(&args),
         Command::Import(args) => flitsim::cli::import::run(&args),
     };
     match result {

@@ -1,5 +1,5 @@
-//! `flitsim buffers`: the buffer hardware a router needs. Without `--rate`, the sizing
-//! over a load range of [`super::buffers_sizing`]; with it, at that load: the flags, the
+//! `flitsim buffers`: the buffer hardware a router needs. Without `--rate`, `main` runs
+//! the sizing over a load range of `buffers_sizing`; with it, this sizes for that load: the flags, the
 //! fixed window every run shares (so all see the same generated packets), the report and
 //! `--plot` (a heat map of peak occupancy per router); the search is
 //! [`crate::experiments::buffer_depth`].
@@ -89,9 +89,6 @@ pub struct BuffersArgs {
 /// # Errors
 /// A bad netlist or flag, a deadlock, or an unwritable plot.
 pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
-    if !args.rate_given {
-        return super::buffers_sizing::run(args);
-    }
     if !(args.fraction > 0.0 && args.fraction <= 1.0) {
         bail!(
             "--fraction {} is out of range\nhelp: give a fraction in (0, 1], e.g. 0.99",

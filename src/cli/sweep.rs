@@ -129,7 +129,7 @@ pub fn parse_rates(spec: &str) -> anyhow::Result<Vec<f64>> {
 /// # Errors
 /// A bad netlist, flag or output file.
 pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
-    let study = super::sweep_designs::study(args)?;
+    let study = super::sweep_designs::study(&inputs(args))?;
     let specs = &study.specs;
     let axis = super::sweep_plot::Axis::parse(args.ylim.as_deref(), args.log_y)?;
     let fractions = compare_at(&args.compare_at)?;
@@ -223,6 +223,32 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The NETLIST arguments with their own flags: `args.inputs` when `main` parsed them one
+/// by one (experiment files among them), else each path with the command line's flags.
+fn inputs(args: &SweepArgs) -> Vec<super::sweep_designs::Input> {
+    let one = |a: &SweepArgs| super::sweep_designs::Input {
+        run: a.run.clone(),
+        vary: a.vary.clone(),
+        zip: a.zip,
+        label: a.label.clone(),
+        rates: a.rates.clone(),
+        points: a.points,
+        source: a.source.clone().unwrap_or_else(|| a.run.netlist.clone()),
+    };
+    if !args.inputs.is_empty() {
+        return args.inputs.iter().map(one).collect();
+    }
+    std::iter::once(&args.run.netlist)
+        .chain(&args.more)
+        .map(|p| {
+            let mut a = one(args);
+            a.run.netlist = p.clone();
+            a.source = p.clone();
+            a
+        })
+        .collect()
 }
 
 /// Parses `--compare-at F1,F2,...`: fractions in (0, 1].

@@ -3,7 +3,6 @@
 //! `--vary`, as curves to simulate, labelled by what differs between them.
 
 use super::args::RunArgs;
-use super::sweep::SweepArgs;
 use crate::experiments::vary::{self, differing_keys, expand, parse_vary};
 use crate::experiments::CurveSpec;
 use anyhow::{anyhow, bail, Context};
@@ -77,6 +76,25 @@ fn settings(run: &RunArgs, netlist: &str, routing: &str) -> Vec<(String, String)
     s
 }
 
+/// One NETLIST argument of `sweep` with its own flags: what the designs are made from.
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// The run flags.
+    pub run: RunArgs,
+    /// `--vary` specifications.
+    pub vary: Vec<String>,
+    /// `--zip`.
+    pub zip: bool,
+    /// `--label`.
+    pub label: Option<String>,
+    /// `--rates`.
+    pub rates: Option<String>,
+    /// `--points`.
+    pub points: usize,
+    /// The file the input came from.
+    pub source: PathBuf,
+}
+
 /// One curve before labelling.
 struct Pending {
     spec: CurveSpec,
@@ -89,11 +107,8 @@ struct Pending {
     points: usize,
 }
 
-fn input_curves(input: &SweepArgs, out: &mut Vec<Pending>) -> anyhow::Result<()> {
-    let source = input
-        .source
-        .clone()
-        .unwrap_or_else(|| input.run.netlist.clone());
+fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
+    let source = input.source.clone();
     let varies = input
         .vary
         .iter()
@@ -166,30 +181,14 @@ fn keys(design: &[(String, String)]) -> Vec<String> {
     design.iter().map(|(k, _)| k.clone()).collect()
 }
 
-/// The curves of `args`: one input per NETLIST argument (each with its own flags when
-/// `args.inputs` holds them), labelled by what differs; two curves with one label are
-/// refused.
+/// The curves of `inputs` (one per NETLIST argument), labelled by what differs; two
+/// curves with one label are refused.
 ///
 /// # Errors
 /// A bad netlist, flag or `--vary`, or two curves with the same label.
-pub fn study(args: &SweepArgs) -> anyhow::Result<Study> {
-    let inputs: Vec<SweepArgs> = if args.inputs.is_empty() {
-        let paths: Vec<PathBuf> = std::iter::once(args.run.netlist.clone())
-            .chain(args.more.iter().cloned())
-            .collect();
-        paths
-            .into_iter()
-            .map(|p| {
-                let mut a = args.clone();
-                a.run.netlist = p;
-                a
-            })
-            .collect()
-    } else {
-        args.inputs.clone()
-    };
+pub fn study(inputs: &[Input]) -> anyhow::Result<Study> {
     let mut pending = Vec::new();
-    for input in &inputs {
+    for input in inputs {
         input_curves(input, &mut pending)?;
     }
     if pending.len() > vary::MAX_DESIGNS {
