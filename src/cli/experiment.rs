@@ -153,7 +153,10 @@ fn vary_table(
             "write [vary] and under it one line per key, e.g. vcs = [2, 4, 8]",
         ));
     };
-    for (k, v) in table {
+    // In file order: the order of the keys is the order of the designs.
+    let mut entries: Vec<_> = table.iter().collect();
+    entries.sort_by_key(|(k, _)| k.span().start);
+    for (k, v) in entries {
         let loc = at(k.span().start);
         let name = k.get_ref().as_ref();
         let Value::List(values) = value(v.get_ref(), &loc, name)? else {
