@@ -73,12 +73,10 @@ fn vary_draws_labelled_curves_whose_saturation_matches_each_design_alone() {
         .iter()
         .position(|h| *h == "vcs")
         .expect("a vcs column");
-    for (line, vcs) in text
-        .lines()
-        .skip(1)
-        .zip(["2", "2", "2", "4", "4", "4", "8"])
-    {
-        assert_eq!(line.split(',').nth(col), Some(vcs), "{line}");
+    assert!(text.lines().count() > 3 * 3, "{text}");
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f[0], format!("vcs={}", f[col]), "{line}");
     }
     // The design table: each design at 50% and 80% of the weakest one's saturation rate.
     let d = &v["designs"];
