@@ -11,3 +11,5 @@ $B check "$N/torus-8x8.toml" --routing dor --rate 0.02 --length 12 --warmup 5000
   --plot "$D/check-torus-8x8-dor-0.02.svg" >/dev/null
 $B reproduce 000 --out "$T/000" >/dev/null && cp "$T/000/reproduce-000-8x8.svg" "$D/"
 $B reproduce 004 --out "$T/004" >/dev/null && cp "$T/004/reproduce-004-8x8-l3.svg" "$T/004/reproduce-004-fig9.svg" "$D/"
+$B sweep "$N/torus-8x8.toml" --vary vcs=2,4,8 --length 12 --rates auto -q --plot "$D/design-vcs.svg" >/dev/null
+$B buffers "$N/torus-8x8.toml" --length 12 -q --plot "$D/design-buffers-heat.svg" >/dev/null

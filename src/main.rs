@@ -1,7 +1,6 @@
-use clap::error::{ContextKind, ContextValue};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use flitsim::cli::args::RunArgs;
-use flitsim::cli::experiment;
+use flitsim::cli::{experiment, sweep_inputs};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,7 +49,12 @@ fn main() -> ExitCode {
     let argv: Vec<OsString> = std::env::args_os().collect();
     let cli = match with_experiment(&argv) {
         Ok(Some(cli)) => cli,
-        Ok(None) => Cli::parse_from(&argv),
+        Ok(None) => {
+            let m = Cli::command().get_matches_from(&argv);
+            let mut cli = Cli::from_arg_matches(&m).unwrap_or_else(|e| e.exit());
+            mark_rate(&mut cli, &m);
+            cli
+        }
         Err(code) => return code,
     };
     let result = match cli.command {
@@ -61,7 +65,8 @@ fn main() -> ExitCode {
         Command::Check(args) => flitsim::cli::check::run(&args),
         Command::Reproduce(args) => flitsim::cli::reproduce::run(&args),
         Command::Sweep(args) => flitsim::cli::sweep::run(&args),
-        Command::Buffers(args) => flitsim::cli::buffers::run(&args),
+        Command::Buffers(args) if args.rate_given => flitsim::cli::buffers::run(&args),
+        Command::Buffers(args) => flitsim::cli::buffers_sizing::run(&args),
         Command::Import(args) => flitsim::cli::import::run(&args),
     };
     match result {
@@ -98,6 +103,9 @@ fn with_experiment(argv: &[OsString]) -> Result<Option<Cli>, ExitCode> {
         return Ok(None);
     }
     let root = Cli::command();
+    if name == "sweep" {
+        return sweep_with_experiments(root, argv);
+    }
     let known = experiment::known_keys(&root);
     let mut found = None;
     for (i, a) in argv.iter().enumerate().skip(2) {
@@ -132,28 +140,38 @@ fn with_experiment(argv: &[OsString]) -> Result<Option<Cli>, ExitCode> {
             .filter(|(i, _)| *i != at)
             .map(|(_, a)| a.clone()),
     );
-    let mut cli = root
+    let m = root
         .try_get_matches_from(args)
-        .and_then(|m| Cli::from_arg_matches(&m))
-        .map_err(|e| refused(&exp, &e))?;
+        .map_err(|e| sweep_inputs::refused(Some(&exp), &e))?;
+    let mut cli = Cli::from_arg_matches(&m).map_err(|e| sweep_inputs::refused(Some(&exp), &e))?;
+    mark_rate(&mut cli, &m);
     if let Some(a) = run_args(&mut cli) {
         a.experiment = Some(exp.path.clone());
     }
     Ok(Some(cli))
 }
 
-/// Prints clap's refusal of a flag, preceded by the experiment key it came from.
-fn refused(exp: &experiment::Experiment, e: &clap::Error) -> ExitCode {
-    if let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) {
-        let long = arg.trim_start_matches('-');
-        let long = long.split([' ', '=']).next().unwrap_or(long);
-        if let Some(at) = exp.key_location(long) {
-            eprintln!(
-                "{at}: error[bad-value]: `{}` in [experiment] is refused:",
-                long.replace('-', "_")
-            );
-        }
+/// Tells `buffers` whether `--rate` was given (on the command line or in an experiment
+/// file): it sizes for that load, else over a load range.
+fn mark_rate(cli: &mut Cli, m: &clap::ArgMatches) {
+    if let (Command::Buffers(a), Some(("buffers", sub))) = (&mut cli.command, m.subcommand()) {
+        a.rate_given = sub.value_source("rate") == Some(clap::parser::ValueSource::CommandLine);
     }
-    let _ = e.print();
-    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
+}
+
+/// `sweep` with experiment files among its NETLIST arguments: each keeps its own flags
+/// (see `flitsim::cli::sweep_inputs`).
+fn sweep_with_experiments(root: clap::Command, argv: &[OsString]) -> Result<Option<Cli>, ExitCode> {
+    let Some(parsed) = sweep_inputs::parse(root, argv)? else {
+        return Ok(None);
+    };
+    let mut cli = Cli::from_arg_matches(&parsed.matches).map_err(|e| {
+        let _ = e.print();
+        ExitCode::from(2)
+    })?;
+    if let Command::Sweep(a) = &mut cli.command {
+        a.run.experiment = parsed.inputs.iter().find_map(|i| i.run.experiment.clone());
+        a.inputs = parsed.inputs;
+    }
+    Ok(Some(cli))
 }

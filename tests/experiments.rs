@@ -20,6 +20,7 @@ fn spec() -> CurveSpec {
         netlist_name: "torus-4x4".into(),
         routing: "dor".into(),
         cost: None,
+        design: Vec::new(),
     }
 }
 

@@ -7,6 +7,7 @@ mod conservation;
 mod cost;
 mod crosscheck;
 mod deadlock;
+mod design_studies;
 mod determinism;
 mod docs_commands;
 mod dragonfly;

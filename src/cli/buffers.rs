@@ -1,4 +1,5 @@
-//! `flitsim buffers`: the buffer hardware a router needs at a given load. The flags, the
+//! `flitsim buffers`: the buffer hardware a router needs. Without `--rate`, `main` runs
+//! the sizing over a load range of `buffers_sizing`; with it, this sizes for that load: the flags, the
 //! fixed window every run shares (so all see the same generated packets), the report and
 //! `--plot` (a heat map of peak occupancy per router); the search is
 //! [`crate::experiments::buffer_depth`].
@@ -32,9 +33,55 @@ pub struct BuffersArgs {
     #[arg(long)]
     pub no_search: bool,
 
-    /// Draw a heat map of peak occupancy per router (2-D topologies) as SVG to FILE.
+    /// Draw a heat map per router (2-D topologies) to FILE (SVG, PNG or PDF by its
+    /// extension): with `--rate`, the peak occupancy with unbounded buffers; without, the
+    /// p99 occupancy at the load that decided the depth, with that depth.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+
+    /// Sizing over a load range (without `--rate`): the range ends at this fraction of
+    /// the unbounded-buffer saturation rate.
+    #[arg(
+        long,
+        value_name = "F",
+        default_value_t = 0.8,
+        allow_negative_numbers = true
+    )]
+    pub up_to: f64,
+
+    /// Sizing over a load range: loads checked, evenly spaced up to `--up-to`.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=32))]
+    pub loads: u64,
+
+    /// Sizing over a load range: the mean latency at each load may exceed the
+    /// unbounded-buffer latency by at most this fraction.
+    #[arg(
+        long,
+        value_name = "F",
+        default_value_t = 0.10,
+        allow_negative_numbers = true
+    )]
+    pub latency_tolerance: f64,
+
+    /// Sizing over a load range: the saturation throughput may fall short of the
+    /// unbounded-buffer one by at most this fraction.
+    #[arg(
+        long,
+        value_name = "F",
+        default_value_t = 0.05,
+        allow_negative_numbers = true
+    )]
+    pub saturation_tolerance: f64,
+
+    /// Sizing over a load range: cycle budget of each probe of the unbounded saturation
+    /// search.
+    #[arg(long, value_name = "C", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub probe_cycles: u64,
+
+    /// `--rate` was given (set by `main`): size for that one load by `--fraction`;
+    /// otherwise size over a load range.
+    #[arg(skip)]
+    pub rate_given: bool,
 }
 
 /// Runs `flitsim buffers`.
@@ -51,6 +98,7 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
     let netlist = args.run.load_netlist()?;
     let mut config = args.run.sim_config()?;
     super::args::check_writable("--plot", args.plot.as_deref())?;
+    crate::plot::file::check_format("--plot", args.plot.as_deref())?;
     if config.auto.is_some() {
         // Same window for every depth: identical generated traffic.
         config.auto = None;
@@ -63,11 +111,12 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
     let ports = by_port(&buffers);
     let peak = buffers.iter().map(|b| b.max).max().unwrap_or(1).max(1);
     let search = if !args.no_search && reference > 0.0 {
+        let floor = crate::experiments::buffer_sizing::floor(&netlist, &config);
         search_depth(
             &netlist,
             &config,
             (reference, args.fraction),
-            peak,
+            (floor, peak),
             &super::progress::StudyBar(&bar),
         )?
     } else {

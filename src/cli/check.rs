@@ -20,7 +20,8 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub run: RunArgs,
 
-    /// Write P(v) measured vs predicted per channel class as an SVG chart.
+    /// Write P(v) measured vs predicted per channel class as a chart: SVG, PNG or PDF by
+    /// the extension.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
 
@@ -37,6 +38,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let netlist = args.run.load_netlist()?;
     let config = args.run.sim_config()?;
     super::args::check_writable("--plot", args.plot.as_deref())?;
+    crate::plot::file::check_format("--plot", args.plot.as_deref())?;
     let bar = super::progress::spinner(args.run.quiet, &format!("simulating {}", netlist.name));
     let r = compute(&netlist, &config)?;
     bar.finish_and_clear();

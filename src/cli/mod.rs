@@ -2,6 +2,7 @@
 
 pub mod args;
 pub mod buffers;
+pub mod buffers_sizing;
 pub mod check;
 pub mod experiment;
 pub mod failure;
@@ -14,6 +15,8 @@ pub mod reproduce;
 pub mod rtl_log;
 pub mod run;
 pub mod sweep;
+pub mod sweep_designs;
+pub mod sweep_inputs;
 pub mod trace;
 
 /// `println!` that returns an `io::Error` instead of panicking when stdout is closed

@@ -4,7 +4,7 @@
 //! table, `--json`, `--csv` and `--plot`; the simulations run in [`crate::experiments`].
 
 use super::args::RunArgs;
-use crate::experiments::{auto_rates, find_saturation, sample_curves, CurveSpec};
+use crate::experiments::{auto_rates, find_saturation, sample_curves};
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -26,8 +26,35 @@ pub struct SweepArgs {
 
     /// Offered loads in packets per terminal per cycle: `A:B:STEP` (A, A+STEP, ... <= B),
     /// a list `R1,R2,...`, or `auto` (find the saturation rate, then sample up to it).
+    /// Required, here or in each experiment file.
     #[arg(long, value_name = "A:B:STEP|auto")]
-    pub rates: String,
+    pub rates: Option<String>,
+
+    /// A design study: one curve per value of a router or channel key of the netlist, or
+    /// of `routing`, `traffic`, `length`, `switching`, `injection`, `selection`, `timeout`
+    /// (values holding a comma are separated by `;`). Repeated: every combination.
+    #[arg(long, value_name = "KEY=V1,V2,...")]
+    pub vary: Vec<String>,
+
+    /// Pair the i-th values of every `--vary` (one design per position) instead of
+    /// taking every combination.
+    #[arg(long)]
+    pub zip: bool,
+
+    /// Label of this input's curves (default: the settings that differ between the
+    /// curves, or `NETLIST ROUTING` when only those differ); with `--vary`, followed by
+    /// the design's values.
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+
+    /// The latency axis of `--plot` from A to B cycles (default: fitted to the converged
+    /// points).
+    #[arg(long, value_name = "A:B")]
+    pub ylim: Option<String>,
+
+    /// A logarithmic latency axis in `--plot`.
+    #[arg(long)]
+    pub log_y: bool,
 
     /// Points per curve with `--rates auto`.
     #[arg(long, value_name = "N", default_value_t = 8)]
@@ -43,13 +70,27 @@ pub struct SweepArgs {
     #[arg(long, value_name = "C", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub probe_cycles: u64,
 
+    /// With `--rates auto` and several curves, the design table's loads: fractions of the
+    /// lowest saturation rate among the designs, each simulated for every design.
+    #[arg(long, value_name = "F1,F2,...", default_value = "0.5,0.8")]
+    pub compare_at: String,
+
     /// Also write the table as CSV to FILE.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 
-    /// Draw the curves as SVG to FILE.
+    /// Draw the curves to FILE: SVG, PNG or PDF by its extension.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+
+    /// One per NETLIST argument when some are experiment files, each with its own flags
+    /// (set by `main`); empty otherwise.
+    #[arg(skip)]
+    pub inputs: Vec<SweepArgs>,
+
+    /// The file this input came from (set by `main`).
+    #[arg(skip)]
+    pub source: Option<PathBuf>,
 }
 
 /// Parses `A:B:STEP` or `R1,R2,...` (packets per terminal per cycle).
@@ -83,46 +124,18 @@ pub fn parse_rates(spec: &str) -> anyhow::Result<Vec<f64>> {
     Ok(rates)
 }
 
-fn curve_specs(args: &SweepArgs) -> anyhow::Result<Vec<CurveSpec>> {
-    let mut paths = vec![args.run.netlist.clone()];
-    paths.extend(args.more.iter().cloned());
-    let routings: Vec<Option<String>> = match &args.run.routing {
-        Some(r) => r.split(',').map(|s| Some(s.trim().to_string())).collect(),
-        None => vec![None],
-    };
-    let mut specs = Vec::new();
-    for path in &paths {
-        for routing in &routings {
-            let mut run = args.run.clone();
-            run.netlist = path.clone();
-            run.routing = routing.clone();
-            let netlist = run.load_netlist()?;
-            let config = run.sim_config()?;
-            let routing = netlist
-                .routers()
-                .next()
-                .map_or("-", |r| flitsim_routing::kind_name(r.config.routing));
-            specs.push(CurveSpec {
-                label: format!("{} {}", netlist.name, routing),
-                netlist_name: netlist.name.clone(),
-                routing: routing.to_string(),
-                cost: crate::cost::Costing::new(&netlist, &run.cost)?,
-                config,
-                netlist,
-            });
-        }
-    }
-    Ok(specs)
-}
-
 /// Runs `flitsim sweep`.
 ///
 /// # Errors
 /// A bad netlist, flag or output file.
 pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
-    let specs = curve_specs(args)?;
+    let study = super::sweep_designs::study(&inputs(args))?;
+    let specs = &study.specs;
+    let axis = crate::plot::sweep::Axis::parse(args.ylim.as_deref(), args.log_y)?;
+    let fractions = compare_at(&args.compare_at)?;
     super::args::check_writable("--csv", args.csv.as_deref())?;
     super::args::check_writable("--plot", args.plot.as_deref())?;
+    crate::plot::file::check_format("--plot", args.plot.as_deref())?;
     // `--threads` (shared with `run`) also sets how many points run at once.
     let threads = match args.run.threads {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -139,53 +152,122 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     } else {
         ProgressBar::hidden()
     };
-    let auto = args.rates.trim() == "auto";
-    let (brackets, rates): (Option<Vec<Bracket>>, Vec<Vec<f64>>) = if auto {
-        if args.points == 0 {
+    let auto: Vec<bool> = study.rates.iter().map(|r| r.trim() == "auto").collect();
+    if auto.iter().any(|&a| a != auto[0]) {
+        bail!("--rates: some inputs give `auto` and others a list\nhelp: give every input `auto`, or every input a list");
+    }
+    let (brackets, rates): (Option<Vec<Bracket>>, Vec<Vec<f64>>) = if auto[0] {
+        if study.points.contains(&0) {
             bail!("--points 0: a curve needs at least one point");
         }
         bar.set_message("finding the saturation rate");
         let b = find_saturation(
-            &specs,
+            specs,
             args.probe_cycles,
             args.probes as usize,
             threads,
             &super::progress::StudyBar(&bar),
         )?;
-        let rates = b.iter().map(|b| auto_rates(b, args.points)).collect();
+        let rates = b
+            .iter()
+            .zip(&study.points)
+            .map(|(b, &n)| auto_rates(b, n))
+            .collect();
         (Some(b), rates)
     } else {
-        let r = parse_rates(&args.rates)?;
-        (None, specs.iter().map(|_| r.clone()).collect())
+        let r = study
+            .rates
+            .iter()
+            .map(|r| parse_rates(r))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        (None, r)
     };
     bar.set_message("sampling the curves");
     let curves = sample_curves(
-        &specs,
+        specs,
         &rates,
         brackets.as_deref(),
         threads,
         &super::progress::StudyBar(&bar),
     )?;
+    let designs = if curves.len() > 1 && auto[0] {
+        bar.set_message("simulating the design table's loads");
+        let cost = crate::experiments::design_table::NoCost;
+        crate::experiments::design_table::design_table(
+            specs,
+            &curves,
+            &fractions,
+            &cost,
+            (threads, &super::progress::StudyBar(&bar)),
+        )?
+    } else {
+        None
+    };
     bar.finish_and_clear();
     if let Some(path) = &args.csv {
-        write_csv(path, &curves).with_context(|| format!("--csv {}", path.display()))?;
+        write_csv(path, &curves, &study.columns)
+            .with_context(|| format!("--csv {}", path.display()))?;
     }
     if let Some(path) = &args.plot {
-        crate::plot::sweep::draw(path, &curves)
+        let title = crate::plot::sweep::title(&study.common, &curves);
+        crate::plot::sweep::draw(path, &curves, &title, axis)
             .with_context(|| format!("--plot {}", path.display()))?;
     }
     if args.run.json {
-        crate::cli::outln!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "latency": specs.first().map(|s| s.config.latency),
-                "curves": curves,
-            }))?
-        )?;
+        let mut v = serde_json::json!({
+            "latency": specs.first().map(|s| s.config.latency),
+            "curves": curves,
+        });
+        if let Some(d) = &designs {
+            v["designs"] = serde_json::to_value(d)?;
+        }
+        crate::cli::outln!("{}", serde_json::to_string_pretty(&v)?)?;
     } else {
         crate::cli::out!("{}", table(&curves))?;
+        if let Some(d) = &designs {
+            crate::cli::out!("{}", d.render())?;
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The NETLIST arguments with their own flags: `args.inputs` when `main` parsed them one
+/// by one (experiment files among them), else each path with the command line's flags.
+fn inputs(args: &SweepArgs) -> Vec<super::sweep_designs::Input> {
+    let one = |a: &SweepArgs| super::sweep_designs::Input {
+        run: a.run.clone(),
+        vary: a.vary.clone(),
+        zip: a.zip,
+        label: a.label.clone(),
+        rates: a.rates.clone(),
+        points: a.points,
+        source: a.source.clone().unwrap_or_else(|| a.run.netlist.clone()),
+    };
+    if !args.inputs.is_empty() {
+        return args.inputs.iter().map(one).collect();
+    }
+    std::iter::once(&args.run.netlist)
+        .chain(&args.more)
+        .map(|p| {
+            let mut a = one(args);
+            a.run.netlist = p.clone();
+            a.source = p.clone();
+            a
+        })
+        .collect()
+}
+
+/// Parses `--compare-at F1,F2,...`: fractions in (0, 1].
+fn compare_at(spec: &str) -> anyhow::Result<Vec<f64>> {
+    let f: Vec<f64> = spec
+        .split(',')
+        .map(|x| x.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| anyhow!("--compare-at {spec}: not a list of numbers\nhelp: for example --compare-at 0.5,0.8"))?;
+    if f.is_empty() || f.len() > 16 || f.iter().any(|x| !(*x > 0.0 && *x <= 1.0)) {
+        bail!("--compare-at {spec}: give 1 to 16 fractions in (0, 1]\nhelp: for example --compare-at 0.5,0.8");
+    }
+    Ok(f)
 }
 
 fn opt(x: Option<f64>, d: usize) -> String {
@@ -241,16 +323,14 @@ pub fn table(curves: &[Curve]) -> String {
     s
 }
 
-fn write_csv(path: &std::path::Path, curves: &[Curve]) -> anyhow::Result<()> {
+fn write_csv(path: &std::path::Path, curves: &[Curve], columns: &[String]) -> anyhow::Result<()> {
     // Only rank 0 of an MPI job writes files (every rank computes the same ones).
     if !crate::cluster::is_root() {
         return Ok(());
     }
     let mut w = csv::Writer::from_path(path)?;
-    w.write_record([
-        "curve",
-        "netlist",
-        "routing",
+    let head = ["curve", "netlist", "routing"].map(String::from);
+    let tail = [
         "rate",
         "offered_flits",
         "accepted_flits",
@@ -262,14 +342,15 @@ fn write_csv(path: &std::path::Path, curves: &[Curve]) -> anyhow::Result<()> {
         "cycles",
         "power_mw",
         "pj_per_flit",
-    ])?;
+    ]
+    .map(String::from);
+    w.write_record(head.iter().chain(columns).chain(&tail))?;
     let o = |x: Option<f64>| x.map_or_else(String::new, |v| v.to_string());
     for c in curves {
         for p in &c.points {
-            w.write_record([
-                c.label.clone(),
-                c.netlist.clone(),
-                c.routing.clone(),
+            let design = c.design.iter().map(|s| s.value.clone());
+            let head = [c.label.clone(), c.netlist.clone(), c.routing.clone()];
+            w.write_record(head.into_iter().chain(design).chain([
                 p.rate.to_string(),
                 p.offered.to_string(),
                 p.accepted.to_string(),
@@ -281,7 +362,7 @@ fn write_csv(path: &std::path::Path, curves: &[Curve]) -> anyhow::Result<()> {
                 p.cycles.to_string(),
                 o(p.power_mw),
                 o(p.pj_per_flit),
-            ])?;
+            ]))?;
         }
     }
     w.flush()?;

@@ -104,7 +104,12 @@ pub fn read(path: &Path, known: &[String]) -> anyhow::Result<Option<Experiment>>
         }
         keys.push((name.to_string(), value(v.get_ref(), &loc, name)?, loc));
     }
-    let inline = doc.keys().any(|k| k.get_ref() != "experiment");
+    if let Some((k, v)) = doc.iter().find(|(k, _)| k.get_ref() == "vary") {
+        vary_table(v.get_ref(), &at(k.span().start), &at, &mut keys)?;
+    }
+    let inline = doc
+        .keys()
+        .any(|k| k.get_ref() != "experiment" && k.get_ref() != "vary");
     let netlist = match (netlist, inline) {
         (Some(_), true) => {
             return Err(error(
@@ -128,6 +133,47 @@ pub fn read(path: &Path, known: &[String]) -> anyhow::Result<Option<Experiment>>
         netlist,
         keys,
     }))
+}
+
+/// The `[vary]` table: `KEY = [V1, V2, ...]` per line, each the flag
+/// `--vary KEY=V1,V2,...` (values joined by `;` when one holds a comma).
+fn vary_table(
+    v: &DeValue<'_>,
+    header: &Location,
+    at: &dyn Fn(usize) -> Location,
+    keys: &mut Vec<(String, Value, Location)>,
+) -> anyhow::Result<()> {
+    let DeValue::Table(table) = v else {
+        return Err(error(
+            header,
+            "bad-value",
+            "`vary` must be a table",
+            "write [vary] and under it one line per key, e.g. vcs = [2, 4, 8]",
+        ));
+    };
+    // In file order: the order of the keys is the order of the designs.
+    let mut entries: Vec<_> = table.iter().collect();
+    entries.sort_by_key(|(k, _)| k.span().start);
+    for (k, v) in entries {
+        let loc = at(k.span().start);
+        let name = k.get_ref().as_ref();
+        let Value::List(values) = value(v.get_ref(), &loc, name)? else {
+            return Err(error(
+                &loc,
+                "bad-value",
+                &format!("`{name}` in [vary] must be an array of values"),
+                &format!("write {name} = [V1, V2, ...]"),
+            ));
+        };
+        let sep = if values.iter().any(|x| x.contains(',')) {
+            ";"
+        } else {
+            ","
+        };
+        let flag = format!("{name}={}", values.join(sep));
+        keys.push(("vary".into(), Value::List(vec![flag]), loc));
+    }
+    Ok(())
 }
 
 fn value(v: &DeValue<'_>, at: &Location, key: &str) -> anyhow::Result<Value> {
@@ -204,17 +250,21 @@ pub fn load_netlist(path: &Path) -> Result<Netlist, Diagnostics> {
 
 fn is_experiment_header(line: &str) -> bool {
     let l = line.trim();
-    l.starts_with("[experiment]") || l.starts_with("[ experiment ]")
+    ["experiment", "vary"]
+        .iter()
+        .any(|t| l.starts_with(&format!("[{t}]")) || l.starts_with(&format!("[ {t} ]")))
 }
 
-/// `src` with the `[experiment]` section (its header up to the next table header) turned
-/// into empty lines.
+/// `src` with the `[experiment]` and `[vary]` sections (each from its header up to the
+/// next table header) turned into empty lines.
 fn blank_experiment(src: &str) -> String {
     let mut inside = false;
     let mut out = String::with_capacity(src.len());
     for line in src.split_inclusive('\n') {
         if line.trim_start().starts_with('[') {
-            inside = is_experiment_header(line) || line.trim_start().starts_with("[experiment.");
+            inside = is_experiment_header(line)
+                || line.trim_start().starts_with("[experiment.")
+                || line.trim_start().starts_with("[vary.");
         }
         if inside {
             out.push_str(if line.ends_with('\n') { "\n" } else { "" });

@@ -17,6 +17,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
 
+pub mod file;
+
 /// What a series is, and so how it is drawn.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Style {
@@ -265,15 +267,16 @@ fn plot(
     Ok(y1)
 }
 
-/// Writes `chart` as an SVG file at `path`.
+/// Writes `chart` to `path`: SVG, PNG or PDF by its extension ([`file`]).
 ///
 /// # Errors
-/// The file cannot be written.
+/// An unknown extension, or the file cannot be written.
 pub fn write_svg(chart: &Chart, path: &Path) -> anyhow::Result<()> {
     // Only rank 0 of an MPI job writes files (every rank computes the same ones).
     if !crate::cluster::is_root() {
         return Ok(());
     }
+    file::format("--plot", path)?;
     let err = draw_err(path);
     let ys: Vec<f64> = chart
         .series
@@ -282,13 +285,17 @@ pub fn write_svg(chart: &Chart, path: &Path) -> anyhow::Result<()> {
         .collect();
     let clipped = clip_top(&ys);
     let cols: Vec<RGBColor> = chart.series.iter().map(colour).collect();
-    let root = SVGBackend::new(path, (1040, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let (left, right) = root.split_horizontally(760);
-    let top = plot(&left, chart, &cols, clipped.unwrap_or(f64::INFINITY)).map_err(|e| err(&e))?;
-    legend(&right, chart, &cols, clipped.map(|_| top)).map_err(|e| err(&e))?;
-    root.present().map_err(|e| err(&e))?;
-    Ok(())
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1040, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(&e))?;
+        let (left, right) = root.split_horizontally(760);
+        let top =
+            plot(&left, chart, &cols, clipped.unwrap_or(f64::INFINITY)).map_err(|e| err(&e))?;
+        legend(&right, chart, &cols, clipped.map(|_| top)).map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))?;
+    }
+    file::write("--plot", path, &svg)
 }
 
 #[cfg(test)]

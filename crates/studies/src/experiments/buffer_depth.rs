@@ -74,7 +74,8 @@ pub fn simulate_buffers(
     ))
 }
 
-/// Finds the smallest depth per VC whose accepted throughput reaches `fraction` of
+/// Finds the smallest depth per VC, at least `floor` (the packet length under virtual
+/// cut-through and store-and-forward), whose accepted throughput reaches `fraction` of
 /// `reference`, starting from `peak` (capped at [`flitsim_netlist::MAX_BUFFER_DEPTH`]).
 ///
 /// # Errors
@@ -83,7 +84,7 @@ pub fn search_depth(
     netlist: &Netlist,
     config: &SimConfig,
     (reference, fraction): (f64, f64),
-    peak: u32,
+    (floor, peak): (u32, u32),
     progress: &dyn Progress,
 ) -> anyhow::Result<DepthSearch> {
     let mut tried: Vec<Tried> = Vec::new();
@@ -103,15 +104,18 @@ pub fn search_depth(
         });
         Ok(reaches)
     };
-    let required = smallest_reaching(peak.min(flitsim_netlist::MAX_BUFFER_DEPTH), &mut try_depth)?;
+    let top = peak.max(floor).min(flitsim_netlist::MAX_BUFFER_DEPTH);
+    let required = smallest_reaching(top, floor.max(1), &mut try_depth)?;
     tried.sort_by_key(|t| std::cmp::Reverse(t.depth));
     Ok(DepthSearch { tried, required })
 }
 
-/// The smallest depth `reaches` accepts, if `top` does: halves from `top` until a depth
-/// falls short, then bisects between it and the last that reached.
+/// The smallest depth of at least `floor` that `reaches` accepts, if `top` does: halves
+/// from `top` (never below `floor`) until a depth falls short, then bisects between it
+/// and the last that reached.
 fn smallest_reaching(
     top: u32,
+    floor: u32,
     reaches: &mut dyn FnMut(u32) -> anyhow::Result<bool>,
 ) -> anyhow::Result<Option<u32>> {
     let mut ok = top;
@@ -119,8 +123,8 @@ fn smallest_reaching(
     if !reaches(ok)? {
         return Ok(None);
     }
-    while ok > 1 {
-        let d = ok / 2;
+    while ok > floor {
+        let d = (ok / 2).max(floor);
         if reaches(d)? {
             ok = d;
         } else {
@@ -176,13 +180,20 @@ mod tests {
                 Ok(d >= threshold)
             };
             assert_eq!(
-                smallest_reaching(64, &mut reaches).unwrap(),
+                smallest_reaching(64, 1, &mut reaches).unwrap(),
                 Some(threshold)
             );
             if threshold > 1 {
                 assert!(asked.contains(&(threshold - 1)), "{threshold}: {asked:?}");
             }
         }
-        assert_eq!(smallest_reaching(8, &mut |d| Ok(d > 8)).unwrap(), None);
+        assert_eq!(smallest_reaching(8, 1, &mut |d| Ok(d > 8)).unwrap(), None);
+        let mut asked = Vec::new();
+        let mut reaches = |d: u32| {
+            asked.push(d);
+            Ok(true)
+        };
+        assert_eq!(smallest_reaching(64, 12, &mut reaches).unwrap(), Some(12));
+        assert!(asked.iter().all(|&d| d >= 12), "{asked:?}");
     }
 }

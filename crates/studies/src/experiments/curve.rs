@@ -23,6 +23,9 @@ pub struct CurveSpec {
     pub routing: String,
     /// What prices each point (`None`: no cost columns, e.g. unbounded buffers).
     pub cost: Option<crate::cost::Costing>,
+    /// The settings that set this design apart from the others of its study
+    /// (`[("vcs", "2")]`); empty outside a study.
+    pub design: Vec<(String, String)>,
 }
 
 /// One simulated point of a curve.
@@ -79,11 +82,24 @@ pub struct Curve {
     pub netlist: String,
     /// Routing function.
     pub routing: String,
+    /// The settings that set this design apart from the others of its study, as
+    /// `{"key": ..., "value": ...}` objects; left out of JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub design: Vec<Setting>,
     /// With `--rates auto`: the highest probed rate found unsaturated and the lowest found
     /// saturated (packets per terminal per cycle).
     pub saturation: Option<Bracket>,
     /// The points, by rate.
     pub points: Vec<Point>,
+}
+
+/// One setting of a design.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Setting {
+    /// The key (`vcs`, `routing`, ...).
+    pub key: String,
+    /// Its value.
+    pub value: String,
 }
 
 /// The saturation rate lies in `[unsaturated, saturated]`.
@@ -168,6 +184,14 @@ pub fn sample_curves(
             label: s.label.clone(),
             netlist: s.netlist_name.clone(),
             routing: s.routing.clone(),
+            design: s
+                .design
+                .iter()
+                .map(|(key, value)| Setting {
+                    key: key.clone(),
+                    value: value.clone(),
+                })
+                .collect(),
             saturation: brackets.map(|b| b[c]),
             points: Vec::new(),
         })

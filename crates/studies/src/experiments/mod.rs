@@ -3,11 +3,14 @@
 //! subcommands call these; tests and benches can too.
 
 pub mod buffer_depth;
+pub mod buffer_sizing;
 pub mod curve;
+pub mod design_table;
 pub mod pool;
 pub mod saturation;
+pub mod vary;
 
 pub use buffer_depth::{by_port, search_depth, simulate_buffers, DepthSearch, PortBuffers, Tried};
-pub use curve::{sample_curves, simulate_jobs, Bracket, Curve, CurveSpec, Point};
+pub use curve::{sample_curves, simulate_jobs, Bracket, Curve, CurveSpec, Point, Setting};
 pub use pool::{parallel_map, Progress};
 pub use saturation::{auto_rates, find_saturation};

@@ -58,59 +58,94 @@ fn peaks(netlist: &Netlist, buffers: &[BufferStats]) -> Vec<u32> {
 /// # Errors
 /// The topology is not 2-D, or the file cannot be written.
 pub fn draw(path: &Path, netlist: &Netlist, buffers: &[BufferStats]) -> anyhow::Result<()> {
+    let peak = peaks(netlist, buffers);
+    heat_map(
+        path,
+        netlist,
+        &peak,
+        "peak input-VC occupancy per router (flits)",
+    )
+}
+
+/// The 99th percentile of the occupancy of any network input VC of each router.
+pub fn p99s(netlist: &Netlist, buffers: &[BufferStats]) -> Vec<u32> {
+    netlist
+        .routers()
+        .map(|r| {
+            buffers
+                .iter()
+                .filter(|b| b.router == r.name && b.port_index != 0)
+                .map(|b| b.p99)
+                .max()
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
+/// Draws one value per router (flits) at its 2-D coordinates under `caption`, to `path`
+/// (SVG, PNG or PDF by its extension).
+///
+/// # Errors
+/// The topology is not 2-D, or the file cannot be written.
+pub fn heat_map(path: &Path, netlist: &Netlist, peak: &[u32], caption: &str) -> anyhow::Result<()> {
     // Only rank 0 of an MPI job writes files (every rank computes the same ones).
     if !crate::cluster::is_root() {
         return Ok(());
     }
     let coords = coordinates(netlist)?;
-    let peak = peaks(netlist, buffers);
     let max = peak.iter().copied().max().unwrap_or(0);
     let w = coords.iter().map(|c| c.0).max().unwrap_or(0) + 1;
     let h = coords.iter().map(|c| c.1).max().unwrap_or(0) + 1;
     let cell = 56;
-    let (pw, ph) = (w * cell + 90, h * cell + 110);
-    let root = SVGBackend::new(path, (pw + 150, ph)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let (map, scale) = root.split_horizontally(pw);
-    let mut c = ChartBuilder::on(&map)
-        .caption(
-            "peak input-VC occupancy per router (flits)",
-            ("sans-serif", 18),
-        )
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(-0.5f64..(f64::from(w) - 0.5), -0.5f64..(f64::from(h) - 0.5))
+    // A long caption widens the map (9 pixels a character) so it is not cut.
+    let caption_width = if caption.len() > 45 {
+        9 * caption.len() as u32
+    } else {
+        0
+    };
+    let (pw, ph) = ((w * cell + 90).max(caption_width), h * cell + 110);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (pw + 150, ph)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let (map, scale) = root.split_horizontally(pw);
+        let mut c = ChartBuilder::on(&map)
+            .caption(caption, ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.5f64..(f64::from(w) - 0.5), -0.5f64..(f64::from(h) - 0.5))
+            .map_err(err)?;
+        c.configure_mesh()
+            .disable_mesh()
+            .x_labels(w as usize)
+            .y_labels(h as usize)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .x_desc("x coordinate (dimension 0)")
+            .y_desc("y coordinate (dimension 1)")
+            .draw()
+            .map_err(err)?;
+        c.draw_series(coords.iter().zip(peak).map(|(&(x, y), &v)| {
+            let (x, y) = (f64::from(x), f64::from(y));
+            Rectangle::new(
+                [(x - 0.48, y - 0.48), (x + 0.48, y + 0.48)],
+                heat(v, max).filled(),
+            )
+        }))
         .map_err(err)?;
-    c.configure_mesh()
-        .disable_mesh()
-        .x_labels(w as usize)
-        .y_labels(h as usize)
-        .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_label_formatter(&|v| format!("{v:.0}"))
-        .x_desc("x coordinate (dimension 0)")
-        .y_desc("y coordinate (dimension 1)")
-        .draw()
+        c.draw_series(coords.iter().zip(peak).map(|(&(x, y), &v)| {
+            Text::new(
+                v.to_string(),
+                (f64::from(x) - 0.15, f64::from(y) + 0.15),
+                ("sans-serif", 15),
+            )
+        }))
         .map_err(err)?;
-    c.draw_series(coords.iter().zip(&peak).map(|(&(x, y), &v)| {
-        let (x, y) = (f64::from(x), f64::from(y));
-        Rectangle::new(
-            [(x - 0.48, y - 0.48), (x + 0.48, y + 0.48)],
-            heat(v, max).filled(),
-        )
-    }))
-    .map_err(err)?;
-    c.draw_series(coords.iter().zip(&peak).map(|(&(x, y), &v)| {
-        Text::new(
-            v.to_string(),
-            (f64::from(x) - 0.15, f64::from(y) + 0.15),
-            ("sans-serif", 15),
-        )
-    }))
-    .map_err(err)?;
-    colour_scale(&scale, max)?;
-    root.present().map_err(err)?;
-    Ok(())
+        colour_scale(&scale, max)?;
+        root.present().map_err(err)?;
+    }
+    crate::plot::file::write("--plot", path, &svg)
 }
 
 /// The colour scale: eleven steps from 0 to `max` flits.

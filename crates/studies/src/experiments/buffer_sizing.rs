@@ -1,0 +1,400 @@
+//! Buffer sizing over a load range (`flitsim buffers` without `--rate`): the smallest
+//! depth per VC whose network behaves like one with unbounded buffers, by criteria an
+//! architect states.
+//!
+//! With unbounded buffers a saturation search gives a bracket `[lo, hi]` of the
+//! saturation rate (saturated: the network delivers less than 97% of the offered flits;
+//! unbounded buffers absorb what it cannot carry, so the source queues never grow), and the mean latency is measured at `loads` rates evenly spaced up to
+//! `up_to * lo`. A depth meets the criteria when (1) at every one of those rates its mean
+//! latency is at most `1 + latency_tolerance` times the unbounded one, and (2) it does not
+//! saturate at `(1 - saturation_tolerance) * lo` (measured as the search's probes are),
+//! so its saturation throughput is within that tolerance of the unbounded one. Depths are tried from the floor (the longest
+//! packet under virtual cut-through and store-and-forward, else 1) doubling until one
+//! meets the criteria, then bisected: the answer `d` and `d - 1` (when above the floor)
+//! are both simulated. The doubling stops at the peak occupancy of any VC with unbounded
+//! buffers at the top load: a deeper buffer never fills there. Every depth tried is kept in the result.
+
+use super::curve::{simulate_jobs, Bracket, CurveSpec};
+use super::pool::Progress;
+use flitsim_engine::{RunReport, SimConfig};
+use flitsim_netlist::{Netlist, Switching};
+use serde::Serialize;
+
+/// What a depth must meet; [`Criteria::default`] gives the documented defaults.
+#[derive(Copy, Clone, Debug, Serialize)]
+pub struct Criteria {
+    /// The load range ends at this fraction of the unbounded saturation rate (0.8).
+    pub up_to: f64,
+    /// Loads checked, evenly spaced up to the end of the range (4).
+    pub loads: usize,
+    /// Mean latency at most this fraction above the unbounded one at each load (0.10).
+    pub latency_tolerance: f64,
+    /// Saturation throughput at most this fraction below the unbounded one (0.05).
+    pub saturation_tolerance: f64,
+}
+
+impl Default for Criteria {
+    fn default() -> Criteria {
+        Criteria {
+            up_to: 0.8,
+            loads: 4,
+            latency_tolerance: 0.10,
+            saturation_tolerance: 0.05,
+        }
+    }
+}
+
+/// One load of one depth.
+#[derive(Clone, Debug, Serialize)]
+pub struct LoadCheck {
+    /// Offered packets per terminal per cycle.
+    pub rate: f64,
+    /// Mean latency (cycles); `null` when the run saturated before measuring.
+    pub latency: Option<f64>,
+    /// `latency` over the unbounded latency at this rate.
+    pub ratio: Option<f64>,
+    /// Within the latency tolerance.
+    pub ok: bool,
+}
+
+/// One depth tried.
+#[derive(Clone, Debug, Serialize)]
+pub struct DepthCheck {
+    /// Depth per VC (flits).
+    pub depth: u32,
+    /// The loads of the range.
+    pub loads: Vec<LoadCheck>,
+    /// Saturated at the saturation check's rate.
+    pub saturated: bool,
+    /// Meets every criterion.
+    pub meets: bool,
+}
+
+/// The outcome of a sizing.
+#[derive(Clone, Debug, Serialize)]
+pub struct Sizing {
+    /// The criteria applied.
+    pub criteria: Criteria,
+    /// The unbounded network's saturation bracket.
+    pub unbounded: Bracket,
+    /// The loads of the range and the unbounded mean latency at each.
+    pub reference: Vec<(f64, Option<f64>)>,
+    /// The rate the saturation criterion is checked at.
+    pub saturation_check_rate: f64,
+    /// The smallest depth tried (packet length under VCT and SAF).
+    pub floor: u32,
+    /// Every depth tried, shallowest first.
+    pub tried: Vec<DepthCheck>,
+    /// The smallest depth meeting the criteria; `None` if none up to the cap did.
+    pub depth: Option<u32>,
+}
+
+impl Sizing {
+    /// The load that decided the answer: where the next shallower depth missed its
+    /// latency tolerance by most (or the last load when it met them all, or none was
+    /// tried).
+    pub fn deciding_rate(&self) -> f64 {
+        let last = self.reference.last().map_or(0.0, |r| r.0);
+        let Some(d) = self.depth else { return last };
+        let below = self
+            .tried
+            .iter()
+            .filter(|t| t.depth < d)
+            .max_by_key(|t| t.depth);
+        below
+            .and_then(|t| {
+                t.loads
+                    .iter()
+                    .filter(|l| !l.ok)
+                    .max_by(|a, b| {
+                        a.ratio
+                            .unwrap_or(f64::INFINITY)
+                            .total_cmp(&b.ratio.unwrap_or(f64::INFINITY))
+                    })
+                    .map(|l| l.rate)
+            })
+            .unwrap_or(last)
+    }
+}
+
+/// Saturated: the network delivers less than `1 - ACCEPTED_SHORTFALL` of the offered
+/// flits. Unbounded buffers never push back on the sources, so the engine's verdict
+/// (growing source queues) cannot see their saturation: the flits pile up inside the
+/// network instead. Bounded and unbounded buffers are judged by this one test alike.
+fn saturated(r: &RunReport) -> bool {
+    r.accepted.flits_per_terminal_cycle
+        < (1.0 - ACCEPTED_SHORTFALL) * r.offered.flits_per_terminal_cycle
+}
+
+/// The measurement of a saturation probe: a 5% confidence target within `probe_cycles`.
+fn probe_auto(probe_cycles: u64) -> flitsim_engine::stats::AutoConfig {
+    flitsim_engine::stats::AutoConfig {
+        ci_target: 0.05,
+        max_cycles: probe_cycles,
+        batch_cycles: 0,
+    }
+}
+
+/// The shortfall of accepted against offered flits that counts as saturation.
+pub const ACCEPTED_SHORTFALL: f64 = 0.03;
+
+/// The saturation bracket of `spec` by [`saturated`]: k-section of `(0, 1 / mean length)`
+/// with four probes a round of `probe_cycles` each, until the bracket is within 2%.
+///
+/// # Errors
+/// A configuration the engine refuses.
+fn unbounded_saturation(
+    spec: &[CurveSpec; 1],
+    probe_cycles: u64,
+    threads: usize,
+    progress: &dyn Progress,
+) -> anyhow::Result<Bracket> {
+    let mean = spec[0].config.lengths().mean();
+    let (mut lo, mut hi) = (0.0, (1.0 / mean).min(1.0));
+    for _round in 0..12 {
+        if hi - lo <= 0.02 * hi {
+            break;
+        }
+        let jobs: Vec<(usize, SimConfig)> = (1..=4)
+            .map(|j| {
+                let mut c = spec[0].config.clone();
+                c.rate = lo + (hi - lo) * f64::from(j) / 5.0;
+                c.auto = Some(probe_auto(probe_cycles));
+                (0, c)
+            })
+            .collect();
+        let reports = simulate_jobs(spec, &jobs, threads, progress)?
+            .into_iter()
+            .map(|(r, _)| r)
+            .collect::<Vec<_>>();
+        match reports.iter().position(saturated) {
+            Some(0) => hi = jobs[0].1.rate,
+            Some(j) => (lo, hi) = (jobs[j - 1].1.rate, jobs[j].1.rate),
+            None => lo = jobs[3].1.rate,
+        }
+    }
+    Ok(Bracket {
+        unsaturated: lo,
+        saturated: hi,
+        unsaturated_flits: lo * mean,
+    })
+}
+
+/// `netlist` with every buffer `depth` deep (`"unbounded"` or flits).
+///
+/// # Errors
+/// A depth the netlist refuses.
+pub fn with_depth(netlist: &Netlist, depth: &str) -> anyhow::Result<Netlist> {
+    let mut n = netlist.clone();
+    n.set_all([("buffer_depth", depth)])
+        .map_err(|d| anyhow::anyhow!("buffer_depth={depth}: {d}"))?;
+    Ok(n)
+}
+
+fn spec(netlist: Netlist, config: &SimConfig) -> CurveSpec {
+    CurveSpec {
+        label: netlist.name.clone(),
+        netlist_name: netlist.name.clone(),
+        routing: String::new(),
+        design: Vec::new(),
+        cost: None,
+        config: config.clone(),
+        netlist,
+    }
+}
+
+/// The shallowest depth the switching technique allows: the longest packet under
+/// virtual cut-through or store-and-forward, else 1.
+pub fn floor(netlist: &Netlist, config: &SimConfig) -> u32 {
+    let whole_packets = netlist
+        .routers()
+        .any(|r| !matches!(r.config.switching, Switching::Wormhole));
+    if whole_packets {
+        config.lengths().max().unwrap_or(config.length).max(1)
+    } else {
+        1
+    }
+}
+
+/// Sizes the buffers of `netlist` under `config` (its rate is ignored) by `criteria`.
+///
+/// # Errors
+/// A configuration the engine refuses, or a depth the netlist refuses.
+pub fn size_buffers(
+    netlist: &Netlist,
+    config: &SimConfig,
+    criteria: Criteria,
+    (probe_cycles, threads): (u64, usize),
+    progress: &dyn Progress,
+) -> anyhow::Result<Sizing> {
+    let unbounded = [spec(with_depth(netlist, "unbounded")?, config)];
+    progress.step("finding the unbounded saturation rate");
+    let bracket = unbounded_saturation(&unbounded, probe_cycles, threads, progress)?;
+    let n = criteria.loads.max(1);
+    let rates: Vec<f64> = (1..=n)
+        .map(|i| criteria.up_to * bracket.unsaturated * i as f64 / n as f64)
+        .collect();
+    let jobs = |c: usize, rates: &[f64]| -> Vec<(usize, SimConfig)> {
+        rates
+            .iter()
+            .map(|&rate| {
+                let mut cfg = config.clone();
+                cfg.rate = rate;
+                (c, cfg)
+            })
+            .collect()
+    };
+    progress.step("measuring the unbounded latency over the load range");
+    let reference: Vec<(f64, Option<f64>)> =
+        simulate_jobs(&unbounded, &jobs(0, &rates), threads, progress)?
+            .iter()
+            .zip(&rates)
+            .map(|(r, &rate)| (rate, r.0.latency.mean))
+            .collect();
+    let check_rate = (1.0 - criteria.saturation_tolerance) * bracket.unsaturated;
+    // The saturation check runs as the search's probes did, so it judges alike.
+    let mut check_config = config.clone();
+    check_config.rate = check_rate;
+    check_config.auto = Some(probe_auto(probe_cycles));
+    // No depth beyond the peak occupancy with unbounded buffers at the top load can differ
+    // from unbounded buffers there.
+    let mut top = config.clone();
+    top.rate = rates[rates.len() - 1];
+    let (_, stats) = super::buffer_depth::simulate_buffers(netlist, "unbounded", &top)?;
+    let peak = stats.iter().map(|b| b.max).max().unwrap_or(1);
+    let mut tried: Vec<DepthCheck> = Vec::new();
+    let mut check = |d: u32| -> anyhow::Result<bool> {
+        if let Some(t) = tried.iter().find(|t| t.depth == d) {
+            return Ok(t.meets);
+        }
+        progress.step(&format!("simulating a depth of {d} flits per VC"));
+        let s = [spec(with_depth(netlist, &d.to_string())?, config)];
+        let mut all = jobs(0, &rates);
+        all.push((0, check_config.clone()));
+        let reports = simulate_jobs(&s, &all, threads, progress)?
+            .into_iter()
+            .map(|(r, _)| r)
+            .collect::<Vec<_>>();
+        let loads: Vec<LoadCheck> = reference
+            .iter()
+            .zip(&reports)
+            .map(|(&(rate, unb), r)| {
+                let ratio = r.latency.mean.zip(unb).map(|(l, u)| l / u);
+                let ok =
+                    !r.saturated && ratio.is_some_and(|x| x <= 1.0 + criteria.latency_tolerance);
+                LoadCheck {
+                    rate,
+                    latency: r.latency.mean,
+                    ratio,
+                    ok,
+                }
+            })
+            .collect();
+        let saturated = reports.last().is_some_and(saturated);
+        let meets = !saturated && loads.iter().all(|l| l.ok);
+        tried.push(DepthCheck {
+            depth: d,
+            loads,
+            saturated,
+            meets,
+        });
+        Ok(meets)
+    };
+    let low = floor(netlist, config);
+    let cap = peak.max(low).min(flitsim_netlist::MAX_BUFFER_DEPTH);
+    let depth = smallest_meeting(low, cap, &mut check)?;
+    tried.sort_by_key(|t| t.depth);
+    Ok(Sizing {
+        criteria,
+        unbounded: bracket,
+        reference,
+        saturation_check_rate: check_rate,
+        floor: low,
+        tried,
+        depth,
+    })
+}
+
+/// The smallest depth in `[low, cap]` that `meets` accepts: doubles from `low` until one
+/// does, then bisects between it and the last that did not.
+fn smallest_meeting(
+    low: u32,
+    cap: u32,
+    meets: &mut dyn FnMut(u32) -> anyhow::Result<bool>,
+) -> anyhow::Result<Option<u32>> {
+    let mut bad = None;
+    let mut d = low.min(cap);
+    loop {
+        if meets(d)? {
+            break;
+        }
+        bad = Some(d);
+        if d >= cap {
+            return Ok(None);
+        }
+        d = d.saturating_mul(2).min(cap);
+    }
+    let mut ok = d;
+    if let Some(mut bad) = bad {
+        while ok - bad > 1 {
+            let mid = bad + (ok - bad) / 2;
+            if meets(mid)? {
+                ok = mid;
+            } else {
+                bad = mid;
+            }
+        }
+    }
+    Ok(Some(ok))
+}
+
+/// Input-buffer storage of `netlist` with every VC `depth` flits deep:
+/// (largest per router, whole network), in flits.
+pub fn storage_flits(netlist: &Netlist, depth: u32) -> (u64, u64) {
+    let per_router: Vec<u64> = netlist
+        .routers()
+        .map(|r| {
+            r.ports
+                .iter()
+                .map(|p| u64::from(p.vcs) * u64::from(depth))
+                .sum()
+        })
+        .collect();
+    (
+        per_router.iter().copied().max().unwrap_or(0),
+        per_router.iter().sum(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::smallest_meeting;
+
+    #[test]
+    fn the_search_finds_the_threshold_from_the_floor() {
+        for (low, threshold) in [
+            (1, 1),
+            (1, 2),
+            (1, 7),
+            (12, 12),
+            (12, 13),
+            (12, 40),
+            (4, 64),
+        ] {
+            let mut asked = Vec::new();
+            let mut meets = |d: u32| {
+                asked.push(d);
+                Ok(d >= threshold)
+            };
+            assert_eq!(
+                smallest_meeting(low, 256, &mut meets).unwrap(),
+                Some(threshold)
+            );
+            assert!(asked.iter().all(|&d| d >= low), "{asked:?}");
+            if threshold > low {
+                assert!(asked.contains(&(threshold - 1)), "{threshold}: {asked:?}");
+            }
+        }
+        assert_eq!(smallest_meeting(4, 16, &mut |d| Ok(d > 16)).unwrap(), None);
+    }
+}
