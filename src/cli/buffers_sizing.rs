@@ -64,7 +64,13 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
         Some(n) => n as usize,
     };
     let bar = super::progress::spinner(args.run.quiet, "sizing the buffers");
-    let sizing = size_buffers(&netlist, &config, crit, (args.probe_cycles, threads), &super::progress::StudyBar(&bar))?;
+    let sizing = size_buffers(
+        &netlist,
+        &config,
+        crit,
+        (args.probe_cycles, threads),
+        &super::progress::StudyBar(&bar),
+    )?;
     bar.finish_and_clear();
     let bits = flit_bits(&netlist);
     if args.run.json {

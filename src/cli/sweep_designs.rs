@@ -141,9 +141,10 @@ fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
             };
             let netlist = run.load_netlist().with_context(what)?;
             let config = run.sim_config().with_context(what)?;
-            let routing = netlist.routers().next().map_or("-", |r| {
-                flitsim_routing::kind_name(r.config.routing)
-            });
+            let routing = netlist
+                .routers()
+                .next()
+                .map_or("-", |r| flitsim_routing::kind_name(r.config.routing));
             let label = input.label.as_ref().map(|l| {
                 let d = vary::label(design, &keys(design));
                 if designs.len() > 1 {

@@ -5,8 +5,8 @@
 //! of a study's simulations over an MPI job in [`cluster`].
 
 pub mod check;
-pub mod cost;
 pub mod cluster;
+pub mod cost;
 pub mod crosscheck;
 pub mod experiment_file;
 pub mod experiments;
