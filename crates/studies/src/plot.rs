@@ -267,7 +267,7 @@ fn plot(
     Ok(y1)
 }
 
-/// Writes `chart` to `path`: SVG, PNG or PDF by its extension ([`file`]).
+/// Writes `chart` to `path`: SVG, PNG or PDF by its extension ([`mod@file`]).
 ///
 /// # Errors
 /// An unknown extension, or the file cannot be written.

@@ -40,7 +40,7 @@ pub fn format(flag: &str, path: &Path) -> anyhow::Result<Format> {
 /// Refuses, before anything is simulated, a plot file whose extension names no format.
 ///
 /// # Errors
-/// See [`format`].
+/// See [`format()`].
 pub fn check_format(flag: &str, path: Option<&Path>) -> anyhow::Result<()> {
     path.map_or(Ok(()), |p| format(flag, p).map(|_| ()))
 }
