@@ -11,7 +11,8 @@
 //!   [`Simulation::perf`], [`Simulation::router`], ...);
 //! - `results.rs`: what the run measured ([`Simulation::report`], [`Simulation::stats`],
 //!   [`Simulation::channel_stats`], [`Simulation::buffer_stats`], ...);
-//! - `tracing.rs`: [`Simulation::enable_trace`], [`Simulation::take_trace`];
+//! - `tracing.rs`: [`Simulation::enable_trace`], [`Simulation::take_trace`]; `tracer.rs` the
+//!   tracer it keeps;
 //! - `channel_times.rs`: [`Simulation::enable_channel_times`],
 //!   [`Simulation::channel_times`];
 //! - `replay.rs`: a netrace replay's dependencies, released between cycles;
@@ -24,7 +25,7 @@ use crate::parallel::{self, WindowState};
 use crate::stats::{MeasureOutcome, RunReport, Window};
 use crate::trace::TraceNames;
 use flitsim_netlist::{Cycle, Netlist};
-use tracing::Tracer;
+use tracer::Tracer;
 
 mod activity;
 mod build;
@@ -36,6 +37,7 @@ mod procedure;
 mod replay;
 mod results;
 mod running;
+mod tracer;
 mod tracing;
 
 pub use config::{auto_threads, useful_workers, SimConfig, ROUTERS_PER_THREAD};
