@@ -5,11 +5,16 @@
 //! of a study's simulations over an MPI job in [`cluster`].
 
 pub mod check;
-pub mod cost;
 pub mod cluster;
+pub mod cost;
 pub mod crosscheck;
 pub mod experiment_file;
 pub mod experiments;
 pub mod measure;
+pub mod models;
+pub mod packet_list;
 pub mod plot;
 pub mod reproduce;
+pub mod rtl_log;
+pub mod run_report;
+pub mod trace_window;
