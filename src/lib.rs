@@ -12,5 +12,5 @@ pub use flitsim_netlist as netlist;
 pub use flitsim_router as router;
 pub use flitsim_routing as routing;
 pub use flitsim_studies as studies;
-pub use flitsim_studies::cost;
 pub(crate) use flitsim_studies::{check, cluster, experiments, plot, reproduce};
+pub use flitsim_studies::cost;

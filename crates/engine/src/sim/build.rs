@@ -14,8 +14,8 @@ use crate::stats::MeasureOutcome;
 use crate::terminal::TerminalConfig;
 use crate::traffic::{self, TrafficPattern};
 use flitsim_netlist::{Cycle, Netlist};
-use flitsim_router::Stamp;
 use flitsim_routing::RoutingFunction;
+use flitsim_router::Stamp;
 use std::sync::Arc;
 
 impl Simulation {

@@ -88,9 +88,9 @@ pub fn design_table(
         })
         .collect();
     let reports = simulate_jobs(specs, &jobs, threads, progress)?
-        .into_iter()
-        .map(|(r, _)| r)
-        .collect::<Vec<_>>();
+            .into_iter()
+            .map(|(r, _)| r)
+            .collect::<Vec<_>>();
     let n = loads.len();
     let rows = specs
         .iter()
