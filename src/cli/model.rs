@@ -188,7 +188,8 @@ impl RateArgs {
     }
 }
 
-/// single object when `single`, else `{"model": name, "points": rows}`.
+/// Print the points of `table` as a text table, or as JSON: the single object when one
+/// point was asked for, else `{"model": name, "points": rows}`.
 pub fn emit(json_out: bool, table: &ModelTable) -> std::io::Result<()> {
     let ModelTable {
         name,

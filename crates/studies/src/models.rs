@@ -157,6 +157,7 @@ pub fn merge(mut base: Value, extra: Value) -> Value {
     }
     base
 }
+
 /// Dally's Markov model of busy VCs on one channel.
 pub fn markov(a: &Markov) -> anyhow::Result<ModelTable> {
     let row = match vc_occupancy(a.lambda, a.service, a.vcs) {
