@@ -1,6 +1,7 @@
 //! Flags shared by the subcommands that simulate (`run`, and later `sweep`, `trace`,
 //! `buffers`, `check`): which netlist, what to override in it, and how to drive it.
 
+use crate::studies::trace_window::trace_window;
 use anyhow::anyhow;
 use clap::Args;
 use flitsim_engine::stats::AutoConfig;
@@ -273,28 +274,8 @@ impl RunArgs {
         let mut fixed = self.warmup.is_some() || self.cycles.is_some();
         let defaults = SimConfig::default();
         let (mut warmup, mut cycles) = (defaults.warmup, defaults.cycles);
-        // A trace's packets are all measured unless the flags say otherwise: no warm-up,
-        // and a window up to the last packet's cycle.
-        if let (Some(path), false) = (traffic.trace_file(), fixed) {
-            let events = flitsim_engine::traffic::trace::load(path, usize::MAX)?;
-            warmup = 0;
-            cycles = events.last().map_or(1, |e| e.cycle.0 + 1);
-            fixed = true;
-        }
-        if let Some(path) = traffic.netrace_file() {
-            let trace = flitsim_engine::traffic::netrace::load(path)?;
-            if trace.missing > 0 {
-                eprintln!(
-                    "warning: {}: {} listed dependents are not in the file (ignored)",
-                    path.display(),
-                    trace.missing
-                );
-            }
-            if !fixed {
-                warmup = 0;
-                cycles = trace.packets.last().map_or(1, |e| e.cycle.0 + 1);
-                fixed = true;
-            }
+        if let Some(end) = trace_window(&traffic, fixed, |w| eprintln!("warning: {w}"))? {
+            (warmup, cycles, fixed) = (0, end, true);
         }
         if !(self.ci_target > 0.0 && self.ci_target < 1.0) {
             anyhow::bail!(

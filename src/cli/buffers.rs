@@ -133,7 +133,12 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
     }
     if args.run.json {
         let v = serde_json::json!({
-            "config": super::run::effective_config(&netlist, &config, &args.run),
+            "config": crate::studies::run_report::effective_config(
+                &netlist,
+                &config,
+                args.run.experiment.as_deref(),
+                &args.run.set,
+            ),
             "rate": config.rate,
             "unbounded": {
                 "accepted_flits_per_terminal_cycle": reference,

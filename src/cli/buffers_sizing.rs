@@ -5,48 +5,21 @@
 
 use super::buffers::BuffersArgs;
 use crate::experiments::buffer_sizing::{
-    size_buffers, storage_flits, with_depth, Criteria, Sizing,
+    flit_bits, size_buffers, storage_flits, storage_json, with_depth, Criteria, Sizing,
 };
 use crate::experiments::simulate_buffers;
-use anyhow::{bail, Context};
+use anyhow::Context;
 use flitsim_netlist::Netlist;
 use std::process::ExitCode;
 
-/// Bits per flit for the storage in bits: BookSim's default `channel_width`.
-pub const FLIT_BITS: u64 = 128;
-
-/// The bits of one flit in `netlist`.
-pub fn flit_bits(_netlist: &Netlist) -> u64 {
-    FLIT_BITS
-}
-
 fn criteria(args: &BuffersArgs) -> anyhow::Result<Criteria> {
-    let c = Criteria {
+    Criteria {
         up_to: args.up_to,
         loads: args.loads as usize,
         latency_tolerance: args.latency_tolerance,
         saturation_tolerance: args.saturation_tolerance,
-    };
-    let frac = |flag: &str, v: f64, lo_open: bool| -> anyhow::Result<()> {
-        let ok = if lo_open {
-            v > 0.0 && v <= 1.0
-        } else {
-            (0.0..1.0).contains(&v)
-        };
-        if !ok {
-            bail!("{flag} {v} is out of range\nhelp: give a fraction, e.g. {flag} 0.1");
-        }
-        Ok(())
-    };
-    frac("--up-to", c.up_to, true)?;
-    frac("--saturation-tolerance", c.saturation_tolerance, false)?;
-    if !(c.latency_tolerance >= 0.0 && c.latency_tolerance.is_finite()) {
-        bail!(
-            "--latency-tolerance {} is out of range\nhelp: give a fraction >= 0, e.g. 0.1 for 10%",
-            c.latency_tolerance
-        );
     }
-    Ok(c)
+    .checked()
 }
 
 /// Runs the sizing.
@@ -74,14 +47,7 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let bits = flit_bits(&netlist);
     if args.run.json {
-        let storage = sizing.depth.map(|d| {
-            let (router, network) = storage_flits(&netlist, d);
-            serde_json::json!({
-                "flit_bits": bits,
-                "router_flits": router, "router_bits": router * bits,
-                "network_flits": network, "network_bits": network * bits,
-            })
-        });
+        let storage = sizing.depth.map(|d| storage_json(&netlist, d, bits));
         let v = serde_json::json!({ "sizing": sizing, "storage": storage });
         crate::cli::outln!("{}", serde_json::to_string_pretty(&v)?)?;
     } else {

@@ -5,10 +5,9 @@
 //! measured mean latency with the matching paper model's, where one applies.
 
 use super::args::RunArgs;
-use crate::check::{chart, compute, CheckResult};
+use crate::check::{chart, compute, latency_error, to_json, CheckResult};
 use crate::plot;
 use clap::Args;
-use serde_json::{json, Value};
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,7 +42,12 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let r = compute(&netlist, &config)?;
     bar.finish_and_clear();
     if args.run.json {
-        let config_json = super::run::effective_config(&netlist, &config, &args.run);
+        let config_json = crate::studies::run_report::effective_config(
+            &netlist,
+            &config,
+            args.run.experiment.as_deref(),
+            &args.run.set,
+        );
         crate::cli::outln!(
             "{}",
             serde_json::to_string_pretty(&to_json(&r, config_json))?
@@ -59,29 +63,6 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(super::run::EXIT_DEADLOCK));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn latency_error(r: &CheckResult) -> Option<f64> {
-    let m = r.model.as_ref()?.latency?;
-    flitsim_analysis::compare::relative_error(r.measured.report.latency.mean?, m)
-}
-
-/// The `--json` object.
-pub fn to_json(r: &CheckResult, config: Value) -> Value {
-    json!({
-        "config": config,
-        "setup": r.setup,
-        "latency": {
-            "measured": r.measured.report.latency.mean,
-            "ci95": r.measured.latency_ci95,
-            "model": r.model,
-            "relative_error": latency_error(r),
-        },
-        "accepted_flits_per_terminal_cycle": r.measured.report.accepted.flits_per_terminal_cycle,
-        "classes": r.classes,
-        "channels": r.channels,
-        "deadlock": r.measured.report.deadlock,
-    })
 }
 
 fn opt(x: Option<f64>, digits: usize) -> String {

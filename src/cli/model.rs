@@ -8,15 +8,10 @@
 
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 
-use flitsim_analysis::markov::{multiplexing_degree, vc_occupancy};
-use flitsim_analysis::papers::{
-    p000_quaglia, p001_safaei, p002_patooghy, p003_hu_kleinrock, p004_vct,
-};
-use flitsim_analysis::queueing::{mg1_wait, ServiceVariance};
+use crate::studies::models::{self, ModelTable, RateSpec};
 
 /// Arguments of `flitsim model`.
 #[derive(Debug, Args)]
@@ -184,52 +179,26 @@ pub struct RateArgs {
 }
 
 impl RateArgs {
-    /// The rates to evaluate, and whether a single point was asked for.
-    pub fn resolve(&self, default: &str) -> anyhow::Result<(Vec<f64>, bool)> {
-        if let Some(r) = self.rate {
-            if !(r.is_finite() && r >= 0.0) {
-                bail!("--rate must be a finite number >= 0, got {r}");
-            }
-            return Ok((vec![r], true));
+    /// The rates as the models take them.
+    pub fn spec(&self) -> RateSpec {
+        RateSpec {
+            rate: self.rate,
+            rates: self.rates.clone(),
         }
-        let spec = self.rates.as_deref().unwrap_or(default);
-        Ok((parse_rates(spec)?, false))
     }
 }
 
-/// Parse `A:B:STEP` into the rates A, A+STEP, ..., up to B (inclusive within 1e-9 STEP).
-pub fn parse_rates(spec: &str) -> anyhow::Result<Vec<f64>> {
-    let parts: Vec<&str> = spec.split(':').collect();
-    if parts.len() != 3 {
-        bail!("--rates takes A:B:STEP (for example 0.001:0.01:0.001), got `{spec}`");
-    }
-    let num = |s: &str| -> anyhow::Result<f64> {
-        s.trim()
-            .parse::<f64>()
-            .with_context(|| format!("--rates: `{s}` is not a number"))
-    };
-    let (a, b, step) = (num(parts[0])?, num(parts[1])?, num(parts[2])?);
-    if !(step > 0.0 && a >= 0.0 && b >= a && a.is_finite() && b.is_finite()) {
-        bail!("--rates A:B:STEP needs 0 <= A <= B and STEP > 0, got `{spec}`");
-    }
-    let n = ((b - a) / step + 1e-9).floor() as usize;
-    if n > 100_000 {
-        bail!("--rates `{spec}` has more than 100000 points; use a larger STEP");
-    }
-    Ok((0..=n).map(|i| a + i as f64 * step).collect())
-}
-
-/// Print `rows` (one JSON object per point) as a table with `columns`, or as JSON: the
-/// single object when `single`, else `{"model": name, "points": rows}`.
-pub fn emit(
-    json_out: bool,
-    name: &str,
-    single: bool,
-    columns: &[&str],
-    rows: &[Value],
-) -> std::io::Result<()> {
+/// Print the points of `table` as a text table, or as JSON: the single object when one
+/// point was asked for, else `{"model": name, "points": rows}`.
+pub fn emit(json_out: bool, table: &ModelTable) -> std::io::Result<()> {
+    let ModelTable {
+        name,
+        single,
+        columns,
+        rows,
+    } = table;
     if json_out {
-        let v = if single && rows.len() == 1 {
+        let v = if *single && rows.len() == 1 {
             rows[0].clone()
         } else {
             json!({ "model": name, "points": rows })
@@ -294,325 +263,60 @@ fn fmt_cell(v: Option<&Value>) -> String {
 
 /// Run `flitsim model`.
 pub fn run(args: &ModelArgs) -> anyhow::Result<ExitCode> {
-    match &args.model {
-        ModelCommand::Markov(a) => markov(a, args.json),
-        ModelCommand::Mg1(a) => mg1(a, args.json),
-        ModelCommand::Safaei(a) => safaei(a, args.json),
-        ModelCommand::Patooghy(a) => patooghy(a, args.json),
-        ModelCommand::Vct(a) => vct(a, args.json),
-        ModelCommand::Quaglia(a) => quaglia(a, args.json),
-        ModelCommand::HuKleinrock(a) => hu_kleinrock(a, args.json),
-    }
-}
-
-fn markov(a: &MarkovArgs, json_out: bool) -> anyhow::Result<ExitCode> {
-    let row = match vc_occupancy(a.lambda, a.service, a.vcs) {
-        Ok(p) => json!({
-            "lambda": a.lambda, "service": a.service, "vcs": a.vcs,
-            "saturated": false,
-            "p": p, "multiplexing": multiplexing_degree(&p),
-        }),
-        Err(flitsim_analysis::markov::VcOccupancyError::Saturated { rho }) => json!({
-            "lambda": a.lambda, "service": a.service, "vcs": a.vcs,
-            "saturated": true, "rho": rho,
-        }),
-        Err(e) => bail!("{e}"),
-    };
-    emit(
-        json_out,
-        "markov",
-        true,
-        &["lambda", "service", "vcs", "p", "multiplexing"],
-        &[row],
-    )?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn mg1(a: &Mg1Args, json_out: bool) -> anyhow::Result<ExitCode> {
-    if let Some(m) = a.min {
-        if !(0.0..=a.service).contains(&m) {
-            bail!(
-                "--min {m} with --service {}: the minimum service time must be in [0, mean service time]\nhelp: give --min at most --service (--min is the packet length M, --service the mean)",
-                a.service
-            );
-        }
-    }
-    let variance = match (a.variance, a.min) {
-        (Some(v), _) => ServiceVariance::Exact(v),
-        (None, Some(m)) => ServiceVariance::MinusMinimum(m),
-        (None, None) => ServiceVariance::Exponential,
-    };
-    let base = json!({
-        "lambda": a.lambda, "service": a.service,
-        "variance": variance.variance(a.service),
-        "utilisation": a.lambda * a.service,
-    });
-    let row = match mg1_wait(a.lambda, a.service, variance) {
-        Ok(w) => merge(base, json!({"saturated": false, "wait": w})),
-        Err(flitsim_analysis::queueing::QueueError::Saturated { .. }) => {
-            merge(base, json!({"saturated": true}))
-        }
-        Err(e) => bail!("{e}"),
-    };
-    emit(
-        json_out,
-        "mg1",
-        true,
-        &["lambda", "service", "variance", "utilisation", "wait"],
-        &[row],
-    )?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Merge the fields of `extra` into the object `base`.
-pub fn merge(mut base: Value, extra: Value) -> Value {
-    if let (Some(b), Value::Object(e)) = (base.as_object_mut(), extra) {
-        b.extend(e);
-    }
-    base
-}
-
-fn safaei(a: &SafaeiArgs, json_out: bool) -> anyhow::Result<ExitCode> {
-    let (rates, single) = a.rates.resolve("0.001:0.02:0.001")?;
-    let warning = p001_safaei::split_warning(a.k, a.v1, a.v2);
-    if let Some(w) = &warning {
-        eprintln!("warning: {w}");
-    }
-    let mut rows = Vec::new();
-    for rate in rates {
-        let cfg = p001_safaei::SafaeiConfig {
-            k: a.k,
-            v1: a.v1,
-            v2: a.v2,
-            length: a.length,
-            rate,
-            distance: if a.exact_distance {
-                p001_safaei::MeanDistance::Exact
-            } else {
-                p001_safaei::MeanDistance::Agarwal
-            },
-        };
-        let base = json!({
-            "rate": rate, "k": a.k, "v1": a.v1, "v2": a.v2, "length": a.length,
-            "warning": warning,
-        });
-        rows.push(match p001_safaei::solve(cfg)? {
-            p001_safaei::SafaeiOutcome::Solved(s) => merge(
-                base,
-                json!({
-                    "saturated": false, "latency": s.latency,
-                    "network_latency": s.network_latency, "source_wait": s.source_wait,
-                    "multiplexing": s.multiplexing, "channel_rate": s.channel_rate,
-                    "channel_service": s.channel_service, "channel_wait": s.channel_wait,
-                    "p": s.p,
-                }),
-            ),
-            p001_safaei::SafaeiOutcome::Saturated { reason } => {
-                merge(base, json!({"saturated": true, "reason": reason}))
-            }
-        });
-    }
-    emit(
-        json_out,
-        "safaei",
-        single,
-        &[
-            "rate",
-            "latency",
-            "network_latency",
-            "source_wait",
-            "multiplexing",
-            "channel_service",
-        ],
-        &rows,
-    )?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn patooghy(a: &PatooghyArgs, json_out: bool) -> anyhow::Result<ExitCode> {
-    if !(1..=12).contains(&a.n) || a.vcs == 0 || a.length == 0 {
-        bail!("patooghy needs 1 <= --n <= 12, --vcs >= 1 and --length >= 1");
-    }
-    let (rates, single) = a.rates.resolve("0.001:0.01:0.001")?;
-    let mut rows = Vec::new();
-    for rate in rates {
-        let cfg = p002_patooghy::PcubeConfig {
-            n: a.n,
+    let table = match &args.model {
+        ModelCommand::Markov(a) => models::markov(&models::Markov {
+            lambda: a.lambda,
+            service: a.service,
             vcs: a.vcs,
-            length: a.length,
-            rate,
-        };
-        let base = json!({"rate": rate, "n": a.n, "vcs": a.vcs, "length": a.length});
-        rows.push(match p002_patooghy::solve(cfg) {
-            p002_patooghy::PcubeOutcome::Solved(s) => {
-                let channels: Vec<Value> = s
-                    .channels
-                    .iter()
-                    .map(|c| {
-                        json!({
-                            "sign": format!("{:?}", c.sign).to_lowercase(), "zeros": c.zeros,
-                            "rate": c.rate, "service": c.service, "p": c.p,
-                            "multiplexing": c.multiplexing, "wait": c.wait,
-                        })
-                    })
-                    .collect();
-                merge(
-                    base,
-                    json!({
-                        "saturated": false, "latency": s.latency,
-                        "network_latency": s.network_latency, "source_wait": s.source_wait,
-                        "multiplexing": s.multiplexing, "eject_wait": s.eject_wait,
-                        "channels": channels,
-                    }),
-                )
-            }
-            p002_patooghy::PcubeOutcome::Saturated { reason } => {
-                merge(base, json!({"saturated": true, "reason": reason}))
-            }
-        });
-    }
-    emit(
-        json_out,
-        "patooghy",
-        single,
-        &[
-            "rate",
-            "latency",
-            "network_latency",
-            "source_wait",
-            "multiplexing",
-        ],
-        &rows,
-    )?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn vct(a: &VctArgs, json_out: bool) -> anyhow::Result<ExitCode> {
-    if a.distance == 0 || a.length == 0 {
-        bail!("vct needs --distance >= 1 and --length >= 1");
-    }
-    let (l, m) = (a.distance, a.length);
-    let cr = p004_vct::critical_rate(l, m);
-    let default = format!("0:{}:{}", cr * 0.95, cr / 20.0);
-    let (rates, single) = a.rates.resolve(&default)?;
-    let rows: Vec<Value> = rates
-        .into_iter()
-        .map(|rate| {
-            let rho = p004_vct::utilisation(rate, l, m);
-            let base = json!({
-                "rate": rate, "distance": l, "length": m, "utilisation": rho,
-                "base_latency": p004_vct::base_latency(l, m),
-                "critical_rate": cr,
-                "empirical_saturation_rate": p004_vct::empirical_saturation_rate(m),
-            });
-            match (
-                p004_vct::latency(rate, l, m),
-                p004_vct::buffer_size(rho, l, m),
-            ) {
-                (Ok(t), Ok(b)) => merge(
-                    base,
-                    json!({"saturated": false, "latency": t, "buffer_size": b}),
-                ),
-                _ => merge(base, json!({"saturated": true})),
-            }
-        })
-        .collect();
-    emit(
-        json_out,
-        "vct",
-        single,
-        &["rate", "utilisation", "latency", "buffer_size"],
-        &rows,
-    )?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn quaglia(a: &QuagliaArgs, json_out: bool) -> anyhow::Result<ExitCode> {
-    let (rates, single) = a.rates.resolve("0.001:0.011:0.001")?;
-    let reading = if a.printed {
-        p000_quaglia::Reading::Printed
-    } else {
-        p000_quaglia::Reading::Tables
+        })?,
+        ModelCommand::Mg1(a) => models::mg1(&models::Mg1 {
+            lambda: a.lambda,
+            service: a.service,
+            variance: a.variance,
+            min: a.min,
+        })?,
+        ModelCommand::Safaei(a) => {
+            let p = models::Safaei {
+                k: a.k,
+                v1: a.v1,
+                v2: a.v2,
+                length: a.length,
+                exact_distance: a.exact_distance,
+            };
+            models::safaei(&p, &a.rates.spec(), |w| eprintln!("warning: {w}"))?
+        }
+        ModelCommand::Patooghy(a) => {
+            let p = models::Patooghy {
+                n: a.n,
+                vcs: a.vcs,
+                length: a.length,
+            };
+            models::patooghy(&p, &a.rates.spec())?
+        }
+        ModelCommand::Vct(a) => {
+            let p = models::Vct {
+                distance: a.distance,
+                length: a.length,
+            };
+            models::vct(&p, &a.rates.spec())?
+        }
+        ModelCommand::Quaglia(a) => {
+            let p = models::Quaglia {
+                k: a.k,
+                length: a.length,
+                printed: a.printed,
+            };
+            models::quaglia(&p, &a.rates.spec())?
+        }
+        ModelCommand::HuKleinrock(a) => {
+            let p = models::HuKleinrock {
+                length: a.length,
+                timeout: a.timeout,
+                propagation: a.propagation,
+            };
+            models::hu_kleinrock(&p, &a.rates.spec())?
+        }
     };
-    let mut rows = Vec::new();
-    for rate in rates {
-        let cfg = p000_quaglia::QuagliaConfig {
-            k: a.k,
-            lambda: rate,
-            length: a.length,
-            reading,
-        };
-        let base = json!({"rate": rate, "k": a.k, "length": a.length});
-        rows.push(match p000_quaglia::predict(&cfg) {
-            Ok(p) => merge(
-                base,
-                json!({
-                    "saturated": false, "latency": p.latency,
-                    "zero_load_latency": p.zero_load_latency,
-                    "adaptive_latency": p.adaptive_latency,
-                    "x_only_latency": p.x_only_latency, "y_only_latency": p.y_only_latency,
-                    "wait_we": p.waits.west_east, "wait_ne": p.waits.north_east,
-                    "wait_ns": p.waits.north_south, "wait_ws": p.waits.west_south,
-                    "p_x": p.p_x, "p_y": p.p_y, "iterations": p.iterations,
-                }),
-            ),
-            Err(e) if e.is_saturated() => {
-                merge(base, json!({"saturated": true, "reason": e.to_string()}))
-            }
-            Err(e) => bail!("{e}"),
-        });
-    }
-    emit(
-        json_out,
-        "quaglia",
-        single,
-        &[
-            "rate", "latency", "wait_we", "wait_ne", "wait_ns", "wait_ws", "p_x",
-        ],
-        &rows,
-    )?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn hu_kleinrock(a: &HuKleinrockArgs, json_out: bool) -> anyhow::Result<ExitCode> {
-    if !(a.length > 0.0 && a.timeout > 0.0 && a.propagation >= 0.0) {
-        bail!("hu-kleinrock needs --length > 0, --timeout > 0 and --propagation >= 0");
-    }
-    let (b1, b2) = (a.length, 2.0 * a.length * a.length);
-    let default = format!("{}:{}:{}", 0.5 / b1 / 10.0, 0.5 / b1, 0.5 / b1 / 10.0);
-    let (rates, single) = a.rates.resolve(&default)?;
-    let mut rows = Vec::new();
-    for rate in rates {
-        // Retries raise the channel rate to rate / P_S (eq 4); P_T is iterated to a fixed point.
-        let base = json!({"rate": rate, "length": a.length, "timeout": a.timeout});
-        rows.push(
-            match p003_hu_kleinrock::single_channel(rate, b1, b2, a.timeout, a.propagation) {
-                Ok(m) => merge(
-                    base,
-                    json!({
-                        "saturated": false, "p_timeout": m.channel.p_timeout,
-                        "channel_wait": m.channel.mean_wait, "phi0": m.channel.phi0,
-                        "channel_rate": m.channel_rate, "host_wait": m.host.wait,
-                        "latency": m.host.latency,
-                    }),
-                ),
-                Err(flitsim_analysis::queueing::QueueError::Saturated { .. }) => merge(
-                    base,
-                    json!({
-                        "saturated": true,
-                        "saturation_rate": p003_hu_kleinrock::single_channel_saturation(b1, b2, a.timeout),
-                    }),
-                ),
-                Err(e) => bail!("{e}"),
-            },
-        );
-    }
-    emit(
-        json_out,
-        "hu-kleinrock",
-        single,
-        &["rate", "p_timeout", "channel_wait", "host_wait", "latency"],
-        &rows,
-    )?;
+    emit(args.json, &table)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -3,25 +3,11 @@
 //! `--vary`, as curves to simulate, labelled by what differs between them.
 
 use super::args::RunArgs;
-use crate::experiments::vary::{self, differing_keys, expand, parse_vary};
+use crate::experiments::labels::{label, Pending, Study};
+use crate::experiments::vary::{self, expand, parse_vary};
 use crate::experiments::CurveSpec;
-use anyhow::{anyhow, bail, Context};
+use anyhow::{anyhow, Context};
 use std::path::PathBuf;
-
-/// The curves of one `sweep`, ready to simulate.
-pub struct Study {
-    /// The curves, in order: argument, routing function, design.
-    pub specs: Vec<CurveSpec>,
-    /// The rates of each curve, as given (`auto`, `A:B:STEP` or a list).
-    pub rates: Vec<String>,
-    /// Points per curve with `--rates auto`, per curve.
-    pub points: Vec<usize>,
-    /// The keys that differ between the curves other than `netlist` and `routing`: the
-    /// extra CSV columns.
-    pub columns: Vec<String>,
-    /// What every curve shares (`torus-8x8, dor, uniform, length=12`): the plot's title.
-    pub common: String,
-}
 
 /// The run flags `--vary KEY=VALUE` sets: the flags named by the key, else a `--set`.
 fn apply(run: &mut RunArgs, key: &str, value: &str) -> anyhow::Result<()> {
@@ -94,19 +80,6 @@ pub struct Input {
     /// The file the input came from.
     pub source: PathBuf,
 }
-
-/// One curve before labelling.
-struct Pending {
-    spec: CurveSpec,
-    /// The first router's configuration, for keys another curve sets and this one not.
-    router: Option<serde_json::Value>,
-    settings: Vec<(String, String)>,
-    label: Option<String>,
-    source: String,
-    rates: String,
-    points: usize,
-}
-
 fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
     let source = input.source.clone();
     let varies = input
@@ -182,7 +155,6 @@ fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
 fn keys(design: &[(String, String)]) -> Vec<String> {
     design.iter().map(|(k, _)| k.clone()).collect()
 }
-
 /// The curves of `inputs` (one per NETLIST argument), labelled by what differs; two
 /// curves with one label are refused.
 ///
@@ -193,106 +165,5 @@ pub fn study(inputs: &[Input]) -> anyhow::Result<Study> {
     for input in inputs {
         input_curves(input, &mut pending)?;
     }
-    if pending.len() > vary::MAX_DESIGNS {
-        bail!(
-            "sweep: {} curves, more than {}\nhelp: vary fewer keys or values",
-            pending.len(),
-            vary::MAX_DESIGNS
-        );
-    }
-    fill_defaults(&mut pending);
-    let all: Vec<Vec<(String, String)>> = pending.iter().map(|p| p.settings.clone()).collect();
-    let differ = differing_keys(&all);
-    let by_name = differ.iter().all(|k| k == "netlist" || k == "routing");
-    let columns: Vec<String> = differ
-        .iter()
-        .filter(|k| *k != "netlist" && *k != "routing")
-        .cloned()
-        .collect();
-    let shared: Vec<String> = all[0]
-        .iter()
-        .map(|(k, _)| k.clone())
-        .filter(|k| !differ.contains(k) && k != "seed")
-        .collect();
-    let common = vary::label(&all[0], &dedup(shared));
-    let mut specs: Vec<CurveSpec> = Vec::new();
-    let mut sources: Vec<String> = Vec::new();
-    let (mut rates, mut points) = (Vec::new(), Vec::new());
-    for p in pending {
-        let mut spec = p.spec;
-        spec.design = columns
-            .iter()
-            .map(|k| {
-                (
-                    k.clone(),
-                    vary::value_of(&p.settings, k).unwrap_or("").to_string(),
-                )
-            })
-            .collect();
-        spec.label = match p.label {
-            Some(l) => l,
-            None if by_name => spec.label,
-            None => vary::label(&p.settings, &differ),
-        };
-        if let Some(i) = specs.iter().position(|s| s.label == spec.label) {
-            bail!(
-                "{}: error[duplicate-label]: this curve and one of {} would both be labelled `{}`\nhelp: the two designs do not differ in their netlist name, routing, traffic, lengths or overrides: give each netlist its own `name`, give each experiment file a `label`, or use --vary",
-                p.source,
-                sources[i],
-                spec.label
-            );
-        }
-        specs.push(spec);
-        sources.push(p.source);
-        rates.push(p.rates);
-        points.push(p.points);
-    }
-    Ok(Study {
-        specs,
-        rates,
-        points,
-        columns,
-        common,
-    })
-}
-
-fn dedup(mut keys: Vec<String>) -> Vec<String> {
-    let mut seen = Vec::new();
-    keys.retain(|k| {
-        let new = !seen.contains(k);
-        seen.push(k.clone());
-        new
-    });
-    keys
-}
-
-/// Gives each curve the netlist's value of the router keys other curves set and it
-/// does not (a plain netlist beside one with `vcs=2` is labelled with its own `vcs`).
-fn fill_defaults(pending: &mut [Pending]) {
-    let mut keys: Vec<String> = Vec::new();
-    for p in pending.iter() {
-        for (k, _) in &p.settings {
-            if !keys.contains(k) {
-                keys.push(k.clone());
-            }
-        }
-    }
-    for p in pending.iter_mut() {
-        for k in &keys {
-            if vary::value_of(&p.settings, k).is_some() {
-                continue;
-            }
-            let v = p.router.as_ref().and_then(|r| r.get(k.as_str()));
-            let text = match v {
-                Some(serde_json::Value::String(s)) => Some(s.clone()),
-                Some(v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_))) => {
-                    Some(v.to_string())
-                }
-                _ => None,
-            };
-            if let Some(t) = text {
-                p.settings.push((k.clone(), t));
-            }
-        }
-    }
+    label(pending)
 }

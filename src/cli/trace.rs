@@ -9,9 +9,9 @@
 //! line, the error on stderr, and exits with code 3.
 
 use crate::cli::args::RunArgs;
-use crate::cli::packet_list::{parse_injection, read_packet_list, Injection};
-use crate::cli::rtl_log;
 use crate::cli::run::EXIT_DEADLOCK;
+use crate::studies::packet_list::{scripted_packets, Injection};
+use crate::studies::rtl_log;
 use anyhow::{anyhow, Context};
 use clap::Args;
 use flitsim_engine::trace::{text, vcd::VcdWriter, TraceEvent, TraceFilter, TraceNames};
@@ -115,7 +115,12 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
             .packets
             .push(TraceFilter::parse_packet(p).map_err(|e| anyhow!("--packet {p}: {e}"))?);
     }
-    let injections = scripted_packets(args, &names, netlist.num_terminals())?;
+    let injections = scripted_packets(
+        &args.inject,
+        args.packets.as_deref(),
+        &names,
+        netlist.num_terminals(),
+    )?;
     let rtl = args.format == "rtl";
     let mut vcd = open_vcd(args.vcd.as_ref(), &names, &filter)?;
     let stdout = std::io::stdout();
@@ -176,25 +181,6 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
-/// The `--inject` and `--packets` packets, by cycle.
-fn scripted_packets(
-    args: &TraceArgs,
-    names: &TraceNames,
-    terminals: usize,
-) -> anyhow::Result<Vec<Injection>> {
-    let vcs = injection_vcs(names, terminals);
-    let mut injections = args
-        .inject
-        .iter()
-        .map(|s| parse_injection(s, terminals, vcs))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    if let Some(path) = &args.packets {
-        injections.extend(read_packet_list(path, terminals, vcs)?);
-    }
-    injections.sort_by_key(|i| i.cycle);
-    Ok(injections)
-}
-
 /// Puts scripted packet `i` into its source queue.
 fn enqueue(sim: &mut Simulation, i: &Injection) {
     match i.vc {
@@ -216,17 +202,6 @@ fn printed_lines(
     } else {
         Ok(kept.iter().map(|e| text::line(names, e)).collect())
     }
-}
-
-/// The smallest VC count of a terminal's router port (the injection VCs a packet may name).
-fn injection_vcs(names: &TraceNames, terminals: usize) -> usize {
-    (0..terminals)
-        .map(|t| {
-            let (r, p) = names.terminal_place(flitsim_netlist::TerminalId(t as u32));
-            usize::from(names.in_vcs[r.index()][usize::from(p)])
-        })
-        .min()
-        .unwrap_or(0)
 }
 
 /// The VCD writer of `--vcd FILE`, if given (only rank 0 of an MPI job writes files).

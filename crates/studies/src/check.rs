@@ -7,7 +7,7 @@ use crate::measure::{self, Measured};
 use crate::plot::{Chart, Series, Style};
 use flitsim_engine::SimConfig;
 use flitsim_netlist::{Netlist, Topology};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The configuration as plain data for [`crosscheck::paper_model`].
 pub fn setup(netlist: &Netlist, config: &SimConfig) -> Setup {
@@ -109,4 +109,29 @@ pub fn chart(r: &CheckResult) -> Chart {
         y_label: "P(v)".into(),
         series,
     }
+}
+
+/// The relative error of the modelled mean latency against the measured one.
+pub fn latency_error(r: &CheckResult) -> Option<f64> {
+    let m = r.model.as_ref()?.latency?;
+    flitsim_analysis::compare::relative_error(r.measured.report.latency.mean?, m)
+}
+
+/// The JSON of a cross-check (`flitsim check --json`): `config`, the setup, the measured
+/// and modelled latency with their relative error, the classes and the channels.
+pub fn to_json(r: &CheckResult, config: Value) -> Value {
+    json!({
+        "config": config,
+        "setup": r.setup,
+        "latency": {
+            "measured": r.measured.report.latency.mean,
+            "ci95": r.measured.latency_ci95,
+            "model": r.model,
+            "relative_error": latency_error(r),
+        },
+        "accepted_flits_per_terminal_cycle": r.measured.report.accepted.flits_per_terminal_cycle,
+        "classes": r.classes,
+        "channels": r.channels,
+        "deadlock": r.measured.report.deadlock,
+    })
 }

@@ -16,6 +16,7 @@
 
 use super::curve::{simulate_jobs, Bracket, CurveSpec};
 use super::pool::Progress;
+use anyhow::bail;
 use flitsim_engine::{RunReport, SimConfig};
 use flitsim_netlist::{Netlist, Switching};
 use serde::Serialize;
@@ -41,6 +42,36 @@ impl Default for Criteria {
             latency_tolerance: 0.10,
             saturation_tolerance: 0.05,
         }
+    }
+}
+
+impl Criteria {
+    /// These criteria when every fraction is in range (`up_to` in (0, 1],
+    /// `saturation_tolerance` in [0, 1), `latency_tolerance` finite and >= 0).
+    ///
+    /// # Errors
+    /// A fraction out of range, named by its `flitsim buffers` flag.
+    pub fn checked(self) -> anyhow::Result<Criteria> {
+        let frac = |flag: &str, v: f64, lo_open: bool| -> anyhow::Result<()> {
+            let ok = if lo_open {
+                v > 0.0 && v <= 1.0
+            } else {
+                (0.0..1.0).contains(&v)
+            };
+            if !ok {
+                bail!("{flag} {v} is out of range\nhelp: give a fraction, e.g. {flag} 0.1");
+            }
+            Ok(())
+        };
+        frac("--up-to", self.up_to, true)?;
+        frac("--saturation-tolerance", self.saturation_tolerance, false)?;
+        if !(self.latency_tolerance >= 0.0 && self.latency_tolerance.is_finite()) {
+            bail!(
+                "--latency-tolerance {} is out of range\nhelp: give a fraction >= 0, e.g. 0.1 for 10%",
+                self.latency_tolerance
+            );
+        }
+        Ok(self)
     }
 }
 
@@ -346,6 +377,25 @@ fn smallest_meeting(
         }
     }
     Ok(Some(ok))
+}
+
+/// Bits per flit for the storage in bits: BookSim's default `channel_width`.
+pub const FLIT_BITS: u64 = 128;
+
+/// The bits of one flit in `netlist`.
+pub fn flit_bits(_netlist: &Netlist) -> u64 {
+    FLIT_BITS
+}
+
+/// The storage of `netlist` with every VC `depth` flits deep as JSON: flits and bits per
+/// router (the largest) and for the network, with `bits` per flit.
+pub fn storage_json(netlist: &Netlist, depth: u32, bits: u64) -> serde_json::Value {
+    let (router, network) = storage_flits(netlist, depth);
+    serde_json::json!({
+        "flit_bits": bits,
+        "router_flits": router, "router_bits": router * bits,
+        "network_flits": network, "network_bits": network * bits,
+    })
 }
 
 /// Input-buffer storage of `netlist` with every VC `depth` flits deep:

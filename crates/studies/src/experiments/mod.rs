@@ -5,8 +5,11 @@
 pub mod buffer_depth;
 pub mod buffer_sizing;
 pub mod curve;
+pub mod curve_csv;
 pub mod design_table;
+pub mod labels;
 pub mod pool;
+pub mod rates;
 pub mod saturation;
 pub mod vary;
 

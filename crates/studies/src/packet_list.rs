@@ -4,6 +4,7 @@
 //! carries no other packet and has a credit); without one, the first free VC.
 
 use anyhow::{anyhow, Context};
+use flitsim_engine::trace::TraceNames;
 use flitsim_netlist::TerminalId;
 use std::path::Path;
 
@@ -133,4 +134,37 @@ pub fn read_packet_list(
         out.push(inj);
     }
     Ok(out)
+}
+
+/// The `--inject` and `--packets` packets, by cycle.
+///
+/// # Errors
+/// A malformed or out-of-range packet, or an unreadable packet list.
+pub fn scripted_packets(
+    inject: &[String],
+    packets: Option<&Path>,
+    names: &TraceNames,
+    terminals: usize,
+) -> anyhow::Result<Vec<Injection>> {
+    let vcs = injection_vcs(names, terminals);
+    let mut injections = inject
+        .iter()
+        .map(|s| parse_injection(s, terminals, vcs))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(path) = packets {
+        injections.extend(read_packet_list(path, terminals, vcs)?);
+    }
+    injections.sort_by_key(|i| i.cycle);
+    Ok(injections)
+}
+
+/// The smallest VC count of a terminal's router port (the injection VCs a packet may name).
+fn injection_vcs(names: &TraceNames, terminals: usize) -> usize {
+    (0..terminals)
+        .map(|t| {
+            let (r, p) = names.terminal_place(TerminalId(t as u32));
+            usize::from(names.in_vcs[r.index()][usize::from(p)])
+        })
+        .min()
+        .unwrap_or(0)
 }
