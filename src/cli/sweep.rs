@@ -112,17 +112,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         Some(n) => n as usize,
     };
-    let bar = if super::progress::shown(args.run.quiet) {
-        let b = ProgressBar::new(0);
-        b.set_style(
-            ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} runs {elapsed}")
-                .map_err(|e| anyhow!("{e}"))?
-                .progress_chars("=> "),
-        );
-        b
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = runs_bar(args.run.quiet)?;
     let auto: Vec<bool> = study.rates.iter().map(|r| r.trim() == "auto").collect();
     if auto.iter().any(|&a| a != auto[0]) {
         bail!("--rates: some inputs give `auto` and others a list\nhelp: give every input `auto`, or every input a list");
@@ -200,6 +190,20 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The bar counting the sweep's runs (hidden with `--quiet` or without a terminal).
+fn runs_bar(quiet: bool) -> anyhow::Result<ProgressBar> {
+    if !super::progress::shown(quiet) {
+        return Ok(ProgressBar::hidden());
+    }
+    let b = ProgressBar::new(0);
+    b.set_style(
+        ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} runs {elapsed}")
+            .map_err(|e| anyhow!("{e}"))?
+            .progress_chars("=> "),
+    );
+    Ok(b)
 }
 
 /// The NETLIST arguments with their own flags: `args.inputs` when `main` parsed them one

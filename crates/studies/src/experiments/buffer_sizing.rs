@@ -379,12 +379,9 @@ fn smallest_meeting(
     Ok(Some(ok))
 }
 
-/// Bits per flit for the storage in bits: BookSim's default `channel_width`.
-pub const FLIT_BITS: u64 = 128;
-
-/// The bits of one flit in `netlist`.
-pub fn flit_bits(_netlist: &Netlist) -> u64 {
-    FLIT_BITS
+/// The bits of one flit in `netlist` (its `flit_width`, by default the cost model's).
+pub fn flit_bits(netlist: &Netlist) -> u64 {
+    u64::from(netlist.flit_width.unwrap_or(crate::cost::DEFAULT_FLIT_BITS))
 }
 
 /// The storage of `netlist` with every VC `depth` flits deep as JSON: flits and bits per
