@@ -22,7 +22,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let netlist = args.load_netlist()?;
     let config = args.sim_config()?;
     let (tech, cost_options) = args.cost.resolve()?;
-    let cost_design = crate::cost::prepare(&netlist, &tech, &cost_options)?;
+    // A wire the cost model cannot design costs the run its cost figures, not the run.
+    let cost_design = crate::cost::prepare(&netlist, &tech, &cost_options).unwrap_or_else(|e| {
+        bar.suspend(|| eprintln!("warning: no cost figures: {e:#}"));
+        None
+    });
     let warning = flitsim_routing::deadlock_warning(&netlist);
     if let Some(w) = &warning {
         bar.suspend(|| eprintln!("warning: {w}"));
