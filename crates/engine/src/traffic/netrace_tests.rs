@@ -104,5 +104,5 @@ fn unreadable_files_are_refused() {
     std::fs::remove_file(&path).unwrap();
     assert!(e.contains("cannot decompress"), "{e}");
     let e = load(&std::env::temp_dir()).unwrap_err().to_string();
-    assert!(e.contains("not a regular file"), "{e}");
+    assert!(e.contains("is a directory, not a file"), "{e}");
 }
