@@ -55,7 +55,7 @@ pub enum ImportError {
         max: usize,
     },
     /// The text is not `key = value;` statements.
-    #[error("{origin}: error: {message}\nhelp: {help}")]
+    #[error("{origin}: {message}\nhelp: {help}")]
     Syntax {
         /// Where.
         origin: Origin,
@@ -65,7 +65,7 @@ pub enum ImportError {
         help: String,
     },
     /// A key BookSim does not have.
-    #[error("{origin}: error: unknown BookSim key `{key}`\nhelp: {help}")]
+    #[error("{origin}: unknown BookSim key `{key}`\nhelp: {help}")]
     UnknownKey {
         /// Where.
         origin: Origin,
@@ -75,7 +75,7 @@ pub enum ImportError {
         help: String,
     },
     /// A value of the right key that is malformed or out of range.
-    #[error("{origin}: error: `{key} = {value}`: {message}\nhelp: {help}")]
+    #[error("{origin}: `{key} = {value}`: {message}\nhelp: {help}")]
     BadValue {
         /// Where.
         origin: Origin,
@@ -89,7 +89,7 @@ pub enum ImportError {
         help: Box<str>,
     },
     /// A valid BookSim setting flitsim cannot simulate.
-    #[error("{origin}: error: `{key} = {value}` cannot be imported: {reason}\nhelp: {help}")]
+    #[error("{origin}: `{key} = {value}` cannot be imported: {reason}\nhelp: {help}")]
     Unsupported {
         /// Where (the default's origin if a default is what flitsim cannot honour).
         origin: Origin,
@@ -102,4 +102,33 @@ pub enum ImportError {
         /// How to fix it.
         help: Box<str>,
     },
+    /// Several settings refused in one pass, each with its own location and fix.
+    #[error("{}", several(.0))]
+    Several(Vec<ImportError>),
+}
+
+impl ImportError {
+    /// One error as itself, several as [`ImportError::Several`]; `None` when there is none.
+    #[must_use]
+    pub fn from_all(mut errors: Vec<ImportError>) -> Option<ImportError> {
+        match errors.len() {
+            0 => None,
+            1 => errors.pop(),
+            _ => Some(ImportError::Several(errors)),
+        }
+    }
+}
+
+/// Each error on its own lines, then how many there are.
+fn several(errors: &[ImportError]) -> String {
+    let mut out = String::new();
+    for e in errors {
+        out.push_str(&e.to_string());
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "{} settings cannot be imported; fix them all and import again",
+        errors.len()
+    ));
+    out
 }

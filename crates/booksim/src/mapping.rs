@@ -22,11 +22,13 @@ pub struct Import {
 }
 
 /// Checks every set key: unknown keys and non-default values of features flitsim lacks
-/// are refused; keys that only change BookSim's printing are listed with a note.
-///
-/// # Errors
-/// The first unknown or unsupported key.
-pub fn check_keys(config: &Config, settings: &Settings) -> Result<Vec<Line>, ImportError> {
+/// are refused (each one into `errors`); keys that only change BookSim's printing are
+/// listed with a note.
+pub fn check_keys(
+    config: &Config,
+    settings: &Settings,
+    errors: &mut Vec<ImportError>,
+) -> Vec<Line> {
     let mut lines = Vec::new();
     for (name, setting) in settings {
         let Some(key) = keys::find(name) else {
@@ -34,11 +36,12 @@ pub fn check_keys(config: &Config, settings: &Settings) -> Result<Vec<Line>, Imp
                 Some(near) => format!("did you mean `{near}`? (BookSim refuses unknown keys too)"),
                 None => "BookSim's keys are those of its src/booksim_config.cpp".into(),
             };
-            return Err(ImportError::UnknownKey {
+            errors.push(ImportError::UnknownKey {
                 origin: setting.origin.clone(),
                 key: name.clone(),
                 help,
             });
+            continue;
         };
         match key.used {
             Use::Mapped => {}
@@ -47,22 +50,25 @@ pub fn check_keys(config: &Config, settings: &Settings) -> Result<Vec<Line>, Imp
                 "",
                 Some("ignored: it changes BookSim's output or run loop, not the network".into()),
             )),
-            Use::DefaultOnly => {
-                if !same_value(&setting.value, key.default) {
-                    return Err(config.unsupported(
-                        name,
-                        "flitsim has no equivalent of this feature",
-                        &format!(
-                            "remove the key or set it to BookSim's default `{}`",
-                            key.default
-                        ),
-                    ));
-                }
+            Use::DefaultOnly if same_value(&setting.value, key.default) => {
                 lines.push(config.line(name, "", Some("BookSim's default: nothing to map".into())));
             }
+            Use::DefaultOnly => errors.push(config.unsupported(
+                name,
+                "flitsim has no equivalent of this feature",
+                &format!(
+                    "remove the key or set it to BookSim's default `{}`",
+                    key.default
+                ),
+            )),
         }
     }
-    Ok(lines)
+    lines
+}
+
+/// The value of `result`, or `None` with its error kept in `errors`.
+fn keep<T>(result: Result<T, ImportError>, errors: &mut Vec<ImportError>) -> Option<T> {
+    result.map_err(|e| errors.push(e)).ok()
 }
 
 /// Equal as numbers when both are numbers, else as text.
@@ -76,15 +82,33 @@ fn same_value(a: &str, b: &str) -> bool {
 /// Translates `settings` (file plus overrides).
 ///
 /// # Errors
-/// An unknown key, a malformed value, or a setting flitsim cannot honour.
+/// Every unknown key, malformed value and setting flitsim cannot honour, in one error
+/// (at most one per group of keys past the first refusal in that group).
 pub fn import(settings: &Settings) -> Result<Import, ImportError> {
     let config = Config::new(settings);
-    let mut lines = check_keys(&config, settings)?;
-    let shape = Shape::from_config(&config, &mut lines)?;
-    let router = super::router::RouterKeys::from_config(&config, &shape, &mut lines)?;
-    let timing = Timing::from_config(&config, &shape, &mut lines)?;
-    let mut run_flags = super::traffic::run_flags(&config, &mut lines)?;
-    let power = super::power::PowerKeys::from_config(&config, &mut lines)?;
+    let mut errors = Vec::new();
+    let mut lines = check_keys(&config, settings, &mut errors);
+    let shape = keep(Shape::from_config(&config, &mut lines), &mut errors);
+    let router = shape.as_ref().and_then(|shape| {
+        keep(
+            super::router::RouterKeys::from_config(&config, shape, &mut lines),
+            &mut errors,
+        )
+    });
+    let timing = shape
+        .as_ref()
+        .and_then(|shape| keep(Timing::from_config(&config, shape, &mut lines), &mut errors));
+    let run_flags = keep(super::traffic::run_flags(&config, &mut lines), &mut errors);
+    let power = keep(
+        super::power::PowerKeys::from_config(&config, &mut lines),
+        &mut errors,
+    );
+    // A group without a value left its error, so `errors` is empty only when all are there.
+    let (true, Some(shape), Some(router), Some(timing), Some(mut run_flags), Some(power)) =
+        (errors.is_empty(), shape, router, timing, run_flags, power)
+    else {
+        return Err(ImportError::from_all(errors).unwrap_or(ImportError::Several(Vec::new())));
+    };
     run_flags.extend(power.run_flags.iter().cloned());
     let mut netlist = String::new();
     let _ = writeln!(

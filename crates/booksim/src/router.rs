@@ -49,35 +49,7 @@ impl RouterKeys {
             format!("vc_release = \"{release}\""),
             None,
         ));
-        for (key, flitsim) in [
-            ("vc_allocator", "vc_allocator"),
-            ("sw_allocator", "switch_allocator"),
-        ] {
-            let (kind, note) = allocator(config, key)?;
-            defaults.push((flitsim, quoted(kind)));
-            lines.push(config.line(key, format!("{flitsim} = \"{kind}\""), note));
-        }
-        let arbiter = match config.get("arb_type").0.as_str() {
-            "round_robin" => "round-robin",
-            "matrix" => "matrix",
-            _ => {
-                return Err(config.unsupported(
-                    "arb_type",
-                    "flitsim's arbiters are round-robin and matrix",
-                    "use `arb_type = round_robin;` or `arb_type = matrix;`",
-                ))
-            }
-        };
-        defaults.push(("arbiter", quoted(arbiter)));
-        lines.push(config.line("arb_type", format!("arbiter = \"{arbiter}\""), None));
-        let iters = config.int("alloc_iters", 1, i64::from(MAX_ALLOC_ITERS))?;
-        defaults.push(("alloc_iters", iters.to_string()));
-        let iterative = ["vc_allocator", "sw_allocator"]
-            .iter()
-            .any(|k| matches!(config.get(k).0.as_str(), "islip" | "pim"));
-        let note = (iters > 1 && !iterative)
-            .then(|| "only iSLIP and PIM make more than one round".to_string());
-        lines.push(config.line("alloc_iters", format!("alloc_iters = {iters}"), note));
+        allocators(config, lines, &mut defaults)?;
         let speculative = config.int("speculative", 0, 1)? == 1;
         defaults.push(("speculative", speculative.to_string()));
         let line = format!("speculative = {speculative}");
@@ -149,27 +121,156 @@ fn routing(
     Ok(())
 }
 
-/// `vc_allocator` / `sw_allocator` -> flitsim's allocator.
-fn allocator(config: &Config, key: &str) -> Result<(&'static str, Option<String>), ImportError> {
-    let (name, _) = config.get(key);
-    Ok(match name.as_str() {
-        "separable_input_first" => ("separable-input-first", None),
-        "separable_output_first" => ("separable-output-first", None),
-        "islip" => ("islip", None),
-        "pim" => ("pim", None),
-        "wavefront" => ("wavefront", None),
-        "loa" | "max_size" | "select" => (
-            "separable-output-first",
-            Some(format!(
-                "flitsim has no `{name}` allocator: the separable output-first one stands in"
-            )),
-        ),
+/// One BookSim allocator name, `name` or `name(param)`, as flitsim's allocator.
+struct Allocator {
+    /// flitsim's allocator.
+    kind: &'static str,
+    /// Rounds: the parameter of an iterative allocator, else 1.
+    iters: i64,
+    /// Does the count of rounds change what it does?
+    iterative: bool,
+    /// BookSim's arbiter name: the parameter of a separable allocator, else round-robin.
+    arbiter: String,
+    /// What differs from BookSim.
+    note: Option<String>,
+}
+
+/// `vc_allocator` and `sw_allocator` -> `vc_allocator`, `switch_allocator`, `arbiter` and
+/// `alloc_iters`. BookSim's IQ router builds its allocators without the config, so
+/// `alloc_iters` and `arb_type` change nothing there: only a parameter in the name does.
+fn allocators(
+    config: &Config,
+    lines: &mut Vec<Line>,
+    defaults: &mut Vec<(&'static str, String)>,
+) -> Result<(), ImportError> {
+    let vc = allocator(config, "vc_allocator")?;
+    let sw = allocator(config, "sw_allocator")?;
+    for (key, flitsim, a) in [
+        ("vc_allocator", "vc_allocator", &vc),
+        ("sw_allocator", "switch_allocator", &sw),
+    ] {
+        defaults.push((flitsim, quoted(a.kind)));
+        lines.push(config.line(key, format!("{flitsim} = \"{}\"", a.kind), a.note.clone()));
+    }
+    let ignored = |key: &str| {
+        format!("ignored, as BookSim's IQ router does: give the parameter in the allocator's name ({key})")
+    };
+    if config.is_set("alloc_iters") {
+        lines.push(config.line("alloc_iters", "", Some(ignored("`islip(2)`"))));
+    }
+    if config.is_set("arb_type") {
+        let note = Some(ignored("`separable_input_first(matrix)`"));
+        lines.push(config.line("arb_type", "", note));
+    }
+    let rounds: Vec<i64> = [&vc, &sw]
+        .iter()
+        .filter(|a| a.iterative)
+        .map(|a| a.iters)
+        .collect();
+    if rounds.windows(2).any(|w| w[0] != w[1]) {
+        return Err(config.unsupported(
+            "sw_allocator",
+            &format!(
+                "the VC allocator makes {} rounds and the switch allocator {}; flitsim's `alloc_iters` sets both",
+                vc.iters, sw.iters
+            ),
+            "give both allocators the same parameter, e.g. `vc_allocator = islip(2); sw_allocator = islip(2);`",
+        ));
+    }
+    let iters = rounds.first().copied().unwrap_or(1);
+    defaults.push(("alloc_iters", iters.to_string()));
+    if vc.arbiter != sw.arbiter {
+        return Err(config.unsupported(
+            "sw_allocator",
+            &format!(
+                "the VC allocator's arbiters are {} and the switch allocator's {}; flitsim's `arbiter` sets both",
+                vc.arbiter, sw.arbiter
+            ),
+            "give both allocators the same arbiter, e.g. `separable_input_first(matrix)` for both",
+        ));
+    }
+    let arbiter = match vc.arbiter.as_str() {
+        "round_robin" => "round-robin",
+        _ => "matrix",
+    };
+    defaults.push(("arbiter", quoted(arbiter)));
+    Ok(())
+}
+
+/// `vc_allocator` or `sw_allocator`, with BookSim's optional `(param)`.
+fn allocator(config: &Config, key: &str) -> Result<Allocator, ImportError> {
+    let (value, _) = config.get(key);
+    let (name, param) = match value.split_once('(') {
+        Some((name, rest)) => (name, Some(rest.trim_end_matches(')'))),
+        None => (value.as_str(), None),
+    };
+    let stand_in = |name: &str| {
+        Some(format!(
+            "flitsim has no `{name}` allocator: the separable output-first one stands in"
+        ))
+    };
+    let (kind, iterative, separable, note) = match name {
+        "separable_input_first" => ("separable-input-first", false, true, None),
+        "separable_output_first" => ("separable-output-first", false, true, None),
+        "islip" => ("islip", true, false, None),
+        "pim" => ("pim", true, false, None),
+        "wavefront" => ("wavefront", false, false, None),
+        "select" => ("separable-output-first", true, false, stand_in(name)),
+        "loa" | "max_size" => ("separable-output-first", false, false, stand_in(name)),
+        "rr_wavefront" | "piggyback" => {
+            let reason = if name == "piggyback" {
+                "flitsim has no piggybacked VC allocation (VCs chosen by the speculative switch allocator)"
+            } else {
+                "flitsim's wavefront moves its priority diagonal by one per allocation, as BookSim's `wavefront`; `rr_wavefront`'s rule is not modelled"
+            };
+            return Err(config.unsupported(key, reason, &format!("use `{key} = wavefront;` or a separable allocator")));
+        }
         _ => {
             return Err(config.bad(
                 key,
                 "not a BookSim allocator",
-                "use separable_input_first, separable_output_first, islip, pim, loa, wavefront, max_size or select",
+                "use separable_input_first, separable_output_first, islip, pim, loa, wavefront, max_size or select, with an optional parameter such as islip(2)",
             ))
         }
+    };
+    let iters = match param {
+        Some(p) if iterative => match p.trim().parse::<i64>() {
+            Ok(n) if (1..=i64::from(MAX_ALLOC_ITERS)).contains(&n) => n,
+            _ => {
+                return Err(config.bad(
+                    key,
+                    &format!("the rounds in `{name}(N)` must be 1 to {MAX_ALLOC_ITERS}"),
+                    &format!("write for example `{key} = {name}(2);`"),
+                ))
+            }
+        },
+        _ => 1,
+    };
+    let arbiter = match param {
+        Some(p) if separable => match p.trim() {
+            "round_robin" | "matrix" => p.trim().to_string(),
+            _ => {
+                return Err(config.unsupported(
+                    key,
+                    "flitsim's arbiters are round_robin and matrix",
+                    &format!("write `{key} = {name}(round_robin);` or `{name}(matrix)`"),
+                ))
+            }
+        },
+        _ => "round_robin".to_string(),
+    };
+    if param.is_some() && !iterative && !separable {
+        return Err(config.bad(
+            key,
+            &format!("BookSim's `{name}` takes no parameter"),
+            &format!("write `{key} = {name};`"),
+        ));
+    }
+    Ok(Allocator {
+        kind,
+        iters,
+        iterative: iterative && kind != "separable-output-first",
+        arbiter,
+        note,
     })
 }
