@@ -321,10 +321,7 @@ fn unknown_and_unsupported_keys_are_refused_by_name() {
         &format!("{LINE}num_vc = 4;\n"),
         &[],
         &[
-            &format!(
-                "{}:12: unknown BookSim key `num_vc`",
-                path("typo.cfg")
-            ),
+            &format!("{}:12: unknown BookSim key `num_vc`", path("typo.cfg")),
             "did you mean `num_vcs`?",
         ],
     );
@@ -547,7 +544,10 @@ fn allocator_parameters_are_honoured_and_alloc_iters_and_arb_type_ignored_as_boo
         "alloc_iters changes nothing"
     );
     assert!(plain.contains("alloc_iters = 1"), "{plain}");
-    assert!(mapping.contains("ignored, as BookSim's IQ router does"), "{mapping}");
+    assert!(
+        mapping.contains("ignored, as BookSim's IQ router does"),
+        "{mapping}"
+    );
     let (matrix, _) = netlist_of(
         "matrix.cfg",
         "vc_allocator = separable_input_first(matrix);\nsw_allocator = separable_input_first(matrix);\n",
@@ -565,5 +565,60 @@ fn allocator_parameters_are_honoured_and_alloc_iters_and_arb_type_ignored_as_boo
     );
     let (code, _, stderr) = flitsim(&["import", "booksim", mixed.to_str().unwrap()]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("`sw_allocator = islip(2)` cannot be imported"), "{stderr}");
+    assert!(
+        stderr.contains("`sw_allocator = islip(2)` cannot be imported"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_anynet_listing_imports_as_explicit_routers_and_runs() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("anynet");
+    std::fs::create_dir_all(&dir).unwrap();
+    let listing = |text: &str| std::fs::write(dir.join("net.txt"), text).unwrap();
+    let config = dir.join("anynet.cfg");
+    std::fs::write(
+        &config,
+        "topology = anynet;\nnetwork_file = net.txt;\nrouting_function = min;\nnum_vcs = 2;\ntraffic = uniform;\ninjection_rate = 0.01;\nsample_period = 1000;\n",
+    )
+    .unwrap();
+    // A line of three routers, two nodes each; the channel 0 -> 1 takes 3 cycles.
+    listing("router 0 node 0 node 1 router 1 3\nrouter 1 node 2 node 3 router 2\nrouter 2 node 4 node 5\n");
+    let (netlist, mapping) = import(&config, &[]);
+    assert!(mapping.contains("3 routers"), "{mapping}");
+    assert!(mapping.contains("routing = \"table\""), "{mapping}");
+    let toml = std::fs::read_to_string(&netlist).unwrap();
+    for line in [
+        "name = \"r1\"\nterminals = 2\nports = [{ name = \"r0\" }, { name = \"r2\" }]",
+        "from = \"r0.r1\"\nto = \"r1.r0\"\nlatency = 4",
+        "from = \"r1.r0\"\nto = \"r0.r1\"\nlatency = 2",
+    ] {
+        assert!(toml.contains(line), "missing `{line}` in\n{toml}");
+    }
+    // One packet from node 0 to node 2 crosses the 3-cycle channel; back, the 1-cycle one.
+    let there = one_packet(&netlist, 0, 2, 1);
+    let back = one_packet(&netlist, 2, 0, 1);
+    assert_eq!(there, back + 2, "{there} {back}");
+    for (text, expected) in [
+        ("node 0 router 0\n", "starts with `node`"),
+        (
+            "router 0 node 0 2 router 1\n",
+            "BookSim records it as a channel",
+        ),
+        (
+            "router 0 node 1 router 1\nrouter 1 node 0\n",
+            "router by router",
+        ),
+        ("router 0 node 0 router 2\n", "without a gap"),
+        ("router 0 node 0 nodes 1\n", "neither `node` nor `router`"),
+    ] {
+        listing(text);
+        let (code, _, stderr) = flitsim(&["import", "booksim", config.to_str().unwrap()]);
+        assert_eq!(code, 1, "{text}: {stderr}");
+        assert!(
+            stderr.contains(expected),
+            "{text}: missing `{expected}` in\n{stderr}"
+        );
+        assert!(stderr.contains("net.txt:"), "{stderr}");
+    }
 }

@@ -164,7 +164,7 @@ pub const KEYS: &[Key] = &[
     k("tech_file", "", M),
     k("channel_width", "128", M),
     k("channel_sweep", "0", M),
-    k("network_file", "", D),
+    k("network_file", "", M),
 ];
 
 /// The key named `name`, if BookSim has it.

@@ -5,6 +5,7 @@
 //! settings in force, `topology`, `router`, `timing` and `traffic` translate their groups
 //! of keys, and `mapping` assembles the result and the printed key-by-key mapping.
 
+pub mod anynet;
 pub mod config;
 pub mod error;
 pub mod keys;

@@ -122,6 +122,7 @@ pub fn import(settings: &Settings) -> Result<Import, ImportError> {
     let _ = writeln!(netlist, "\n[defaults]");
     router.write_defaults(&mut netlist);
     timing.write_defaults(&mut netlist);
+    shape.write_routers(&mut netlist);
     lines.sort_by_key(|l| order(&l.key));
     Ok(Import {
         netlist,

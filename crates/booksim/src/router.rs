@@ -85,6 +85,17 @@ fn routing(
 ) -> Result<(), ImportError> {
     let (function, _) = config.get("routing_function");
     let (routing, note) = match function.as_str() {
+        "min" if shape.is_any_net() => (
+            "table",
+            Some("nearest flitsim function: shortest up*/down* paths, all of them (deadlock-free); BookSim's min_anynet takes one shortest path per pair".to_string()),
+        ),
+        _ if shape.is_any_net() => {
+            return Err(config.unsupported(
+                "routing_function",
+                "an anynet has no coordinates; flitsim routes it by table",
+                "use `routing_function = min;`",
+            ))
+        }
         "dim_order" => ("dor", None),
         "dor" if !shape.is_torus() => ("dor", None),
         "min_adapt" => (

@@ -5,6 +5,7 @@
 //! BookSim mesh with k = 2 is the binary n-cube (one channel per dimension), flitsim's
 //! `hypercube`; a torus with k = 2 keeps its two parallel channels per dimension.
 
+use super::anynet::{listing_path, AnyNet};
 use super::config::Config;
 use super::error::ImportError;
 use super::line::Line;
@@ -36,6 +37,8 @@ pub enum Shape {
         /// Dimensions.
         n: u32,
     },
+    /// BookSim's `anynet`: the routers and channels of its `network_file`.
+    AnyNet(Box<AnyNet>),
 }
 
 impl Shape {
@@ -45,11 +48,14 @@ impl Shape {
     /// A topology other than torus or mesh, or a size flitsim cannot generate.
     pub fn from_config(config: &Config, lines: &mut Vec<Line>) -> Result<Shape, ImportError> {
         let (topology, _) = config.get("topology");
+        if topology == "anynet" {
+            return any_net(config, lines);
+        }
         if topology != "torus" && topology != "mesh" {
             return Err(config.unsupported(
                 "topology",
-                "flitsim imports BookSim's k-ary n-cubes only",
-                "use `topology = torus;` or `topology = mesh;` (a flitsim netlist can describe other networks by hand)",
+                "flitsim imports BookSim's k-ary n-cubes and anynet",
+                "use `topology = torus;`, `mesh` or `anynet` (a flitsim netlist can describe other networks by hand)",
             ));
         }
         let k = config.int("k", 2, MAX_ROUTERS)?;
@@ -77,6 +83,7 @@ impl Shape {
                 format!("kind = \"hypercube\", dim = {n}"),
                 Some("a 2-ary n-mesh is the binary n-cube".to_string()),
             ),
+            Shape::AnyNet(_) => unreachable_shape(),
         };
         lines.push(config.line("topology", format!("[topology] {table}"), note));
         lines.push(config.line("k", "[topology]", None));
@@ -102,6 +109,7 @@ impl Shape {
         let (k, n) = match *self {
             Shape::Torus { k, n } | Shape::Mesh { k, n } => (k, n),
             Shape::Hypercube { n } => (2, n),
+            Shape::AnyNet(_) => (1, 0),
         };
         let ks: Vec<String> = (0..n).map(|_| k.to_string()).collect();
         format!("[{}]", ks.join(", "))
@@ -113,11 +121,18 @@ impl Shape {
         matches!(self, Shape::Torus { .. })
     }
 
-    /// `torus-8x8`, `mesh-4`, `hypercube-6`.
+    /// Is this an anynet listing (explicit routers, no coordinates)?
+    #[must_use]
+    pub fn is_any_net(&self) -> bool {
+        matches!(self, Shape::AnyNet(_))
+    }
+
+    /// `torus-8x8`, `mesh-4`, `hypercube-6`, `anynet-3`.
     #[must_use]
     pub fn name(&self) -> String {
         let size = |k: u32, n: u32| vec![k.to_string(); n as usize].join("x");
         match *self {
+            Shape::AnyNet(ref a) => format!("anynet-{}", a.routers()),
             Shape::Torus { k, n } => format!("torus-{}", size(k, n)),
             Shape::Mesh { k, n } => format!("mesh-{}", size(k, n)),
             Shape::Hypercube { n } => format!("hypercube-{n}"),
@@ -126,6 +141,9 @@ impl Shape {
 
     /// The `[topology]` table.
     pub fn write_topology(&self, out: &mut String) {
+        if self.is_any_net() {
+            return;
+        }
         let _ = writeln!(out, "\n[topology]");
         match self {
             Shape::Torus { .. } => {
@@ -137,6 +155,45 @@ impl Shape {
             Shape::Hypercube { n } => {
                 let _ = writeln!(out, "kind = \"hypercube\"\ndim = {n}");
             }
+            Shape::AnyNet(_) => {}
         }
     }
+
+    /// The explicit routers and channels of an anynet listing (after `[defaults]`).
+    pub fn write_routers(&self, out: &mut String) {
+        if let Shape::AnyNet(a) = self {
+            a.write(out);
+        }
+    }
+}
+
+/// `topology = anynet` with its `network_file`.
+fn any_net(config: &Config, lines: &mut Vec<Line>) -> Result<Shape, ImportError> {
+    let (file, origin) = config.get("network_file");
+    if file.is_empty() {
+        return Err(config.bad(
+            "network_file",
+            "anynet needs the listing of its routers",
+            "set `network_file = FILE;` (a relative path is read from the config's folder)",
+        ));
+    }
+    let path = listing_path(&file, &origin);
+    let net = AnyNet::read(&path, &origin)?;
+    let routers = net.routers();
+    lines.push(config.line(
+        "topology",
+        "explicit [[router]] and [[channel]] entries",
+        None,
+    ));
+    lines.push(config.line(
+        "network_file",
+        format!("{routers} routers, one port per neighbour, channel latency = weight + 1"),
+        None,
+    ));
+    Ok(Shape::AnyNet(Box::new(net)))
+}
+
+/// The generator table is never written for an anynet (its routers are explicit).
+fn unreachable_shape() -> (String, Option<String>) {
+    (String::new(), None)
 }
