@@ -40,5 +40,6 @@ mod timeout;
 mod torus_balance;
 mod traces;
 mod traffic;
+mod whole_files;
 mod windows;
 mod zero_load;

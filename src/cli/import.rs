@@ -60,12 +60,14 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<ExitCode> {
     let import = booksim::import_file(&args.config, &args.overrides)?;
     let out = netlist_path(args)?;
     flitsim_netlist::parse_str(&import.netlist, &out).map_err(|d| anyhow!("{d}"))?;
-    std::fs::write(&out, &import.netlist).with_context(|| {
-        format!(
+    crate::studies::whole_file::write_whole(&out, import.netlist.as_bytes()).with_context(
+        || {
+            format!(
             "--out {}: cannot write the netlist\nhelp: give a file in a directory you can write",
             out.display()
         )
-    })?;
+        },
+    )?;
     let mut words = vec![
         "flitsim".to_string(),
         "run".to_string(),

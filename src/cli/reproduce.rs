@@ -4,6 +4,7 @@
 //! SVG charts to `--out` (default `out/reproduce-<paper>/`).
 
 use crate::reproduce::{compute, paper_id, Budget};
+use crate::studies::whole_file::write_whole;
 use anyhow::{anyhow, Context};
 use clap::Args;
 use std::path::PathBuf;
@@ -87,12 +88,11 @@ pub fn run(args: &ReproduceArgs) -> anyhow::Result<ExitCode> {
         text.push_str(&format!("note: {n}\n"));
     }
     if writes {
-        std::fs::write(dir.join("table.txt"), &text)
+        write_whole(&dir.join("table.txt"), text.as_bytes())
             .with_context(|| format!("writing {}", dir.join("table.txt").display()))?;
-        std::fs::write(
-            dir.join("results.json"),
-            serde_json::to_string_pretty(&out.json)?,
-        )?;
+        let json = serde_json::to_string_pretty(&out.json)?;
+        write_whole(&dir.join("results.json"), json.as_bytes())
+            .with_context(|| format!("writing {}", dir.join("results.json").display()))?;
         for (name, chart) in &out.charts {
             crate::plot::write_svg(chart, &dir.join(name))?;
         }

@@ -20,3 +20,4 @@ pub mod reproduce;
 pub mod rtl_log;
 pub mod run_report;
 pub mod trace_window;
+pub mod whole_file;

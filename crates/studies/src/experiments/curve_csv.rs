@@ -13,7 +13,7 @@ pub fn write_csv(path: &Path, curves: &[Curve], columns: &[String]) -> anyhow::R
     if !crate::cluster::is_root() {
         return Ok(());
     }
-    let mut w = csv::Writer::from_path(path)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     let head = ["curve", "netlist", "routing"].map(String::from);
     let tail = [
         "rate",
@@ -50,6 +50,7 @@ pub fn write_csv(path: &Path, curves: &[Curve], columns: &[String]) -> anyhow::R
             ]))?;
         }
     }
-    w.flush()?;
+    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    crate::whole_file::write_whole(path, &bytes)?;
     Ok(())
 }

@@ -107,5 +107,6 @@ pub fn write(flag: &str, path: &Path, svg: &str) -> anyhow::Result<()> {
         return Ok(());
     }
     let bytes = render(svg, format(flag, path)?)?;
-    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    crate::whole_file::write_whole(path, &bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
