@@ -29,7 +29,7 @@ mod report;
 mod tech;
 pub mod wire;
 
-pub use network::{cost, CostError};
+pub use network::{cost, cost_with, CostError, Wires};
 pub use report::{Areas, ChannelCost, CostReport, Parts, RouterCost};
 pub use tech::{Cell, Cells, Tech, TechError, DEFAULT_TECH};
 

@@ -6,7 +6,7 @@
 //! for each router in id order and each of its terminal ports, the injection channel and
 //! the ejection channel.
 
-use flitsim_cost::{Activity, CostReport, Design, Mode, Options, RouterActivity, Tech};
+use flitsim_cost::{Activity, CostReport, Design, Mode, Options, RouterActivity, Tech, Wires};
 use flitsim_netlist::{InPort, Netlist, OutPort};
 use serde_json::{json, Value};
 
@@ -54,9 +54,20 @@ impl CostArgs {
     }
 }
 
-/// The design of `netlist`, checked against the technology and clock of `options` before
-/// a run (a channel no wire can cross in a cycle is refused then); `None` when a port has
-/// unbounded buffers, which have no area: a run then reports no cost.
+/// A netlist's design with its channels' wires designed: everything the model needs
+/// before the run's activity.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// The netlist's design.
+    pub design: Design,
+    /// Its channels' wires at the clock of the options it was prepared with.
+    pub wires: Wires,
+}
+
+/// The design of `netlist` with its wires designed for the technology and clock of
+/// `options`, before a run (a channel no wire can cross in a cycle is refused then);
+/// `None` when a port has unbounded buffers, which have no area: a run then reports no
+/// cost.
 ///
 /// # Errors
 /// A clock or channel length the wire design cannot meet.
@@ -64,18 +75,14 @@ pub fn prepare(
     netlist: &Netlist,
     tech: &Tech,
     options: &Options,
-) -> anyhow::Result<Option<Design>> {
-    let Ok(d) = design(netlist, tech) else {
+) -> anyhow::Result<Option<Prepared>> {
+    let Ok(design) = design(netlist, tech) else {
         return Ok(None);
     };
-    let quick = Options {
-        detail: false,
-        ..options.clone()
-    };
-    flitsim_cost::cost(&d, tech, &quick, &Activity::idle(&d, 0)).map_err(|e| {
+    let wires = Wires::design(&design, tech, options).map_err(|e| {
         anyhow::anyhow!("{e}\nhelp: lower --clock-ghz, or shorten the channels (channel_length_mm, channel_latency)")
     })?;
-    Ok(Some(d))
+    Ok(Some(Prepared { design, wires }))
 }
 
 /// What the model needs of `netlist`.
@@ -219,27 +226,28 @@ pub fn json_fields(netlist: &Netlist, a: &Activity, r: &CostReport) -> (Value, V
     (energy, area, activity_totals(netlist, a))
 }
 
-/// The cost of the run `sim` made on `netlist` (`design` from [`prepare`]).
+/// The cost of the run `sim` made on `netlist` (`prepared` by [`prepare`] with `tech` and
+/// `options`).
 ///
 /// # Errors
-/// As [`flitsim_cost::cost`] (not after [`prepare`] accepted the design).
+/// As [`flitsim_cost::cost_with`] (not for a design [`prepare`] gave).
 pub fn of_run(
     netlist: &Netlist,
-    design: &Design,
+    prepared: &Prepared,
     sim: &flitsim_engine::Simulation,
     tech: &Tech,
     options: &Options,
 ) -> anyhow::Result<(Activity, CostReport)> {
     let a = activity(netlist, sim.router_activity(), sim.stats_cycles());
-    let r = flitsim_cost::cost(design, tech, options, &a)?;
+    let r = flitsim_cost::cost_with(&prepared.design, tech, options, &prepared.wires, &a)?;
     Ok((a, r))
 }
 
 /// What prices the points of a sweep: the design (checked), the technology, the options.
 #[derive(Clone, Debug)]
 pub struct Costing {
-    /// The netlist's design.
-    pub design: Design,
+    /// The netlist's design and wires.
+    pub prepared: Prepared,
     /// The technology.
     pub tech: Tech,
     /// Clock and reading.
@@ -266,8 +274,8 @@ impl Costing {
             detail: false,
             ..options
         };
-        Ok(prepare(netlist, &tech, &options)?.map(|design| Costing {
-            design,
+        Ok(prepare(netlist, &tech, &options)?.map(|prepared| Costing {
+            prepared,
             tech,
             options,
         }))
@@ -275,7 +283,7 @@ impl Costing {
 
     /// The figures of the run `sim` made on `netlist`.
     pub fn point(&self, netlist: &Netlist, sim: &flitsim_engine::Simulation) -> Option<PointCost> {
-        let (a, r) = of_run(netlist, &self.design, sim, &self.tech, &self.options).ok()?;
+        let (a, r) = of_run(netlist, &self.prepared, sim, &self.tech, &self.options).ok()?;
         let delivered = ejected_flits(netlist, &a);
         Some(PointCost {
             power_mw: r.power_mw.total(),
