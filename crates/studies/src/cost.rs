@@ -13,47 +13,6 @@ use serde_json::{json, Value};
 /// Bits per flit when the netlist does not say (`flit_width`): BookSim's `channel_width`.
 pub const DEFAULT_FLIT_BITS: u32 = 128;
 
-/// Cost options of `run`, `sweep` and `buffers`.
-#[derive(clap::Args, Clone, Debug)]
-pub struct CostArgs {
-    /// Technology for the area, energy and power figures: a built-in name
-    /// (itrs-2007-32nm, dsent-bulk45lvt) or a technology file (docs/power.md).
-    #[arg(long, value_name = "T", default_value = flitsim_cost::DEFAULT_TECH)]
-    pub tech: String,
-    /// Clock for power and for the channels' wire design, GHz (default: the technology's
-    /// 20 FO4 clock, 9.71 GHz at 32 nm).
-    #[arg(long, value_name = "GHZ")]
-    pub clock_ghz: Option<f64>,
-    /// `booksim` evaluates the model exactly as BookSim 2 does, unit slips included
-    /// (docs/power.md); `corrected` (default) fixes them.
-    #[arg(long, value_name = "M", default_value = "corrected", value_parser = ["corrected", "booksim"])]
-    pub cost_model: String,
-    /// Adds each router's and each channel's energy and area to `--json`'s `energy`.
-    #[arg(long)]
-    pub cost_detail: bool,
-}
-
-impl CostArgs {
-    /// The technology and the options these arguments name.
-    ///
-    /// # Errors
-    /// An unknown technology or a bad technology file.
-    pub fn resolve(&self) -> anyhow::Result<(Tech, Options)> {
-        let tech = Tech::load(&self.tech)?;
-        let mode = if self.cost_model == "booksim" {
-            Mode::Booksim
-        } else {
-            Mode::Corrected
-        };
-        let options = Options {
-            clock_ghz: self.clock_ghz,
-            mode,
-            detail: self.cost_detail,
-        };
-        Ok((tech, options))
-    }
-}
-
 /// A netlist's design with its channels' wires designed: everything the model needs
 /// before the run's activity.
 #[derive(Clone, Debug)]
@@ -264,12 +223,12 @@ pub struct PointCost {
 }
 
 impl Costing {
-    /// The costing of `netlist` under `args` (`None`: unbounded buffers).
+    /// The costing of `netlist` in technology `tech` under `options` (`None`: unbounded
+    /// buffers).
     ///
     /// # Errors
-    /// As [`CostArgs::resolve`] and [`prepare`].
-    pub fn new(netlist: &Netlist, args: &CostArgs) -> anyhow::Result<Option<Costing>> {
-        let (tech, options) = args.resolve()?;
+    /// As [`prepare`].
+    pub fn new(netlist: &Netlist, tech: Tech, options: Options) -> anyhow::Result<Option<Costing>> {
         let options = Options {
             detail: false,
             ..options
@@ -296,22 +255,22 @@ impl Costing {
 /// `depth` flits per VC (`flitsim buffers`).
 ///
 /// # Errors
-/// As [`CostArgs::resolve`] and the cost model.
+/// A depth the netlist refuses, or as the cost model.
 pub fn buffers_at_depth(
     netlist: &Netlist,
     depth: u32,
-    args: &CostArgs,
+    tech: &Tech,
+    options: &Options,
 ) -> anyhow::Result<(f64, f64)> {
-    let (tech, options) = args.resolve()?;
     let mut n = netlist.clone();
     n.set("buffer_depth", &depth.to_string())?;
-    let d = design(&n, &tech)?;
+    let d = design(&n, tech)?;
     let r = flitsim_cost::cost(
         &d,
-        &tech,
+        tech,
         &Options {
             detail: false,
-            ..options
+            ..options.clone()
         },
         &Activity::idle(&d, 1),
     )?;
