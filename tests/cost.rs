@@ -122,3 +122,64 @@ fn the_figures_are_the_same_for_any_thread_count() {
     let (_, _, two) = run(0.2, 2);
     assert_eq!(one, two);
 }
+
+#[test]
+fn one_packet_makes_the_hand_count_of_allocation_requests_and_grants() {
+    let config = SimConfig {
+        rate: 0.0,
+        warmup: 0,
+        watchdog: 0,
+        ..SimConfig::default()
+    };
+    let mut sim = Simulation::new(&net(), &config).unwrap();
+    // Terminal 0 (router 0) to terminal 1 (router 1): one hop east, 5 flits, alone in
+    // the network, so no request waits: at each router the head asks for an output VC
+    // once and is granted it, and each flit asks for the switch once and is granted it.
+    sim.enqueue(TerminalId(0), TerminalId(1), 5);
+    assert!(sim.run_until_idle(1000).unwrap());
+    let a = sim.router_activity();
+    let counts = |r: usize| {
+        let x = &a[r];
+        [
+            x.vc_requests,
+            x.vc_grants,
+            x.switch_requests,
+            x.switch_grants,
+        ]
+    };
+    assert_eq!(counts(0), [1, 1, 5, 5]);
+    assert_eq!(counts(1), [1, 1, 5, 5]);
+    for r in 2..a.len() {
+        assert_eq!(counts(r), [0; 4], "router {r}");
+    }
+}
+
+#[test]
+fn allocation_counts_are_the_same_for_any_thread_count_and_grow_with_contention() {
+    let activity = |rate: f64, threads: usize| {
+        let config = SimConfig {
+            rate,
+            warmup: 500,
+            cycles: 3000,
+            threads,
+            ..SimConfig::default()
+        };
+        let mut sim = Simulation::new(&net(), &config).unwrap();
+        sim.run();
+        sim.router_activity()
+    };
+    let (one, two) = (activity(0.3, 1), activity(0.3, 2));
+    assert_eq!(one, two);
+    let sum = |a: &[flitsim::cost_model::RouterActivity],
+               f: fn(&flitsim::cost_model::RouterActivity) -> u64| {
+        a.iter().map(f).sum::<u64>()
+    };
+    // Every grant answers a request; a busy network makes requests wait and repeat.
+    let (vr, vg) = (sum(&one, |r| r.vc_requests), sum(&one, |r| r.vc_grants));
+    let (sr, sg) = (
+        sum(&one, |r| r.switch_requests),
+        sum(&one, |r| r.switch_grants),
+    );
+    assert!(vg > 0 && sg > 0);
+    assert!(vr > vg && sr > sg, "VC {vr}/{vg}, switch {sr}/{sg}");
+}

@@ -100,7 +100,7 @@ pub struct RunArgs {
 
     /// Area, energy and power options (docs/power.md).
     #[command(flatten)]
-    pub cost: crate::cost::CostArgs,
+    pub cost: super::cost_args::CostArgs,
 
     /// At most this many cycles after the window to deliver the measured packets (with
     /// `--drain`: every packet).

@@ -96,6 +96,7 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let netlist = args.run.load_netlist()?;
+    let (tech, options) = args.run.cost.resolve()?;
     let mut config = args.run.sim_config()?;
     super::args::check_writable("--plot", args.plot.as_deref())?;
     crate::plot::file::check_format("--plot", args.plot.as_deref())?;
@@ -124,7 +125,7 @@ pub fn run(args: &BuffersArgs) -> anyhow::Result<ExitCode> {
     };
     let (tried, required) = (search.tried, search.required);
     let required_cost = required
-        .map(|d| crate::cost::buffers_at_depth(&netlist, d, &args.run.cost))
+        .map(|d| crate::cost::buffers_at_depth(&netlist, d, &tech, &options))
         .transpose()?;
     bar.finish_and_clear();
     if let Some(path) = &args.plot {

@@ -4,6 +4,7 @@ pub mod args;
 pub mod buffers;
 pub mod buffers_sizing;
 pub mod check;
+pub mod cost_args;
 pub mod experiment;
 pub mod failure;
 pub mod import;

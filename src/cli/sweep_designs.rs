@@ -139,10 +139,16 @@ fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
                     routing: routing.to_string(),
                     design: Vec::new(),
                     // A wire the cost model cannot design costs the curve its cost columns.
-                    cost: crate::cost::Costing::new(&netlist, &run.cost).unwrap_or_else(|e| {
-                        eprintln!("warning: {}: no cost figures: {e:#}", netlist.name);
-                        None
-                    }),
+                    cost: run
+                        .cost
+                        .resolve()
+                        .and_then(|(tech, options)| {
+                            crate::cost::Costing::new(&netlist, tech, options)
+                        })
+                        .unwrap_or_else(|e| {
+                            eprintln!("warning: {}: no cost figures: {e:#}", netlist.name);
+                            None
+                        }),
                     config,
                     netlist,
                 },

@@ -29,7 +29,7 @@ mod report;
 mod tech;
 pub mod wire;
 
-pub use network::{cost, CostError};
+pub use network::{cost, cost_with, CostError, Wires};
 pub use report::{Areas, ChannelCost, CostReport, Parts, RouterCost};
 pub use tech::{Cell, Cells, Tech, TechError, DEFAULT_TECH};
 
@@ -96,6 +96,14 @@ pub struct RouterActivity {
     pub buffer_reads: Vec<u64>,
     /// Flits that crossed the crossbar to each output port (and were registered there).
     pub crossbar_out: Vec<u64>,
+    /// VC allocation requests (one per waiting VC per cycle it asks).
+    pub vc_requests: u64,
+    /// Output VCs handed out.
+    pub vc_grants: u64,
+    /// Switch allocation requests (one per VC per cycle it asks).
+    pub switch_requests: u64,
+    /// Switch grants (one per flit through the crossbar).
+    pub switch_grants: u64,
 }
 
 /// Events counted over a number of cycles.
@@ -121,6 +129,7 @@ impl Activity {
                     buffer_writes: vec![0; r.input_words.len()],
                     buffer_reads: vec![0; r.input_words.len()],
                     crossbar_out: vec![0; r.outputs as usize],
+                    ..RouterActivity::default()
                 })
                 .collect(),
             channel_flits: vec![0; design.channels.len()],

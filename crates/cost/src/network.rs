@@ -35,6 +35,60 @@ pub enum CostError {
 /// Joules to picojoules.
 const PJ: f64 = 1e12;
 
+/// The clock (GHz) `options` asks for, checked.
+fn clock_of(tech: &Tech, options: &Options) -> Result<f64, CostError> {
+    let clock_ghz = options
+        .clock_ghz
+        .unwrap_or_else(|| tech.default_clock_ghz());
+    if clock_ghz.is_finite() && clock_ghz > 0.0 {
+        Ok(clock_ghz)
+    } else {
+        Err(CostError::Clock(clock_ghz))
+    }
+}
+
+/// The repeated-wire design of every channel of a design at one clock: the search that
+/// dominates the model's cost, done once per design and reused for every costing of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Wires {
+    /// The clock the wires were designed for, GHz.
+    clock_ghz: f64,
+    /// Each channel's wire, in [`Design::channels`] order.
+    by_channel: Vec<WireDesign>,
+}
+
+impl Wires {
+    /// The wires of `design`'s channels in technology `tech` at the clock of `options`.
+    ///
+    /// # Errors
+    /// A bad clock, or a channel no wire design can cross in a cycle.
+    pub fn design(design: &Design, tech: &Tech, options: &Options) -> Result<Wires, CostError> {
+        let clock_ghz = clock_of(tech, options)?;
+        let mut seen: BTreeMap<u64, WireDesign> = BTreeMap::new();
+        let mut by_channel = Vec::with_capacity(design.channels.len());
+        for shape in &design.channels {
+            let w = match seen.get(&shape.length_mm.to_bits()) {
+                Some(w) => *w,
+                None => {
+                    let w = wire::design(tech, shape.length_mm, 1.0 / (clock_ghz * 1e9)).ok_or(
+                        CostError::WireTiming {
+                            length_mm: shape.length_mm,
+                            clock_ghz,
+                        },
+                    )?;
+                    seen.insert(shape.length_mm.to_bits(), w);
+                    w
+                }
+            };
+            by_channel.push(w);
+        }
+        Ok(Wires {
+            clock_ghz,
+            by_channel,
+        })
+    }
+}
+
 /// The costs of `design` in technology `tech` under `activity`.
 ///
 /// # Errors
@@ -46,12 +100,24 @@ pub fn cost(
     options: &Options,
     activity: &Activity,
 ) -> Result<CostReport, CostError> {
-    let clock_ghz = options
-        .clock_ghz
-        .unwrap_or_else(|| tech.default_clock_ghz());
-    if !(clock_ghz.is_finite() && clock_ghz > 0.0) {
-        return Err(CostError::Clock(clock_ghz));
-    }
+    let wires = Wires::design(design, tech, options)?;
+    cost_with(design, tech, options, &wires, activity)
+}
+
+/// [`cost`] with the channels' wires already designed (by [`Wires::design`] for the same
+/// design, technology and options).
+///
+/// # Errors
+/// Wires or an activity shaped unlike the design.
+pub fn cost_with(
+    design: &Design,
+    tech: &Tech,
+    options: &Options,
+    wires: &Wires,
+    activity: &Activity,
+) -> Result<CostReport, CostError> {
+    let clock_ghz = wires.clock_ghz;
+    check(design.channels.len(), wires.by_channel.len(), "wires")?;
     check(design.routers.len(), activity.routers.len(), "routers")?;
     check(
         design.channels.len(),
@@ -94,28 +160,16 @@ pub fn cost(
             });
         }
     }
-    let mut wires: BTreeMap<u64, WireDesign> = BTreeMap::new();
     let mut channels = Vec::new();
-    for (index, (shape, &flits)) in design
+    for (index, ((shape, w), &flits)) in design
         .channels
         .iter()
+        .zip(&wires.by_channel)
         .zip(&activity.channel_flits)
         .enumerate()
     {
-        let w = match wires.get(&shape.length_mm.to_bits()) {
-            Some(w) => *w,
-            None => {
-                let w = wire::design(tech, shape.length_mm, 1.0 / ctx.clock_hz).ok_or(
-                    CostError::WireTiming {
-                        length_mm: shape.length_mm,
-                        clock_ghz,
-                    },
-                )?;
-                wires.insert(shape.length_mm.to_bits(), w);
-                w
-            }
-        };
-        let (e, a) = ctx.channel(&w, flits);
+        debug_assert_eq!(shape.length_mm.to_bits(), w.length_mm.to_bits());
+        let (e, a) = ctx.channel(w, flits);
         energy.add(&e);
         area.channel += a;
         if options.detail {

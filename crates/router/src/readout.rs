@@ -42,6 +42,26 @@ impl Router {
         s
     }
 
+    /// VC allocation requests and grants, switch allocation requests and grants, since
+    /// construction or the last [`Router::reset_stats`]: a request is one VC asking in one
+    /// cycle; a VC grant is one output VC handed out, a switch grant one flit sent
+    /// through the crossbar (read from its input buffer).
+    pub fn allocation_counts(&self) -> [u64; 4] {
+        let s = &self.state;
+        let vc_grants = (0..s.layout.out_ports())
+            .map(|o| s.occupancy.holding(o).allocations)
+            .sum();
+        let switch_grants = (0..s.layout.total_in_vcs())
+            .map(|i| s.buffers.flow(i).1)
+            .sum();
+        [
+            self.va.requests_made(),
+            vc_grants,
+            self.sa.requests_made(),
+            switch_grants,
+        ]
+    }
+
     /// Number of input ports.
     pub fn in_ports(&self) -> usize {
         self.state.layout.in_ports()
@@ -60,6 +80,8 @@ impl Router {
     /// FIFO lengths, busy-VC-cycles from `now`.
     pub fn reset_stats(&mut self, now: Cycle) {
         self.crossbar.reset_sent();
+        self.va.reset_requests();
+        self.sa.reset_requests();
         self.adaptive = AdaptiveHops::default();
         let s = &mut self.state;
         s.occupancy.reset(now);

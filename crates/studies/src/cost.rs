@@ -6,57 +6,27 @@
 //! for each router in id order and each of its terminal ports, the injection channel and
 //! the ejection channel.
 
-use flitsim_cost::{Activity, CostReport, Design, Mode, Options, RouterActivity, Tech};
+use flitsim_cost::{Activity, CostReport, Design, Mode, Options, RouterActivity, Tech, Wires};
 use flitsim_netlist::{InPort, Netlist, OutPort};
 use serde_json::{json, Value};
 
 /// Bits per flit when the netlist does not say (`flit_width`): BookSim's `channel_width`.
 pub const DEFAULT_FLIT_BITS: u32 = 128;
 
-/// Cost options of `run`, `sweep` and `buffers`.
-#[derive(clap::Args, Clone, Debug)]
-pub struct CostArgs {
-    /// Technology for the area, energy and power figures: a built-in name
-    /// (itrs-2007-32nm, dsent-bulk45lvt) or a technology file (docs/power.md).
-    #[arg(long, value_name = "T", default_value = flitsim_cost::DEFAULT_TECH)]
-    pub tech: String,
-    /// Clock for power and for the channels' wire design, GHz (default: the technology's
-    /// 20 FO4 clock, 9.71 GHz at 32 nm).
-    #[arg(long, value_name = "GHZ")]
-    pub clock_ghz: Option<f64>,
-    /// `booksim` evaluates the model exactly as BookSim 2 does, unit slips included
-    /// (docs/power.md); `corrected` (default) fixes them.
-    #[arg(long, value_name = "M", default_value = "corrected", value_parser = ["corrected", "booksim"])]
-    pub cost_model: String,
-    /// Adds each router's and each channel's energy and area to `--json`'s `energy`.
-    #[arg(long)]
-    pub cost_detail: bool,
+/// A netlist's design with its channels' wires designed: everything the model needs
+/// before the run's activity.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// The netlist's design.
+    pub design: Design,
+    /// Its channels' wires at the clock of the options it was prepared with.
+    pub wires: Wires,
 }
 
-impl CostArgs {
-    /// The technology and the options these arguments name.
-    ///
-    /// # Errors
-    /// An unknown technology or a bad technology file.
-    pub fn resolve(&self) -> anyhow::Result<(Tech, Options)> {
-        let tech = Tech::load(&self.tech)?;
-        let mode = if self.cost_model == "booksim" {
-            Mode::Booksim
-        } else {
-            Mode::Corrected
-        };
-        let options = Options {
-            clock_ghz: self.clock_ghz,
-            mode,
-            detail: self.cost_detail,
-        };
-        Ok((tech, options))
-    }
-}
-
-/// The design of `netlist`, checked against the technology and clock of `options` before
-/// a run (a channel no wire can cross in a cycle is refused then); `None` when a port has
-/// unbounded buffers, which have no area: a run then reports no cost.
+/// The design of `netlist` with its wires designed for the technology and clock of
+/// `options`, before a run (a channel no wire can cross in a cycle is refused then);
+/// `None` when a port has unbounded buffers, which have no area: a run then reports no
+/// cost.
 ///
 /// # Errors
 /// A clock or channel length the wire design cannot meet.
@@ -64,18 +34,14 @@ pub fn prepare(
     netlist: &Netlist,
     tech: &Tech,
     options: &Options,
-) -> anyhow::Result<Option<Design>> {
-    let Ok(d) = design(netlist, tech) else {
+) -> anyhow::Result<Option<Prepared>> {
+    let Ok(design) = design(netlist, tech) else {
         return Ok(None);
     };
-    let quick = Options {
-        detail: false,
-        ..options.clone()
-    };
-    flitsim_cost::cost(&d, tech, &quick, &Activity::idle(&d, 0)).map_err(|e| {
+    let wires = Wires::design(&design, tech, options).map_err(|e| {
         anyhow::anyhow!("{e}\nhelp: lower --clock-ghz, or shorten the channels (channel_length_mm, channel_latency)")
     })?;
-    Ok(Some(d))
+    Ok(Some(Prepared { design, wires }))
 }
 
 /// What the model needs of `netlist`.
@@ -167,6 +133,10 @@ pub fn activity_totals(netlist: &Netlist, a: &Activity) -> Value {
         "buffer_reads": sum(&|r| r.buffer_reads.iter().sum()),
         "crossbar_traversals": sum(&|r| r.crossbar_out.iter().sum()),
         "credits": sum(&|r| r.buffer_reads.iter().sum()),
+        "vc_requests": sum(&|r| r.vc_requests),
+        "vc_grants": sum(&|r| r.vc_grants),
+        "switch_requests": sum(&|r| r.switch_requests),
+        "switch_grants": sum(&|r| r.switch_grants),
         "channel_flits": network_flits,
         "injected_flits": terminal(&|r, t| r.buffer_writes[t]),
         "ejected_flits": terminal(&|r, t| r.crossbar_out[t]),
@@ -219,27 +189,28 @@ pub fn json_fields(netlist: &Netlist, a: &Activity, r: &CostReport) -> (Value, V
     (energy, area, activity_totals(netlist, a))
 }
 
-/// The cost of the run `sim` made on `netlist` (`design` from [`prepare`]).
+/// The cost of the run `sim` made on `netlist` (`prepared` by [`prepare`] with `tech` and
+/// `options`).
 ///
 /// # Errors
-/// As [`flitsim_cost::cost`] (not after [`prepare`] accepted the design).
+/// As [`flitsim_cost::cost_with`] (not for a design [`prepare`] gave).
 pub fn of_run(
     netlist: &Netlist,
-    design: &Design,
+    prepared: &Prepared,
     sim: &flitsim_engine::Simulation,
     tech: &Tech,
     options: &Options,
 ) -> anyhow::Result<(Activity, CostReport)> {
     let a = activity(netlist, sim.router_activity(), sim.stats_cycles());
-    let r = flitsim_cost::cost(design, tech, options, &a)?;
+    let r = flitsim_cost::cost_with(&prepared.design, tech, options, &prepared.wires, &a)?;
     Ok((a, r))
 }
 
 /// What prices the points of a sweep: the design (checked), the technology, the options.
 #[derive(Clone, Debug)]
 pub struct Costing {
-    /// The netlist's design.
-    pub design: Design,
+    /// The netlist's design and wires.
+    pub prepared: Prepared,
     /// The technology.
     pub tech: Tech,
     /// Clock and reading.
@@ -256,18 +227,18 @@ pub struct PointCost {
 }
 
 impl Costing {
-    /// The costing of `netlist` under `args` (`None`: unbounded buffers).
+    /// The costing of `netlist` in technology `tech` under `options` (`None`: unbounded
+    /// buffers).
     ///
     /// # Errors
-    /// As [`CostArgs::resolve`] and [`prepare`].
-    pub fn new(netlist: &Netlist, args: &CostArgs) -> anyhow::Result<Option<Costing>> {
-        let (tech, options) = args.resolve()?;
+    /// As [`prepare`].
+    pub fn new(netlist: &Netlist, tech: Tech, options: Options) -> anyhow::Result<Option<Costing>> {
         let options = Options {
             detail: false,
             ..options
         };
-        Ok(prepare(netlist, &tech, &options)?.map(|design| Costing {
-            design,
+        Ok(prepare(netlist, &tech, &options)?.map(|prepared| Costing {
+            prepared,
             tech,
             options,
         }))
@@ -275,7 +246,7 @@ impl Costing {
 
     /// The figures of the run `sim` made on `netlist`.
     pub fn point(&self, netlist: &Netlist, sim: &flitsim_engine::Simulation) -> Option<PointCost> {
-        let (a, r) = of_run(netlist, &self.design, sim, &self.tech, &self.options).ok()?;
+        let (a, r) = of_run(netlist, &self.prepared, sim, &self.tech, &self.options).ok()?;
         let delivered = ejected_flits(netlist, &a);
         Some(PointCost {
             power_mw: r.power_mw.total(),
@@ -288,22 +259,22 @@ impl Costing {
 /// `depth` flits per VC (`flitsim buffers`).
 ///
 /// # Errors
-/// As [`CostArgs::resolve`] and the cost model.
+/// A depth the netlist refuses, or as the cost model.
 pub fn buffers_at_depth(
     netlist: &Netlist,
     depth: u32,
-    args: &CostArgs,
+    tech: &Tech,
+    options: &Options,
 ) -> anyhow::Result<(f64, f64)> {
-    let (tech, options) = args.resolve()?;
     let mut n = netlist.clone();
     n.set("buffer_depth", &depth.to_string())?;
-    let d = design(&n, &tech)?;
+    let d = design(&n, tech)?;
     let r = flitsim_cost::cost(
         &d,
-        &tech,
+        tech,
         &Options {
             detail: false,
-            ..options
+            ..options.clone()
         },
         &Activity::idle(&d, 1),
     )?;

@@ -19,5 +19,6 @@ pub mod plot;
 pub mod reproduce;
 pub mod rtl_log;
 pub mod run_report;
+pub mod run_summary;
 pub mod trace_window;
 pub mod whole_file;

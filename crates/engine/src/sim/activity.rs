@@ -1,8 +1,10 @@
-//! The cost model's activity: each router's buffer writes and reads per input port and its
-//! crossbar traversals per output port since the window opened, read at report time from
+//! The cost model's activity: each router's buffer writes and reads per input port, its
+//! crossbar traversals per output port and its VC and switch allocation requests and
+//! grants since the window opened, read at report time. All but the requests come from
 //! counters the routers keep anyway (the FIFOs' arrivals and positions, the crossbar's
-//! flits sent), so that counting costs the cycle loop nothing and the memory estimate
-//! already holds them (`InputBuffer::bytes_per_fifo`, `Crossbar::bytes`).
+//! flits sent, the output VCs' allocations); the requests are one counter in each
+//! allocator, inside the allocators' own structs, so the memory estimate holds them all
+//! (`InputBuffer::bytes_per_fifo`, `Crossbar::bytes`, the router's struct size).
 
 use super::Simulation;
 use flitsim_cost::RouterActivity;
@@ -21,10 +23,16 @@ impl Simulation {
                 let ins = r.in_ports();
                 let (buffer_writes, buffer_reads) =
                     (0..ins).map(|p| r.buffer_flow(InPort(p as u8))).unzip();
+                let [vc_requests, vc_grants, switch_requests, switch_grants] =
+                    r.allocation_counts();
                 RouterActivity {
                     buffer_writes,
                     buffer_reads,
                     crossbar_out: r.stats().flits_sent[..outs].to_vec(),
+                    vc_requests,
+                    vc_grants,
+                    switch_requests,
+                    switch_grants,
                 }
             })
             .collect()

@@ -58,6 +58,9 @@ pub struct VcAlloc {
     speculative: bool,
     /// This cycle's speculative switch requests (empty without speculation).
     speculating: Vec<SpecRequest>,
+    /// Requests made since construction or the last reset: one per waiting VC and cycle
+    /// it asks the allocator for an output VC (the cost model's activity).
+    requests_made: u64,
 }
 
 impl VcAlloc {
@@ -116,7 +119,18 @@ impl VcAlloc {
             committed,
             speculative: config.speculative,
             speculating: Vec::new(),
+            requests_made: 0,
         }
+    }
+
+    /// VC allocation requests made since construction or the last [`VcAlloc::reset_requests`].
+    pub fn requests_made(&self) -> u64 {
+        self.requests_made
+    }
+
+    /// Restarts [`VcAlloc::requests_made`] (end of warm-up).
+    pub fn reset_requests(&mut self) {
+        self.requests_made = 0;
     }
 
     /// Declares VCs `0..e` escape VCs: selection uses a candidate lying inside them only
@@ -255,6 +269,7 @@ impl VcAlloc {
                 },
             };
             request(req, i, &c, len);
+            self.requests_made += 1;
             if self.speculative && Self::free_vcs(s, &c, len).next().is_some() {
                 self.speculating.push(SpecRequest {
                     ivc: i as u32,

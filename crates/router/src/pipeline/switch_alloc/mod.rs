@@ -70,6 +70,9 @@ pub struct SwitchAlloc {
     /// `input_speedup` and `output_speedup`: the port allocator has `input_speedup` rows
     /// per input port and `output_speedup` columns per output port ([`SwitchAlloc::cell`]).
     speedup: [usize; 2],
+    /// Requests made since construction or the last reset: one per VC and cycle it asks
+    /// for the switch, speculative requests included (the cost model's activity).
+    requests_made: u64,
 }
 
 impl SwitchAlloc {
@@ -139,6 +142,7 @@ impl SwitchAlloc {
                 .speculative
                 .then(|| Box::new(Speculation::new(config, s, alloc_seed))),
             speedup,
+            requests_made: 0,
         }
     }
 
@@ -219,6 +223,11 @@ impl SwitchAlloc {
         w.req.reshape(rows, cols);
         w.grant.reshape(rows, cols);
         self.requests_words(now, s, spec, w);
+        self.requests_made += w
+            .eligible
+            .iter()
+            .map(|m| u64::from(m.count_ones()))
+            .sum::<u64>();
         if !w.req.is_empty() {
             self.allocator.allocate(&w.req, &mut w.grant);
             w.req.clear();
@@ -318,6 +327,17 @@ impl SwitchAlloc {
                 self.commit(now, s, crossbar, credits);
             }
         }
+    }
+
+    /// Switch requests made since construction or the last
+    /// [`SwitchAlloc::reset_requests`].
+    pub fn requests_made(&self) -> u64 {
+        self.requests_made
+    }
+
+    /// Restarts [`SwitchAlloc::requests_made`] (end of warm-up).
+    pub fn reset_requests(&mut self) {
+        self.requests_made = 0;
     }
 
     /// [`SwitchAlloc::step`] in a cycle with the speculative requests `spec` (VA's, not

@@ -205,6 +205,7 @@ impl SwitchAlloc {
         if eligible == 0 {
             return;
         }
+        self.requests_made += u64::from(eligible.count_ones());
         let outs = Self::allocate_word(w, x, &mut self.allocator, eligible);
         let port_vcs = &w.port_vcs;
         let StepScratch { req, by_out, .. } = &mut *x;
@@ -236,6 +237,7 @@ impl SwitchAlloc {
         if eligible == 0 {
             return;
         }
+        self.requests_made += u64::from(eligible.count_ones());
         // One eligible VC: its lone request is granted under every allocator and arbiter
         // kind, with no requests to build.
         let lone = eligible & (eligible - 1) == 0;

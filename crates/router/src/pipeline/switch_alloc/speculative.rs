@@ -39,6 +39,7 @@ impl SwitchAlloc {
         x: &mut StepScratch,
     ) {
         self.evaluate_words(now, s, spec, x);
+        self.requests_made += spec.len() as u64;
         self.spec_from = self.winners.len();
         let sp = self
             .spec
