@@ -25,6 +25,7 @@ pub const SET_KEYS: &[&str] = &[
     "switch_allocator",
     "alloc_iters",
     "arbiter",
+    "output_vc_arbiter",
     "routing",
     "selection",
     "adaptive_vcs",
@@ -33,6 +34,7 @@ pub const SET_KEYS: &[&str] = &[
     "deadlock_check",
     "message_classes",
     "speculative",
+    "spec_masking",
     "lookahead_routing",
     "input_speedup",
     "output_speedup",
@@ -307,6 +309,14 @@ fn config_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
         "arbiter" => {
             let v = name(key, value)?;
             Box::new(move |c| c.arbiter = v)
+        }
+        "spec_masking" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.spec_masking = v)
+        }
+        "output_vc_arbiter" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.output_vc_arbiter = v)
         }
         "routing" => {
             let v = name(key, value)?;
