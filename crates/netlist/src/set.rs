@@ -310,14 +310,6 @@ fn config_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
             let v = name(key, value)?;
             Box::new(move |c| c.arbiter = v)
         }
-        "spec_masking" => {
-            let v = name(key, value)?;
-            Box::new(move |c| c.spec_masking = v)
-        }
-        "output_vc_arbiter" => {
-            let v = name(key, value)?;
-            Box::new(move |c| c.output_vc_arbiter = v)
-        }
         "routing" => {
             let v = name(key, value)?;
             Box::new(move |c| c.routing = v)
@@ -355,6 +347,22 @@ fn config_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
         "lookahead_routing" => {
             let v = flag(key, value)?;
             Box::new(move |c| c.lookahead_routing = v)
+        }
+        _ => return allocation_rule_edit(key, value),
+    };
+    Ok(edit)
+}
+
+/// The edit `spec_masking` or `output_vc_arbiter` makes, else [`speedup_edit`]'s.
+fn allocation_rule_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
+    let edit: Edit = match key {
+        "spec_masking" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.spec_masking = v)
+        }
+        "output_vc_arbiter" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.output_vc_arbiter = v)
         }
         _ => return speedup_edit(key, value),
     };

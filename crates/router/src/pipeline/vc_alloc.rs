@@ -66,11 +66,12 @@ pub struct VcAlloc {
 
 impl VcAlloc {
     /// Bytes [`VcAlloc::new`] allocates for a router of `in_vcs` input VCs and `out_vcs`
-    /// output VCs over all its ports under `config`, computed without allocating: the
-    /// allocator ([`Allocator::bytes`], input VCs x output VCs), and the commitments of
-    /// a committing selection. The allocator grows with the square of the router's VCs,
-    /// with matrix arbiters with the cube.
-    pub fn bytes(config: &RouterConfig, in_vcs: usize, out_vcs: usize) -> u64 {
+    /// output VCs over all its ports, `widest` on its widest output port, under `config`,
+    /// computed without allocating: the allocator ([`Allocator::bytes`], input VCs x
+    /// output VCs), the port arbiters of `output_vc_arbiter = "port"` and the
+    /// commitments of a committing selection. The allocator grows with the square of the
+    /// router's VCs, with matrix arbiters with the cube.
+    pub fn bytes(config: &RouterConfig, in_vcs: usize, (out_vcs, widest): (usize, usize)) -> u64 {
         let committed = if Selection::new(config.selection).commits() {
             (in_vcs as u64).saturating_mul(std::mem::size_of::<Option<(PacketId, u8)>>() as u64)
         } else {
@@ -78,10 +79,9 @@ impl VcAlloc {
         };
         let port_arbiters = match config.output_vc_arbiter {
             OutputVcArbiter::Router => 0,
-            OutputVcArbiter::Port => Arbiters::bytes(
-                config.arbiter,
-                std::iter::repeat_n(usize::from(config.vcs), in_vcs),
-            ),
+            OutputVcArbiter::Port => {
+                Arbiters::bytes(config.arbiter, std::iter::repeat_n(widest, in_vcs))
+            }
         };
         committed
             .saturating_add(port_arbiters)
@@ -629,6 +629,7 @@ impl VcAlloc {
     /// the tests of the `bytes` functions.
     pub(crate) fn heap_bytes(&self) -> u64 {
         self.allocator.heap_bytes()
+            + self.port_arbiters.as_ref().map_or(0, Arbiters::heap_bytes)
             + (self.committed.capacity() * std::mem::size_of::<Option<(PacketId, u8)>>()) as u64
     }
 
