@@ -125,6 +125,39 @@ pub enum ArbiterKind {
     RoundRobinSkip,
 }
 
+/// Which output VCs one arbiter of an input VC chooses among in VC allocation
+/// (`output_vc_arbiter`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutputVcArbiter {
+    /// One arbiter per input VC over every output VC of the router (BookSim's separable
+    /// allocators): the allocator's own row arbiter.
+    #[default]
+    Router,
+    /// One arbiter per input VC over the VCs of one port, indexed by VC number and shared
+    /// by all the ports the VC's packets go to: the VC picks one output VC of its route's
+    /// port with it, and only that pick goes to the allocator (the Stanford open-source
+    /// VC router's separable input-first VC allocator, docs/rtl.md). Its priority moves
+    /// when the pick is granted.
+    Port,
+}
+
+/// Which non-speculative traffic keeps a speculative switch grant from being used
+/// (`spec_masking`, with `speculative = true`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpecMasking {
+    /// The non-speculative grants: speculative requests compete, in an allocator of their
+    /// own, for the input and output ports the non-speculative grants left free.
+    #[default]
+    Grants,
+    /// The non-speculative requests (the Stanford open-source VC router's
+    /// `sw_alloc_spec_type = REQ`, docs/rtl.md): the speculative requests are allocated
+    /// on their own, beside the non-speculative ones; a speculative grant is dropped when
+    /// a non-speculative request comes from its input port or asks for its output port.
+    Requests,
+}
+
 /// Routing function (the registry of names used in netlists and on the command line).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -270,6 +303,11 @@ pub struct RouterConfig {
     pub alloc_iters: u8,
     /// Arbiter used inside both allocators. Default round-robin.
     pub arbiter: ArbiterKind,
+    /// The output VCs an input VC's VC-allocation arbiter spans: `router` (default, every
+    /// output VC of the router) or `port` (the VCs of one port, the RTL router's rule; see
+    /// [`OutputVcArbiter`]).
+    #[serde(default, skip_serializing_if = "is_router_wide")]
+    pub output_vc_arbiter: OutputVcArbiter,
     /// Routing function. Default `dor`.
     pub routing: RoutingKind,
     /// Selection function. Default `first-free`.
@@ -311,6 +349,11 @@ pub struct RouterConfig {
     /// of its own: needs `vc_alloc_delay <= switch_alloc_delay`. Default off.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub speculative: bool,
+    /// With `speculative`: what drops a speculative switch grant, `grants` (default, the
+    /// non-speculative grants' ports) or `requests` (the non-speculative requests'
+    /// ports, the RTL router's `REQ` mode; see [`SpecMasking`]). Ignored otherwise.
+    #[serde(default, skip_serializing_if = "is_grant_masking")]
+    pub spec_masking: SpecMasking,
     /// Lookahead routing: each router's route is computed one hop ahead, while the head
     /// crosses the router upstream (by the terminal for the first router), so route
     /// computation leaves the critical path: a head is ready for VA on arrival. The
@@ -363,6 +406,14 @@ pub const MAX_REPLY_QUEUE: u32 = 65_536;
 /// Default `reply_queue` in packets.
 pub const DEFAULT_REPLY_QUEUE: u32 = 4;
 
+fn is_router_wide(a: &OutputVcArbiter) -> bool {
+    *a == OutputVcArbiter::Router
+}
+
+fn is_grant_masking(m: &SpecMasking) -> bool {
+    *m == SpecMasking::Grants
+}
+
 fn is_zero(v: &u32) -> bool {
     *v == 0
 }
@@ -414,6 +465,7 @@ impl Default for RouterConfig {
             switch_allocator: AllocatorKind::SeparableInputFirst,
             alloc_iters: 1,
             arbiter: ArbiterKind::RoundRobin,
+            output_vc_arbiter: OutputVcArbiter::Router,
             routing: RoutingKind::Dor,
             selection: SelectionKind::FirstFree,
             adaptive_vcs: 0,
@@ -422,6 +474,7 @@ impl Default for RouterConfig {
             deadlock_check: DeadlockCheck::Refuse,
             message_classes: 1,
             speculative: false,
+            spec_masking: SpecMasking::Grants,
             lookahead_routing: false,
             input_speedup: 1,
             output_speedup: 1,

@@ -46,6 +46,7 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("switch_allocator", value(&c.switch_allocator)),
         ("alloc_iters", c.alloc_iters.to_string()),
         ("arbiter", value(&c.arbiter)),
+        ("output_vc_arbiter", value(&c.output_vc_arbiter)),
         ("routing", value(&c.routing)),
         ("selection", value(&c.selection)),
         ("adaptive_vcs", c.adaptive_vcs.to_string()),
@@ -54,6 +55,7 @@ fn fields(c: &RouterConfig) -> Vec<(&'static str, String)> {
         ("deadlock_check", value(&c.deadlock_check)),
         ("message_classes", c.message_classes.to_string()),
         ("speculative", c.speculative.to_string()),
+        ("spec_masking", value(&c.spec_masking)),
         ("lookahead_routing", c.lookahead_routing.to_string()),
         ("input_speedup", c.input_speedup.to_string()),
         ("output_speedup", c.output_speedup.to_string()),
@@ -68,6 +70,8 @@ fn plain_default(key: &str, value: &str) -> bool {
     let default = match key {
         "message_classes" | "input_speedup" | "output_speedup" => "1".to_string(),
         "reply_length" | "service_delay" => "0".to_string(),
+        "output_vc_arbiter" => "\"router\"".to_string(),
+        "spec_masking" => "\"grants\"".to_string(),
         "reply_queue" => crate::config::DEFAULT_REPLY_QUEUE.to_string(),
         _ => return false,
     };

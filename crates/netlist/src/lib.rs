@@ -58,10 +58,11 @@ pub mod validate;
 
 pub use concentration::{terminal_port_name, MAX_CONCENTRATION};
 pub use config::{
-    AllocatorKind, ArbiterKind, BufferDepth, DatelineRule, DeadlockCheck, DorTie, RouterConfig,
-    RoutingKind, SelectionKind, Switching, VcRelease, DEFAULT_CHANNEL_LATENCY, DEFAULT_REPLY_QUEUE,
-    MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY, MAX_MESSAGE_CLASSES, MAX_PIPELINE_DELAY,
-    MAX_REPLY_LENGTH, MAX_REPLY_QUEUE, MAX_SERVICE_DELAY, MAX_SPEEDUP,
+    AllocatorKind, ArbiterKind, BufferDepth, DatelineRule, DeadlockCheck, DorTie, OutputVcArbiter,
+    RouterConfig, RoutingKind, SelectionKind, SpecMasking, Switching, VcRelease,
+    DEFAULT_CHANNEL_LATENCY, DEFAULT_REPLY_QUEUE, MAX_ALLOC_ITERS, MAX_BUFFER_DEPTH, MAX_LATENCY,
+    MAX_MESSAGE_CLASSES, MAX_PIPELINE_DELAY, MAX_REPLY_LENGTH, MAX_REPLY_QUEUE, MAX_SERVICE_DELAY,
+    MAX_SPEEDUP,
 };
 pub use dot::dot;
 pub use error::{Diagnostics, Location, NetlistError, PortSide};

@@ -25,6 +25,7 @@ pub const SET_KEYS: &[&str] = &[
     "switch_allocator",
     "alloc_iters",
     "arbiter",
+    "output_vc_arbiter",
     "routing",
     "selection",
     "adaptive_vcs",
@@ -33,6 +34,7 @@ pub const SET_KEYS: &[&str] = &[
     "deadlock_check",
     "message_classes",
     "speculative",
+    "spec_masking",
     "lookahead_routing",
     "input_speedup",
     "output_speedup",
@@ -345,6 +347,22 @@ fn config_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
         "lookahead_routing" => {
             let v = flag(key, value)?;
             Box::new(move |c| c.lookahead_routing = v)
+        }
+        _ => return allocation_rule_edit(key, value),
+    };
+    Ok(edit)
+}
+
+/// The edit `spec_masking` or `output_vc_arbiter` makes, else [`speedup_edit`]'s.
+fn allocation_rule_edit(key: &str, value: &str) -> Result<Edit, NetlistError> {
+    let edit: Edit = match key {
+        "spec_masking" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.spec_masking = v)
+        }
+        "output_vc_arbiter" => {
+            let v = name(key, value)?;
+            Box::new(move |c| c.output_vc_arbiter = v)
         }
         _ => return speedup_edit(key, value),
     };

@@ -207,11 +207,9 @@ impl Router {
     /// cube.
     pub fn allocator_bytes(config: &RouterConfig, in_vcs: &[u8], out_vcs: &[u8]) -> u64 {
         let total = |vcs: &[u8]| vcs.iter().map(|&v| usize::from(v)).sum::<usize>();
-        VcAlloc::bytes(config, total(in_vcs), total(out_vcs)).saturating_add(SwitchAlloc::bytes(
-            config,
-            in_vcs,
-            out_vcs.len(),
-        ))
+        let widest = out_vcs.iter().map(|&v| usize::from(v)).max().unwrap_or(0);
+        VcAlloc::bytes(config, total(in_vcs), (total(out_vcs), widest))
+            .saturating_add(SwitchAlloc::bytes(config, in_vcs, out_vcs.len()))
     }
 
     /// Builds the router described by `spec`. `outputs` has one entry per port of `spec`

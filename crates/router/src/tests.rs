@@ -734,6 +734,9 @@ fn allocator_bytes_are_what_a_router_allocates() {
                     c.switch_allocator = alloc;
                     c.arbiter = arb;
                     c.speculative = speculative;
+                    if speculative {
+                        c.output_vc_arbiter = flitsim_netlist::OutputVcArbiter::Port;
+                    }
                 };
                 let h = Harness::with([1, 1, 1, 1, 1], vcs, out_vcs, 8, tweak);
                 let mut config = RouterConfig {

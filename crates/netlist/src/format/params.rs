@@ -269,6 +269,20 @@ impl Loader {
         );
         self.named(&p.arbiter, "arbiter", "arbiter", k, &mut cfg.arbiter);
         self.named(
+            &p.spec_masking,
+            "spec_masking",
+            "speculation masking",
+            k,
+            &mut cfg.spec_masking,
+        );
+        self.named(
+            &p.output_vc_arbiter,
+            "output_vc_arbiter",
+            "output VC arbiter",
+            k,
+            &mut cfg.output_vc_arbiter,
+        );
+        self.named(
             &p.routing,
             "routing",
             "routing function",

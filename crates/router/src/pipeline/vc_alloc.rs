@@ -17,10 +17,11 @@ use super::switch_alloc::speculative::SpecRequest;
 use super::switch_alloc::StepScratch;
 use super::{ugal, RouterState};
 use crate::alloc::{Allocator, BitMatrix};
+use crate::arbiter::Arbiters;
 use crate::mask;
 use crate::output_vc::OutputVcState;
 use crate::PacketId;
-use flitsim_netlist::{Cycle, RouterConfig, Switching, VcId};
+use flitsim_netlist::{Cycle, OutputVcArbiter, RouterConfig, Switching, VcId};
 use flitsim_routing::committed::{self, Decision};
 use flitsim_routing::selection::{CandidateView, Selection};
 use flitsim_routing::Candidate;
@@ -61,26 +62,38 @@ pub struct VcAlloc {
     /// Requests made since construction or the last reset: one per waiting VC and cycle
     /// it asks the allocator for an output VC (the cost model's activity).
     requests_made: u64,
+    /// Under `output_vc_arbiter = "port"`, one arbiter per input VC over the VC numbers of
+    /// a port (its pick is the VC's one request); `None` under `router`.
+    port_arbiters: Option<Arbiters>,
 }
 
 impl VcAlloc {
     /// Bytes [`VcAlloc::new`] allocates for a router of `in_vcs` input VCs and `out_vcs`
-    /// output VCs over all its ports under `config`, computed without allocating: the
-    /// allocator ([`Allocator::bytes`], input VCs x output VCs), and the commitments of
-    /// a committing selection. The allocator grows with the square of the router's VCs,
-    /// with matrix arbiters with the cube.
-    pub fn bytes(config: &RouterConfig, in_vcs: usize, out_vcs: usize) -> u64 {
+    /// output VCs over all its ports, `widest` on its widest output port, under `config`,
+    /// computed without allocating: the allocator ([`Allocator::bytes`], input VCs x
+    /// output VCs), the port arbiters of `output_vc_arbiter = "port"` and the
+    /// commitments of a committing selection. The allocator grows with the square of the
+    /// router's VCs, with matrix arbiters with the cube.
+    pub fn bytes(config: &RouterConfig, in_vcs: usize, (out_vcs, widest): (usize, usize)) -> u64 {
         let committed = if Selection::new(config.selection).commits() {
             (in_vcs as u64).saturating_mul(std::mem::size_of::<Option<(PacketId, u8)>>() as u64)
         } else {
             0
         };
-        committed.saturating_add(Allocator::bytes(
-            config.vc_allocator,
-            config.arbiter,
-            in_vcs,
-            out_vcs,
-        ))
+        let port_arbiters = match config.output_vc_arbiter {
+            OutputVcArbiter::Router => 0,
+            OutputVcArbiter::Port => {
+                Arbiters::bytes(config.arbiter, std::iter::repeat_n(widest, in_vcs))
+            }
+        };
+        committed
+            .saturating_add(port_arbiters)
+            .saturating_add(Allocator::bytes(
+                config.vc_allocator,
+                config.arbiter,
+                in_vcs,
+                out_vcs,
+            ))
     }
 
     /// For a router with this layout and configuration.
@@ -106,6 +119,13 @@ impl VcAlloc {
             rows,
             cols,
         );
+        let port_arbiters = (config.output_vc_arbiter == OutputVcArbiter::Port).then(|| {
+            let widest = (0..s.layout.out_ports())
+                .map(|o| usize::from(s.layout.out_vcs(o)))
+                .max()
+                .unwrap_or(0);
+            Arbiters::new(config.arbiter, std::iter::repeat_n(widest, rows))
+        });
         VcAlloc {
             one_word: BitMatrix::one_word_shape(rows, cols) && allocator.is_separable(),
             allocator,
@@ -120,6 +140,7 @@ impl VcAlloc {
             speculative: config.speculative,
             speculating: Vec::new(),
             requests_made: 0,
+            port_arbiters,
         }
     }
 
@@ -268,6 +289,13 @@ impl VcAlloc {
                     None => continue,
                 },
             };
+            let c = match &self.port_arbiters {
+                Some(arbiters) => match Self::port_pick(arbiters, s, i, c, len) {
+                    Some(c) => c,
+                    None => continue,
+                },
+                None => c,
+            };
             request(req, i, &c, len);
             self.requests_made += 1;
             if self.speculative && Self::free_vcs(s, &c, len).next().is_some() {
@@ -276,6 +304,40 @@ impl VcAlloc {
                     port: c.port.0,
                 });
             }
+        }
+    }
+
+    /// Candidate `c` narrowed to the one free VC input VC `i`'s port arbiter picks
+    /// (`output_vc_arbiter = "port"`), or `None` when none of its VCs is free.
+    #[inline(never)]
+    fn port_pick(
+        arbiters: &Arbiters,
+        s: &RouterState,
+        i: usize,
+        mut c: Candidate,
+        len: u32,
+    ) -> Option<Candidate> {
+        let (o, lo, _, outs) = Self::candidate_vcs(s, &c);
+        // VC numbers are `u8`: four words hold any port's VCs.
+        let mut free = [0u64; 4];
+        for (k, out) in outs.iter().enumerate() {
+            let v = usize::from(lo) + k;
+            free[v / 64] |= u64::from(Self::is_free(s, o, v as u8, out, len)) << (v % 64);
+        }
+        let words = mask::words(arbiters.size(i));
+        let v = arbiters.arbitrate(i, &free[..words])? as u8;
+        c.vcs.lo = v;
+        c.vcs.hi = v + 1;
+        Some(c)
+    }
+
+    /// Moves input VC `i`'s port arbiter (`output_vc_arbiter = "port"`) past output VC
+    /// `ovc`, the VC it was granted.
+    #[inline(always)]
+    fn port_granted(&mut self, s: &RouterState, i: usize, ovc: usize) {
+        if let Some(arbiters) = &mut self.port_arbiters {
+            let o = usize::from(s.layout.out_port_of[ovc]);
+            arbiters.update(i, ovc - s.layout.out_base_of(o) as usize);
         }
     }
 
@@ -356,6 +418,7 @@ impl VcAlloc {
                 if let Some(ovc) = self.allocator.lone_row(i, row) {
                     Self::grant_vc(now, now.plus(s.delays.vd), s, i, ovc);
                     self.allocator.update_grant(i, ovc);
+                    self.port_granted(s, i, ovc);
                     self.granted_to(i);
                 }
             }
@@ -486,11 +549,13 @@ impl VcAlloc {
                 let ovc = grant.row_word(i).trailing_zeros() as usize;
                 Self::grant_vc(now, ready, s, i, ovc);
                 self.allocator.update_grant(i, ovc);
+                self.port_granted(s, i, ovc);
                 self.granted_to(i);
             }
         } else {
             for (i, ovc) in grant.ones() {
                 Self::grant_vc(now, ready, s, i, ovc);
+                self.port_granted(s, i, ovc);
                 if let Some(c) = self.committed.get_mut(i) {
                     *c = None;
                 }
@@ -579,6 +644,7 @@ impl VcAlloc {
     /// the tests of the `bytes` functions.
     pub(crate) fn heap_bytes(&self) -> u64 {
         self.allocator.heap_bytes()
+            + self.port_arbiters.as_ref().map_or(0, Arbiters::heap_bytes)
             + (self.committed.capacity() * std::mem::size_of::<Option<(PacketId, u8)>>()) as u64
     }
 

@@ -6,7 +6,7 @@ use super::super::RouterState;
 use crate::alloc::{Allocator, BitMatrix};
 use crate::arbiter::Arbiters;
 use crate::mask;
-use flitsim_netlist::RouterConfig;
+use flitsim_netlist::{RouterConfig, SpecMasking};
 
 /// A speculative switch request: flat input VC `ivc` asks for output port `port` (VA's
 /// candidate for it this cycle).
@@ -26,9 +26,13 @@ pub(super) struct Speculation {
     pub(super) vc_arb: Arbiters,
     pub(super) req: BitMatrix,
     pub(super) grant: BitMatrix,
-    /// Input ports granted non-speculatively this cycle (word mask).
+    /// `spec_masking = "requests"`: the non-speculative requests, not grants, mask.
+    pub(super) by_requests: bool,
+    /// Input ports granted (or, by requests, requesting) non-speculatively this cycle
+    /// (word mask).
     pub(super) busy_in: Vec<u64>,
-    /// Output ports granted non-speculatively this cycle (word mask).
+    /// Output ports granted (or, by requests, requested) non-speculatively this cycle
+    /// (word mask).
     pub(super) busy_out: Vec<u64>,
     /// One input port's speculating VCs for a granted output (word mask).
     pub(super) vc_req: Vec<u64>,
@@ -70,6 +74,7 @@ impl Speculation {
                 po,
             ),
             vc_arb: Arbiters::new(config.arbiter, in_vcs),
+            by_requests: config.spec_masking == SpecMasking::Requests,
             req: BitMatrix::new(pi, po),
             grant: BitMatrix::new(pi, po),
             busy_in: vec![0; mask::words(pi)],

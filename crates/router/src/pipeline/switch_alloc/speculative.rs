@@ -5,7 +5,11 @@
 //!   speculation; the speculative ones, one per VC that VA examined this cycle and that
 //!   requested a free output VC, for that VC's output port ([`SpecRequest`]).
 //! - Priority: the non-speculative requests are allocated first; the speculative ones
-//!   compete, in an allocator of their own, for the input and output ports left free.
+//!   compete, in an allocator of their own, for the input and output ports left free
+//!   (`spec_masking = "grants"`). Under `spec_masking = "requests"` every speculative
+//!   request is allocated, and a speculative grant is dropped (its arbiters still move)
+//!   when a non-speculative request comes from its input port or asks for its output
+//!   port.
 //! - Use: a speculative grant moves the head only if VA granted its VC an output VC in
 //!   this cycle and that output VC has a credit; otherwise the crossbar slot is wasted
 //!   (the input and output port stay idle for the cycle).
@@ -48,16 +52,28 @@ impl SwitchAlloc {
         sp.granted.clear();
         mask::zero(&mut sp.busy_in);
         mask::zero(&mut sp.busy_out);
-        for &i in &self.winners {
-            let i = i as usize;
-            mask::set(&mut sp.busy_in, usize::from(s.layout.in_port_of[i]));
-            mask::set(&mut sp.busy_out, s.vcs[i].out_port.index());
+        if sp.by_requests {
+            // The ports of the non-speculative requests (the VCs `evaluate_words` saw).
+            for i in mask::ones(s.vcs.active()) {
+                if spec.iter().all(|r| r.ivc as usize != i) && Self::eligible(s, i, now) {
+                    mask::set(&mut sp.busy_in, usize::from(s.layout.in_port_of[i]));
+                    mask::set(&mut sp.busy_out, s.vcs[i].out_port.index());
+                }
+            }
+        } else {
+            for &i in &self.winners {
+                let i = i as usize;
+                mask::set(&mut sp.busy_in, usize::from(s.layout.in_port_of[i]));
+                mask::set(&mut sp.busy_out, s.vcs[i].out_port.index());
+            }
         }
         sp.req.clear();
         for r in spec {
             let p = usize::from(s.layout.in_port_of[r.ivc as usize]);
             let o = usize::from(r.port);
-            if !mask::get(&sp.busy_in, p) && !mask::get(&sp.busy_out, o) {
+            // By requests, every speculative request is allocated and the mask drops
+            // grants afterwards.
+            if sp.by_requests || (!mask::get(&sp.busy_in, p) && !mask::get(&sp.busy_out, o)) {
                 sp.req.set(p, o);
             }
         }
@@ -81,6 +97,10 @@ impl SwitchAlloc {
                 .arbitrate(p, req)
                 .expect("a granted input port has a speculating VC");
             sp.granted.push((p as u8, v as u8, o as u8));
+            if sp.by_requests && (mask::get(&sp.busy_in, p) || mask::get(&sp.busy_out, o)) {
+                // Masked: the non-speculative side uses the port; its arbiters still move.
+                continue;
+            }
             if Self::speculation_holds(s, base + v, o) {
                 self.winners.push((base + v) as u32);
             } else {
