@@ -6,7 +6,7 @@ use super::args::RunArgs;
 use crate::experiments::labels::{label, Pending, Study};
 use crate::experiments::vary::{self, expand, parse_vary};
 use crate::experiments::CurveSpec;
-use anyhow::{anyhow, Context};
+use anyhow::{anyhow, bail, Context};
 use std::path::PathBuf;
 
 /// The run flags `--vary KEY=VALUE` sets: the flags named by the key, else a `--set`.
@@ -69,6 +69,8 @@ pub struct Input {
     pub run: RunArgs,
     /// `--vary` specifications.
     pub vary: Vec<String>,
+    /// `[[design]]` entries of the experiment file (instead of `vary`).
+    pub designs: Vec<flitsim_studies::experiment_file::Design>,
     /// `--zip`.
     pub zip: bool,
     /// `--label`.
@@ -87,7 +89,24 @@ fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
         .iter()
         .map(|v| parse_vary(v))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let designs = expand(&varies, input.zip)?;
+    // Each design with the label its `[[design]]` entry gives (`None`: by what differs).
+    let designs: Vec<(Vec<(String, String)>, Option<&str>)> = if input.designs.is_empty() {
+        expand(&varies, input.zip)?
+            .into_iter()
+            .map(|d| (d, None))
+            .collect()
+    } else if varies.is_empty() {
+        input
+            .designs
+            .iter()
+            .map(|d| (d.settings.clone(), Some(d.label.as_str())))
+            .collect()
+    } else {
+        bail!(
+            "{}: error[bad-form]: both [vary] (or --vary) and [[design]] entries\nhelp: keep one: a [[design]] entry per design, or the lists of [vary]",
+            source.display()
+        );
+    };
     let routings: Vec<Option<String>> = match &input.run.routing {
         Some(r) => r.split(',').map(|s| Some(s.trim().to_string())).collect(),
         None => vec![None],
@@ -99,7 +118,7 @@ fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
         )
     })?;
     for routing in &routings {
-        for design in &designs {
+        for (design, given) in &designs {
             let mut run = input.run.clone();
             run.routing = routing.clone();
             for (k, v) in design {
@@ -118,14 +137,15 @@ fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
                 .routers()
                 .next()
                 .map_or("-", |r| flitsim_routing::kind_name(r.config.routing));
-            let label = input.label.as_ref().map(|l| {
-                let d = vary::label(design, &keys(design));
-                if designs.len() > 1 {
-                    format!("{l}: {d}")
-                } else {
-                    l.clone()
+            let label = match (&input.label, given) {
+                (None, None) => None,
+                (None, Some(g)) => Some(g.to_string()),
+                (Some(l), Some(g)) => Some(format!("{l}: {g}")),
+                (Some(l), None) if designs.len() > 1 => {
+                    Some(format!("{l}: {}", vary::label(design, &keys(design))))
                 }
-            });
+                (Some(l), None) => Some(l.clone()),
+            };
             let router = netlist
                 .routers()
                 .next()

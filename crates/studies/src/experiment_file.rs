@@ -26,6 +26,19 @@ pub struct Experiment {
     pub netlist: PathBuf,
     /// `(key, value, line)` in file order; arrays are one entry per element.
     pub keys: Vec<(String, Value, Location)>,
+    /// The `[[design]]` entries, in file order (`sweep` only).
+    pub designs: Vec<Design>,
+}
+
+/// One `[[design]]` entry of an experiment file: a labelled design of a `sweep`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Design {
+    /// Its `label`: the curve's label.
+    pub label: String,
+    /// Its other keys in file order, each what `--vary KEY=VALUE` would set.
+    pub settings: Vec<(String, String)>,
+    /// Where its `label` is written.
+    pub at: Location,
 }
 
 /// One value of a key.
@@ -39,7 +52,11 @@ pub enum Value {
     List(Vec<String>),
 }
 
-fn error(at: &Location, code: &str, message: &str, help: &str) -> anyhow::Error {
+/// The top-level tables of an experiment file that are not netlist: `[experiment]`,
+/// `[vary]` and `[[design]]`.
+const SECTIONS: [&str; 3] = ["experiment", "vary", "design"];
+
+pub(crate) fn error(at: &Location, code: &str, message: &str, help: &str) -> anyhow::Error {
     anyhow::anyhow!("{at}: error[{code}]: {message}\nhelp: {help}")
 }
 
@@ -107,9 +124,13 @@ pub fn read(path: &Path, known: &[String]) -> anyhow::Result<Option<Experiment>>
     if let Some((k, v)) = doc.iter().find(|(k, _)| k.get_ref() == "vary") {
         vary_table(v.get_ref(), &at(k.span().start), &at, &mut keys)?;
     }
+    let designs = match doc.iter().find(|(k, _)| k.get_ref() == "design") {
+        Some((k, v)) => crate::experiment_designs::designs(v.get_ref(), &at(k.span().start), &at)?,
+        None => Vec::new(),
+    };
     let inline = doc
         .keys()
-        .any(|k| k.get_ref() != "experiment" && k.get_ref() != "vary");
+        .any(|k| !SECTIONS.contains(&k.get_ref().as_ref()));
     let netlist = match (netlist, inline) {
         (Some(_), true) => {
             return Err(error(
@@ -132,6 +153,7 @@ pub fn read(path: &Path, known: &[String]) -> anyhow::Result<Option<Experiment>>
         path: path.to_path_buf(),
         netlist,
         keys,
+        designs,
     }))
 }
 
@@ -176,7 +198,7 @@ fn vary_table(
     Ok(())
 }
 
-fn value(v: &DeValue<'_>, at: &Location, key: &str) -> anyhow::Result<Value> {
+pub(crate) fn value(v: &DeValue<'_>, at: &Location, key: &str) -> anyhow::Result<Value> {
     let scalar = |v: &DeValue<'_>| match v {
         DeValue::String(s) => Some(s.to_string()),
         DeValue::Integer(i) => Some(i.to_string()),
@@ -250,13 +272,12 @@ pub fn load_netlist(path: &Path) -> Result<Netlist, Diagnostics> {
 
 fn is_experiment_header(line: &str) -> bool {
     let l = line.trim();
-    ["experiment", "vary"]
-        .iter()
-        .any(|t| l.starts_with(&format!("[{t}]")) || l.starts_with(&format!("[ {t} ]")))
+    let table = |t: &str| l.starts_with(&format!("[{t}]")) || l.starts_with(&format!("[ {t} ]"));
+    table("experiment") || table("vary") || table("[design]") || table("[ design ]")
 }
 
-/// `src` with the `[experiment]` and `[vary]` sections (each from its header up to the
-/// next table header) turned into empty lines.
+/// `src` with the `[experiment]`, `[vary]` and `[[design]]` sections (each from its
+/// header up to the next table header) turned into empty lines.
 fn blank_experiment(src: &str) -> String {
     let mut inside = false;
     let mut out = String::with_capacity(src.len());
