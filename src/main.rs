@@ -127,12 +127,8 @@ fn with_experiment(argv: &[OsString]) -> Result<Option<Cli>, ExitCode> {
     let Some((at, exp)) = found else {
         return Ok(None);
     };
-    if let Some(d) = exp.designs.first() {
-        eprintln!(
-            "{}: error[bad-form]: [[design]] entries are designs of a `sweep`, not of `{name}`\nhelp: run `flitsim sweep {}`, or remove the [[design]] entries",
-            d.at,
-            exp.path.display()
-        );
+    if let Err(e) = exp.designs_refused(name) {
+        eprintln!("{e:#}");
         return Err(ExitCode::FAILURE);
     }
     let root = root.mut_subcommand(name, |c| c.args_override_self(true));

@@ -94,8 +94,7 @@ pub struct SweepArgs {
     #[arg(skip)]
     pub source: Option<PathBuf>,
 
-    /// The `[[design]]` entries of the experiment file this input came from (set by
-    /// `main`).
+    /// The `[[design]]` entries of this input's experiment file (set by `main`).
     #[arg(skip)]
     pub designs: Vec<flitsim_studies::experiment_file::Design>,
 }

@@ -4,9 +4,10 @@
 
 use super::args::RunArgs;
 use crate::experiments::labels::{label, Pending, Study};
-use crate::experiments::vary::{self, expand, parse_vary};
+use crate::experiments::vary;
 use crate::experiments::CurveSpec;
-use anyhow::{anyhow, bail, Context};
+use anyhow::{anyhow, Context};
+use flitsim_studies::experiment_designs::{curve_label, study_designs};
 use std::path::PathBuf;
 
 /// The run flags `--vary KEY=VALUE` sets: the flags named by the key, else a `--set`.
@@ -84,29 +85,8 @@ pub struct Input {
 }
 fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
     let source = input.source.clone();
-    let varies = input
-        .vary
-        .iter()
-        .map(|v| parse_vary(v))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    // Each design with the label its `[[design]]` entry gives (`None`: by what differs).
-    let designs: Vec<(Vec<(String, String)>, Option<&str>)> = if input.designs.is_empty() {
-        expand(&varies, input.zip)?
-            .into_iter()
-            .map(|d| (d, None))
-            .collect()
-    } else if varies.is_empty() {
-        input
-            .designs
-            .iter()
-            .map(|d| (d.settings.clone(), Some(d.label.as_str())))
-            .collect()
-    } else {
-        bail!(
-            "{}: error[bad-form]: both [vary] (or --vary) and [[design]] entries\nhelp: keep one: a [[design]] entry per design, or the lists of [vary]",
-            source.display()
-        );
-    };
+    let designs = study_designs(&input.vary, input.zip, &input.designs, &source)?;
+    let named = input.label.as_deref();
     let routings: Vec<Option<String>> = match &input.run.routing {
         Some(r) => r.split(',').map(|s| Some(s.trim().to_string())).collect(),
         None => vec![None],
@@ -124,28 +104,14 @@ fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
             for (k, v) in design {
                 apply(&mut run, k, v)?;
             }
-            let what = || {
-                format!(
-                    "{}: {}",
-                    source.display(),
-                    vary::label(design, &keys(design))
-                )
-            };
+            let what = || format!("{}: {}", source.display(), vary::label_all(design));
             let netlist = run.load_netlist().with_context(what)?;
             let config = run.sim_config().with_context(what)?;
             let routing = netlist
                 .routers()
                 .next()
                 .map_or("-", |r| flitsim_routing::kind_name(r.config.routing));
-            let label = match (&input.label, given) {
-                (None, None) => None,
-                (None, Some(g)) => Some(g.to_string()),
-                (Some(l), Some(g)) => Some(format!("{l}: {g}")),
-                (Some(l), None) if designs.len() > 1 => {
-                    Some(format!("{l}: {}", vary::label(design, &keys(design))))
-                }
-                (Some(l), None) => Some(l.clone()),
-            };
+            let label = curve_label(named, given.as_deref(), design, designs.len());
             let router = netlist
                 .routers()
                 .next()
@@ -176,9 +142,6 @@ fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn keys(design: &[(String, String)]) -> Vec<String> {
-    design.iter().map(|(k, _)| k.clone()).collect()
-}
 /// The curves of `inputs` (one per NETLIST argument), labelled by what differs; two
 /// curves with one label are refused.
 ///

@@ -243,6 +243,25 @@ fn resolve(file: &Path, rel: &Path) -> PathBuf {
 }
 
 impl Experiment {
+    /// Refuses `[[design]]` entries for a `command` other than `sweep`.
+    ///
+    /// # Errors
+    /// The first entry's location, with the fix.
+    pub fn designs_refused(&self, command: &str) -> anyhow::Result<()> {
+        match self.designs.first() {
+            Some(d) if command != "sweep" => Err(error(
+                &d.at,
+                "bad-form",
+                &format!("[[design]] entries are designs of a `sweep`, not of `{command}`"),
+                &format!(
+                    "run `flitsim sweep {}`, or remove them",
+                    self.path.display()
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Where key `long` (a flag without `--`) was written.
     pub fn key_location(&self, long: &str) -> Option<&Location> {
         let key = long.replace('-', "_");
