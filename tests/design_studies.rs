@@ -428,8 +428,7 @@ fn the_sizing_meets_its_printed_criteria_in_separate_runs() {
     let tried = s["tried"].as_array().unwrap();
     let below = tried
         .iter()
-        .filter(|t| t["depth"].as_u64().unwrap() < u64::from(d))
-        .last()
+        .rfind(|t| t["depth"].as_u64().unwrap() < u64::from(d))
         .expect("a shallower depth tried");
     assert_eq!(below["meets"], false);
 }
