@@ -125,7 +125,7 @@ pub fn read(path: &Path, known: &[String]) -> anyhow::Result<Option<Experiment>>
         vary_table(v.get_ref(), &at(k.span().start), &at, &mut keys)?;
     }
     let designs = match doc.iter().find(|(k, _)| k.get_ref() == "design") {
-        Some((k, v)) => crate::experiment_designs::designs(v.get_ref(), &at(k.span().start), &at)?,
+        Some((k, v)) => design_entries(v.get_ref(), &at(k.span().start), &at)?,
         None => Vec::new(),
     };
     let inline = doc
@@ -270,6 +270,112 @@ impl Experiment {
             .find(|(k, _, _)| *k == key)
             .map(|(_, _, l)| l)
     }
+}
+
+/// At most this many `[[design]]` entries (the sweep refuses more curves anyway).
+pub const MAX_ENTRIES: usize = crate::experiments::vary::MAX_DESIGNS;
+
+/// The entries of the `design` array of tables (its first header at `header`).
+///
+/// # Errors
+/// Not an array of tables, an entry without a `label` or with nothing else, a value that
+/// is not one string, number or boolean, too many entries, or a label given twice: each
+/// located with its fix.
+fn design_entries(
+    v: &DeValue<'_>,
+    header: &Location,
+    at: &dyn Fn(usize) -> Location,
+) -> anyhow::Result<Vec<Design>> {
+    let form =
+        "write each design as [[design]] with label = \"...\" and one line per key, e.g. vcs = 2";
+    let DeValue::Array(entries) = v else {
+        return Err(error(
+            header,
+            "bad-value",
+            "`design` must be an array of tables",
+            form,
+        ));
+    };
+    if entries.len() > MAX_ENTRIES {
+        return Err(error(
+            header,
+            "too-many",
+            &format!(
+                "{} [[design]] entries, more than {MAX_ENTRIES}",
+                entries.len()
+            ),
+            "split the study into several sweeps",
+        ));
+    }
+    let mut out: Vec<Design> = Vec::new();
+    for entry in entries {
+        let entry_at = at(entry.span().start);
+        let DeValue::Table(table) = entry.get_ref() else {
+            return Err(error(
+                &entry_at,
+                "bad-value",
+                "a `design` entry must be a table",
+                form,
+            ));
+        };
+        let mut rows: Vec<_> = table.iter().collect();
+        rows.sort_by_key(|(k, _)| k.span().start);
+        let (mut label, mut settings) = (None, Vec::new());
+        for (k, v) in rows {
+            let loc = at(k.span().start);
+            let name = k.get_ref().as_ref();
+            let text = match value(v.get_ref(), &loc, name)? {
+                Value::Text(t) => t,
+                Value::Switch(b) => b.to_string(),
+                Value::List(_) => {
+                    return Err(error(
+                        &loc,
+                        "bad-value",
+                        &format!("`{name}` in [[design]] must be one value"),
+                        "give one value per design; for a list of designs use [vary]",
+                    ))
+                }
+            };
+            if name == "label" {
+                label = Some((text, loc));
+            } else {
+                settings.push((name.to_string(), text));
+            }
+        }
+        let Some((label, label_at)) = label else {
+            return Err(error(
+                &entry_at,
+                "missing-key",
+                "a [[design]] entry has no `label`",
+                form,
+            ));
+        };
+        if settings.is_empty() {
+            return Err(error(
+                &label_at,
+                "missing-key",
+                &format!("design `{label}` sets no key"),
+                form,
+            ));
+        }
+        if let Some(first) = out.iter().find(|d| d.label == label) {
+            return Err(error(
+                &label_at,
+                "duplicate-label",
+                &format!(
+                    "two [[design]] entries are labelled `{label}` (the first on line {})",
+                    first.at.line
+                ),
+                "give each design its own label",
+            ));
+        }
+        out.push(Design {
+            label,
+            settings,
+            at: label_at,
+        });
+    }
+    Ok(out)
 }
 
 /// Loads the netlist of a file that may also hold an `[experiment]` table: the table's
