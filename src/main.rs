@@ -127,6 +127,10 @@ fn with_experiment(argv: &[OsString]) -> Result<Option<Cli>, ExitCode> {
     let Some((at, exp)) = found else {
         return Ok(None);
     };
+    if let Err(e) = exp.designs_refused(name) {
+        eprintln!("{e:#}");
+        return Err(ExitCode::FAILURE);
+    }
     let root = root.mut_subcommand(name, |c| c.args_override_self(true));
     let sub = root
         .find_subcommand(name)

@@ -90,9 +90,9 @@ fn report(netlist: &Netlist, s: &Sizing, bits: u64) -> String {
     );
     let _ = writeln!(
         o,
-        "  saturation throughput within {:.0}% of the unbounded one: no saturation at {:.5} packets/terminal/cycle",
+        "  saturation throughput within {:.0}% of the unbounded one: unsaturated at {:.5} packets/terminal/cycle or above",
         100.0 * c.saturation_tolerance,
-        s.saturation_check_rate
+        s.saturation_floor
     );
     let _ = writeln!(
         o,
@@ -110,7 +110,7 @@ fn report(netlist: &Netlist, s: &Sizing, bits: u64) -> String {
             )
         );
     }
-    let _ = writeln!(o, " {:>10} {:>6}", "saturated", "meets");
+    let _ = writeln!(o, " {:>10} {:>6}", "saturation", "meets");
     for t in &s.tried {
         let _ = write!(o, "{:>8}", t.depth);
         for l in &t.loads {
@@ -123,13 +123,14 @@ fn report(netlist: &Netlist, s: &Sizing, bits: u64) -> String {
         let _ = writeln!(
             o,
             " {:>10} {:>6}",
-            t.saturated,
+            t.saturation
+                .map_or("-".into(), |b| format!("{:.5}", b.unsaturated)),
             if t.meets { "yes" } else { "no" }
         );
     }
     let _ = writeln!(
         o,
-        "(columns: rate:unbounded latency; cells: latency and its excess over the unbounded one)"
+        "(columns: rate:unbounded latency; cells: latency and its excess over the unbounded one; saturation: highest rate found unsaturated, searched once the latencies meet the criterion)"
     );
     if s.floor > 1 {
         let _ = writeln!(

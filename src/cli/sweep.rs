@@ -93,6 +93,10 @@ pub struct SweepArgs {
     /// The file this input came from (set by `main`).
     #[arg(skip)]
     pub source: Option<PathBuf>,
+
+    /// The `[[design]]` entries of this input's experiment file (set by `main`).
+    #[arg(skip)]
+    pub designs: Vec<flitsim_studies::experiment_file::Design>,
 }
 
 /// Runs `flitsim sweep`.
@@ -212,6 +216,7 @@ fn inputs(args: &SweepArgs) -> Vec<super::sweep_designs::Input> {
     let one = |a: &SweepArgs| super::sweep_designs::Input {
         run: a.run.clone(),
         vary: a.vary.clone(),
+        designs: a.designs.clone(),
         zip: a.zip,
         label: a.label.clone(),
         rates: a.rates.clone(),

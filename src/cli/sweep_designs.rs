@@ -4,9 +4,10 @@
 
 use super::args::RunArgs;
 use crate::experiments::labels::{label, Pending, Study};
-use crate::experiments::vary::{self, expand, parse_vary};
+use crate::experiments::vary;
 use crate::experiments::CurveSpec;
 use anyhow::{anyhow, Context};
+use flitsim_studies::experiment_designs::{curve_label, study_designs};
 use std::path::PathBuf;
 
 /// The run flags `--vary KEY=VALUE` sets: the flags named by the key, else a `--set`.
@@ -69,6 +70,8 @@ pub struct Input {
     pub run: RunArgs,
     /// `--vary` specifications.
     pub vary: Vec<String>,
+    /// `[[design]]` entries of the experiment file (instead of `vary`).
+    pub designs: Vec<flitsim_studies::experiment_file::Design>,
     /// `--zip`.
     pub zip: bool,
     /// `--label`.
@@ -82,12 +85,8 @@ pub struct Input {
 }
 fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
     let source = input.source.clone();
-    let varies = input
-        .vary
-        .iter()
-        .map(|v| parse_vary(v))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let designs = expand(&varies, input.zip)?;
+    let designs = study_designs(&input.vary, input.zip, &input.designs, &source)?;
+    let named = input.label.as_deref();
     let routings: Vec<Option<String>> = match &input.run.routing {
         Some(r) => r.split(',').map(|s| Some(s.trim().to_string())).collect(),
         None => vec![None],
@@ -99,33 +98,20 @@ fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
         )
     })?;
     for routing in &routings {
-        for design in &designs {
+        for (design, given) in &designs {
             let mut run = input.run.clone();
             run.routing = routing.clone();
             for (k, v) in design {
                 apply(&mut run, k, v)?;
             }
-            let what = || {
-                format!(
-                    "{}: {}",
-                    source.display(),
-                    vary::label(design, &keys(design))
-                )
-            };
+            let what = || format!("{}: {}", source.display(), vary::label_all(design));
             let netlist = run.load_netlist().with_context(what)?;
             let config = run.sim_config().with_context(what)?;
             let routing = netlist
                 .routers()
                 .next()
                 .map_or("-", |r| flitsim_routing::kind_name(r.config.routing));
-            let label = input.label.as_ref().map(|l| {
-                let d = vary::label(design, &keys(design));
-                if designs.len() > 1 {
-                    format!("{l}: {d}")
-                } else {
-                    l.clone()
-                }
-            });
+            let label = curve_label(named, given.as_deref(), design, designs.len());
             let router = netlist
                 .routers()
                 .next()
@@ -162,9 +148,6 @@ fn input_curves(input: &Input, out: &mut Vec<Pending>) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn keys(design: &[(String, String)]) -> Vec<String> {
-    design.iter().map(|(k, _)| k.clone()).collect()
-}
 /// The curves of `inputs` (one per NETLIST argument), labelled by what differs; two
 /// curves with one label are refused.
 ///

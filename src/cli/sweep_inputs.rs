@@ -106,6 +106,7 @@ pub fn parse(root: clap::Command, argv: &[OsString]) -> Result<Option<ParsedSwee
             ExitCode::from(2)
         })?;
         a.run.experiment = files[i].as_ref().map(|e| e.path.clone());
+        a.designs = files[i].as_ref().map_or(Vec::new(), |e| e.designs.clone());
         a.source = Some(match &files[i] {
             Some(e) => e.path.clone(),
             None => PathBuf::from(&argv[at[i]]),

@@ -90,6 +90,7 @@ pub fn chart(r: &CheckResult) -> Chart {
             points: pts(&c.measured),
             style: Style::Points,
             color: i,
+            errors: Vec::new(),
         });
         if let Some(p) = &c.predicted {
             series.push(Series {
@@ -97,6 +98,7 @@ pub fn chart(r: &CheckResult) -> Chart {
                 points: pts(p),
                 style: Style::Line,
                 color: i,
+                errors: Vec::new(),
             });
         }
     }

@@ -26,6 +26,19 @@ pub struct Experiment {
     pub netlist: PathBuf,
     /// `(key, value, line)` in file order; arrays are one entry per element.
     pub keys: Vec<(String, Value, Location)>,
+    /// The `[[design]]` entries, in file order (`sweep` only).
+    pub designs: Vec<Design>,
+}
+
+/// One `[[design]]` entry of an experiment file: a labelled design of a `sweep`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Design {
+    /// Its `label`: the curve's label.
+    pub label: String,
+    /// Its other keys in file order, each what `--vary KEY=VALUE` would set.
+    pub settings: Vec<(String, String)>,
+    /// Where its `label` is written.
+    pub at: Location,
 }
 
 /// One value of a key.
@@ -39,7 +52,11 @@ pub enum Value {
     List(Vec<String>),
 }
 
-fn error(at: &Location, code: &str, message: &str, help: &str) -> anyhow::Error {
+/// The top-level tables of an experiment file that are not netlist: `[experiment]`,
+/// `[vary]` and `[[design]]`.
+const SECTIONS: [&str; 3] = ["experiment", "vary", "design"];
+
+pub(crate) fn error(at: &Location, code: &str, message: &str, help: &str) -> anyhow::Error {
     anyhow::anyhow!("{at}: error[{code}]: {message}\nhelp: {help}")
 }
 
@@ -107,9 +124,13 @@ pub fn read(path: &Path, known: &[String]) -> anyhow::Result<Option<Experiment>>
     if let Some((k, v)) = doc.iter().find(|(k, _)| k.get_ref() == "vary") {
         vary_table(v.get_ref(), &at(k.span().start), &at, &mut keys)?;
     }
+    let designs = match doc.iter().find(|(k, _)| k.get_ref() == "design") {
+        Some((k, v)) => design_entries(v.get_ref(), &at(k.span().start), &at)?,
+        None => Vec::new(),
+    };
     let inline = doc
         .keys()
-        .any(|k| k.get_ref() != "experiment" && k.get_ref() != "vary");
+        .any(|k| !SECTIONS.contains(&k.get_ref().as_ref()));
     let netlist = match (netlist, inline) {
         (Some(_), true) => {
             return Err(error(
@@ -132,6 +153,7 @@ pub fn read(path: &Path, known: &[String]) -> anyhow::Result<Option<Experiment>>
         path: path.to_path_buf(),
         netlist,
         keys,
+        designs,
     }))
 }
 
@@ -176,7 +198,7 @@ fn vary_table(
     Ok(())
 }
 
-fn value(v: &DeValue<'_>, at: &Location, key: &str) -> anyhow::Result<Value> {
+pub(crate) fn value(v: &DeValue<'_>, at: &Location, key: &str) -> anyhow::Result<Value> {
     let scalar = |v: &DeValue<'_>| match v {
         DeValue::String(s) => Some(s.to_string()),
         DeValue::Integer(i) => Some(i.to_string()),
@@ -221,6 +243,25 @@ fn resolve(file: &Path, rel: &Path) -> PathBuf {
 }
 
 impl Experiment {
+    /// Refuses `[[design]]` entries for a `command` other than `sweep`.
+    ///
+    /// # Errors
+    /// The first entry's location, with the fix.
+    pub fn designs_refused(&self, command: &str) -> anyhow::Result<()> {
+        match self.designs.first() {
+            Some(d) if command != "sweep" => Err(error(
+                &d.at,
+                "bad-form",
+                &format!("[[design]] entries are designs of a `sweep`, not of `{command}`"),
+                &format!(
+                    "run `flitsim sweep {}`, or remove them",
+                    self.path.display()
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Where key `long` (a flag without `--`) was written.
     pub fn key_location(&self, long: &str) -> Option<&Location> {
         let key = long.replace('-', "_");
@@ -229,6 +270,112 @@ impl Experiment {
             .find(|(k, _, _)| *k == key)
             .map(|(_, _, l)| l)
     }
+}
+
+/// At most this many `[[design]]` entries (the sweep refuses more curves anyway).
+pub const MAX_ENTRIES: usize = crate::experiments::vary::MAX_DESIGNS;
+
+/// The entries of the `design` array of tables (its first header at `header`).
+///
+/// # Errors
+/// Not an array of tables, an entry without a `label` or with nothing else, a value that
+/// is not one string, number or boolean, too many entries, or a label given twice: each
+/// located with its fix.
+fn design_entries(
+    v: &DeValue<'_>,
+    header: &Location,
+    at: &dyn Fn(usize) -> Location,
+) -> anyhow::Result<Vec<Design>> {
+    let form =
+        "write each design as [[design]] with label = \"...\" and one line per key, e.g. vcs = 2";
+    let DeValue::Array(entries) = v else {
+        return Err(error(
+            header,
+            "bad-value",
+            "`design` must be an array of tables",
+            form,
+        ));
+    };
+    if entries.len() > MAX_ENTRIES {
+        return Err(error(
+            header,
+            "too-many",
+            &format!(
+                "{} [[design]] entries, more than {MAX_ENTRIES}",
+                entries.len()
+            ),
+            "split the study into several sweeps",
+        ));
+    }
+    let mut out: Vec<Design> = Vec::new();
+    for entry in entries {
+        let entry_at = at(entry.span().start);
+        let DeValue::Table(table) = entry.get_ref() else {
+            return Err(error(
+                &entry_at,
+                "bad-value",
+                "a `design` entry must be a table",
+                form,
+            ));
+        };
+        let mut rows: Vec<_> = table.iter().collect();
+        rows.sort_by_key(|(k, _)| k.span().start);
+        let (mut label, mut settings) = (None, Vec::new());
+        for (k, v) in rows {
+            let loc = at(k.span().start);
+            let name = k.get_ref().as_ref();
+            let text = match value(v.get_ref(), &loc, name)? {
+                Value::Text(t) => t,
+                Value::Switch(b) => b.to_string(),
+                Value::List(_) => {
+                    return Err(error(
+                        &loc,
+                        "bad-value",
+                        &format!("`{name}` in [[design]] must be one value"),
+                        "give one value per design; for a list of designs use [vary]",
+                    ))
+                }
+            };
+            if name == "label" {
+                label = Some((text, loc));
+            } else {
+                settings.push((name.to_string(), text));
+            }
+        }
+        let Some((label, label_at)) = label else {
+            return Err(error(
+                &entry_at,
+                "missing-key",
+                "a [[design]] entry has no `label`",
+                form,
+            ));
+        };
+        if settings.is_empty() {
+            return Err(error(
+                &label_at,
+                "missing-key",
+                &format!("design `{label}` sets no key"),
+                form,
+            ));
+        }
+        if let Some(first) = out.iter().find(|d| d.label == label) {
+            return Err(error(
+                &label_at,
+                "duplicate-label",
+                &format!(
+                    "two [[design]] entries are labelled `{label}` (the first on line {})",
+                    first.at.line
+                ),
+                "give each design its own label",
+            ));
+        }
+        out.push(Design {
+            label,
+            settings,
+            at: label_at,
+        });
+    }
+    Ok(out)
 }
 
 /// Loads the netlist of a file that may also hold an `[experiment]` table: the table's
@@ -250,13 +397,12 @@ pub fn load_netlist(path: &Path) -> Result<Netlist, Diagnostics> {
 
 fn is_experiment_header(line: &str) -> bool {
     let l = line.trim();
-    ["experiment", "vary"]
-        .iter()
-        .any(|t| l.starts_with(&format!("[{t}]")) || l.starts_with(&format!("[ {t} ]")))
+    let table = |t: &str| l.starts_with(&format!("[{t}]")) || l.starts_with(&format!("[ {t} ]"));
+    table("experiment") || table("vary") || table("[design]") || table("[ design ]")
 }
 
-/// `src` with the `[experiment]` and `[vary]` sections (each from its header up to the
-/// next table header) turned into empty lines.
+/// `src` with the `[experiment]`, `[vary]` and `[[design]]` sections (each from its
+/// header up to the next table header) turned into empty lines.
 fn blank_experiment(src: &str) -> String {
     let mut inside = false;
     let mut out = String::with_capacity(src.len());

@@ -10,6 +10,7 @@ pub mod check;
 pub mod cluster;
 pub mod cost;
 pub mod crosscheck;
+pub mod experiment_designs;
 pub mod experiment_file;
 pub mod experiments;
 pub mod measure;

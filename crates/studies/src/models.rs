@@ -260,17 +260,21 @@ pub fn safaei(a: &Safaei, rates: &RateSpec, warn: impl FnOnce(&str)) -> anyhow::
     Ok(ModelTable {
         name: "safaei",
         single,
-        columns: &[
-            "rate",
-            "latency",
-            "network_latency",
-            "source_wait",
-            "multiplexing",
-            "channel_service",
-        ],
+        columns: &WAIT_COLUMNS,
         rows,
     })
 }
+
+/// The columns of the two wait-decomposition models (Safaei's and P-cube's): latency,
+/// its network part, the source wait and the multiplexing degree.
+static WAIT_COLUMNS: [&str; 6] = [
+    "rate",
+    "latency",
+    "network_latency",
+    "source_wait",
+    "multiplexing",
+    "channel_service",
+];
 
 /// Paper 002: P-cube on an n-cube.
 pub fn patooghy(a: &Patooghy, rates: &RateSpec) -> anyhow::Result<ModelTable> {
@@ -318,13 +322,8 @@ pub fn patooghy(a: &Patooghy, rates: &RateSpec) -> anyhow::Result<ModelTable> {
     Ok(ModelTable {
         name: "patooghy",
         single,
-        columns: &[
-            "rate",
-            "latency",
-            "network_latency",
-            "source_wait",
-            "multiplexing",
-        ],
+        // P-cube reports no single channel service time.
+        columns: &WAIT_COLUMNS[..5],
         rows,
     })
 }

@@ -2,7 +2,8 @@
 //!
 //! Each curve group gets a hue, and the style of a series both a shade of it and a shape:
 //! a model is a dark solid line, a simulation filled circles on a thin line in the full
-//! hue, a saturated simulation point a cross in that hue, a value printed in a paper a
+//! hue with its 95% confidence bar where the measurement has one, a saturated simulation
+//! point a cross in that hue, a value printed in a paper a
 //! dashed line with triangles in a light shade. Model, simulation and paper values of one
 //! group therefore never share a colour, and the groups stay told apart by hue. The legend sits in a panel
 //! right of the plot, never over the data. When a few values lie far above the rest (a
@@ -43,17 +44,27 @@ pub struct Series {
     pub style: Style,
     /// The curve group: its hue (the style picks the shade).
     pub color: usize,
+    /// 95% confidence half-widths of `points`, one each, drawn as bars; empty: none (a
+    /// model, a paper's value). A non-finite or zero half-width draws no bar.
+    pub errors: Vec<f64>,
 }
 
 impl Series {
-    /// A series.
+    /// A series without confidence intervals.
     pub fn new(label: String, points: Vec<(f64, f64)>, style: Style, color: usize) -> Series {
         Series {
             label,
             points,
             style,
             color,
+            errors: Vec::new(),
         }
+    }
+
+    /// This series with the 95% half-width of each point (`None`: no interval).
+    pub fn with_errors(mut self, errors: Vec<Option<f64>>) -> Series {
+        self.errors = errors.into_iter().map(|e| e.unwrap_or(0.0)).collect();
+        self
     }
 }
 
@@ -228,6 +239,16 @@ fn plot(
             .copied()
             .filter(|p| p.0.is_finite() && p.1.is_finite())
             .collect();
+        let bars = s
+            .points
+            .iter()
+            .zip(&s.errors)
+            .filter(|(p, h)| p.0.is_finite() && p.1.is_finite() && p.1 <= y1 && h.is_finite())
+            .filter(|(_, h)| **h > 0.0)
+            .map(|(&(x, y), &h)| {
+                ErrorBar::new_vertical(x, (y - h).max(y0), y, (y + h).min(y1), col.filled(), 6)
+            });
+        c.draw_series(bars)?;
         for seg in segments(&points, y1) {
             match s.style {
                 Style::Line => {

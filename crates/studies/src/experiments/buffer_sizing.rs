@@ -2,22 +2,28 @@
 //! depth per VC whose network behaves like one with unbounded buffers, by criteria an
 //! architect states.
 //!
-//! With unbounded buffers a saturation search gives a bracket `[lo, hi]` of the
-//! saturation rate (saturated: the network delivers less than 97% of the offered flits;
-//! unbounded buffers absorb what it cannot carry, so the source queues never grow), and the mean latency is measured at `loads` rates evenly spaced up to
-//! `up_to * lo`. A depth meets the criteria when (1) at every one of those rates its mean
-//! latency is at most `1 + latency_tolerance` times the unbounded one, and (2) it does not
-//! saturate at `(1 - saturation_tolerance) * lo` (measured as the search's probes are),
-//! so its saturation throughput is within that tolerance of the unbounded one. Depths are tried from the floor (the longest
-//! packet under virtual cut-through and store-and-forward, else 1) doubling until one
-//! meets the criteria, then bisected: the answer `d` and `d - 1` (when above the floor)
-//! are both simulated. The doubling stops at the peak occupancy of any VC with unbounded
-//! buffers at the top load: a deeper buffer never fills there. Every depth tried is kept in the result.
+//! With unbounded buffers the saturation search of `sweep --rates auto` gives a bracket
+//! `[lo, hi]` of the saturation rate (each probe judged by
+//! [`probe_saturated`](super::saturation::probe_saturated): unbounded buffers take what
+//! the network cannot carry, so their backlog grows inside the network and shows as
+//! accepted throughput below the generated load, not as growing source queues), and the
+//! mean latency is measured at `loads` rates evenly spaced up to `up_to * lo`. A depth
+//! meets the criteria when (1) at every one of those rates its mean latency is at most `1 + latency_tolerance` times the unbounded one, and (2) the same
+//! search on that depth finds it unsaturated at `(1 - saturation_tolerance) * lo` or
+//! above: its saturation throughput is within that tolerance of the unbounded one, both
+//! measured alike (so a separate `sweep --rates auto` with the same probes finds the same
+//! bracket). Depths are
+//! tried from the floor (the longest packet under virtual cut-through and
+//! store-and-forward, else 1) doubling until one meets the criteria, then bisected: the
+//! answer `d` and `d - 1` (when above the floor) are both simulated. The doubling stops
+//! at the peak occupancy of any VC with unbounded buffers at the top load: a deeper buffer
+//! never fills there. Every depth tried is kept in the result.
 
 use super::curve::{simulate_jobs, Bracket, CurveSpec};
 use super::pool::Progress;
+use super::saturation::find_saturation;
 use anyhow::bail;
-use flitsim_engine::{RunReport, SimConfig};
+use flitsim_engine::SimConfig;
 use flitsim_netlist::{Netlist, Switching};
 use serde::Serialize;
 
@@ -95,8 +101,9 @@ pub struct DepthCheck {
     pub depth: u32,
     /// The loads of the range.
     pub loads: Vec<LoadCheck>,
-    /// Saturated at the saturation check's rate.
-    pub saturated: bool,
+    /// Its saturation bracket, searched as `sweep --rates auto` does (and as the unbounded
+    /// one was) when every load met the latency tolerance; `None` otherwise.
+    pub saturation: Option<Bracket>,
     /// Meets every criterion.
     pub meets: bool,
 }
@@ -110,8 +117,9 @@ pub struct Sizing {
     pub unbounded: Bracket,
     /// The loads of the range and the unbounded mean latency at each.
     pub reference: Vec<(f64, Option<f64>)>,
-    /// The rate the saturation criterion is checked at.
-    pub saturation_check_rate: f64,
+    /// The lowest saturation rate a depth may have: `1 - saturation_tolerance` times the
+    /// unbounded bracket's unsaturated end, compared with the depth's unsaturated end.
+    pub saturation_floor: f64,
     /// The smallest depth tried (packet length under VCT and SAF).
     pub floor: u32,
     /// Every depth tried, shallowest first.
@@ -146,69 +154,6 @@ impl Sizing {
             })
             .unwrap_or(last)
     }
-}
-
-/// Saturated: the network delivers less than `1 - ACCEPTED_SHORTFALL` of the offered
-/// flits. Unbounded buffers never push back on the sources, so the engine's verdict
-/// (growing source queues) cannot see their saturation: the flits pile up inside the
-/// network instead. Bounded and unbounded buffers are judged by this one test alike.
-fn saturated(r: &RunReport) -> bool {
-    r.accepted.flits_per_terminal_cycle
-        < (1.0 - ACCEPTED_SHORTFALL) * r.offered.flits_per_terminal_cycle
-}
-
-/// The measurement of a saturation probe: a 5% confidence target within `probe_cycles`.
-fn probe_auto(probe_cycles: u64) -> flitsim_engine::stats::AutoConfig {
-    flitsim_engine::stats::AutoConfig {
-        ci_target: 0.05,
-        max_cycles: probe_cycles,
-        batch_cycles: 0,
-    }
-}
-
-/// The shortfall of accepted against offered flits that counts as saturation.
-pub const ACCEPTED_SHORTFALL: f64 = 0.03;
-
-/// The saturation bracket of `spec` by [`saturated`]: k-section of `(0, 1 / mean length)`
-/// with four probes a round of `probe_cycles` each, until the bracket is within 2%.
-///
-/// # Errors
-/// A configuration the engine refuses.
-fn unbounded_saturation(
-    spec: &[CurveSpec; 1],
-    probe_cycles: u64,
-    threads: usize,
-    progress: &dyn Progress,
-) -> anyhow::Result<Bracket> {
-    let mean = spec[0].config.lengths().mean();
-    let (mut lo, mut hi) = (0.0, (1.0 / mean).min(1.0));
-    for _round in 0..12 {
-        if hi - lo <= 0.02 * hi {
-            break;
-        }
-        let jobs: Vec<(usize, SimConfig)> = (1..=4)
-            .map(|j| {
-                let mut c = spec[0].config.clone();
-                c.rate = lo + (hi - lo) * f64::from(j) / 5.0;
-                c.auto = Some(probe_auto(probe_cycles));
-                (0, c)
-            })
-            .collect();
-        let reports = simulate_jobs(spec, &jobs, threads, progress)?
-            .into_iter()
-            .map(|(r, _)| r)
-            .collect::<Vec<_>>();
-        match reports.iter().position(saturated) {
-            Some(0) => hi = jobs[0].1.rate,
-            Some(j) => (lo, hi) = (jobs[j - 1].1.rate, jobs[j].1.rate),
-            None => lo = jobs[3].1.rate,
-        }
-    }
-    Ok(Bracket {
-        unsaturated: lo,
-        saturated: hi,
-        unsaturated_flits: lo * mean,
-    })
 }
 
 /// `netlist` with every buffer `depth` deep (`"unbounded"` or flits).
@@ -260,7 +205,8 @@ pub fn size_buffers(
 ) -> anyhow::Result<Sizing> {
     let unbounded = [spec(with_depth(netlist, "unbounded")?, config)];
     progress.step("finding the unbounded saturation rate");
-    let bracket = unbounded_saturation(&unbounded, probe_cycles, threads, progress)?;
+    // Probed as `sweep --rates auto` probes, four a round.
+    let bracket = find_saturation(&unbounded, probe_cycles, 4, threads, progress)?[0];
     let n = criteria.loads.max(1);
     let rates: Vec<f64> = (1..=n)
         .map(|i| criteria.up_to * bracket.unsaturated * i as f64 / n as f64)
@@ -282,11 +228,7 @@ pub fn size_buffers(
             .zip(&rates)
             .map(|(r, &rate)| (rate, r.0.latency.mean))
             .collect();
-    let check_rate = (1.0 - criteria.saturation_tolerance) * bracket.unsaturated;
-    // The saturation check runs as the search's probes did, so it judges alike.
-    let mut check_config = config.clone();
-    check_config.rate = check_rate;
-    check_config.auto = Some(probe_auto(probe_cycles));
+    let saturation_floor = (1.0 - criteria.saturation_tolerance) * bracket.unsaturated;
     // No depth beyond the peak occupancy with unbounded buffers at the top load can differ
     // from unbounded buffers there.
     let mut top = config.clone();
@@ -300,33 +242,21 @@ pub fn size_buffers(
         }
         progress.step(&format!("simulating a depth of {d} flits per VC"));
         let s = [spec(with_depth(netlist, &d.to_string())?, config)];
-        let mut all = jobs(0, &rates);
-        all.push((0, check_config.clone()));
-        let reports = simulate_jobs(&s, &all, threads, progress)?
-            .into_iter()
-            .map(|(r, _)| r)
-            .collect::<Vec<_>>();
-        let loads: Vec<LoadCheck> = reference
-            .iter()
-            .zip(&reports)
-            .map(|(&(rate, unb), r)| {
-                let ratio = r.latency.mean.zip(unb).map(|(l, u)| l / u);
-                let ok =
-                    !r.saturated && ratio.is_some_and(|x| x <= 1.0 + criteria.latency_tolerance);
-                LoadCheck {
-                    rate,
-                    latency: r.latency.mean,
-                    ratio,
-                    ok,
-                }
-            })
-            .collect();
-        let saturated = reports.last().is_some_and(saturated);
-        let meets = !saturated && loads.iter().all(|l| l.ok);
+        let reports = simulate_jobs(&s, &jobs(0, &rates), threads, progress)?;
+        let loads = load_checks(&reference, &reports, criteria.latency_tolerance);
+        // The saturation search costs most: only a depth that met the latency criterion
+        // needs it.
+        let saturation = if loads.iter().all(|l| l.ok) {
+            progress.step(&format!("finding the saturation rate of {d} flits per VC"));
+            Some(find_saturation(&s, probe_cycles, 4, threads, progress)?[0])
+        } else {
+            None
+        };
+        let meets = saturation.is_some_and(|b| b.unsaturated >= saturation_floor);
         tried.push(DepthCheck {
             depth: d,
             loads,
-            saturated,
+            saturation,
             meets,
         });
         Ok(meets)
@@ -339,11 +269,33 @@ pub fn size_buffers(
         criteria,
         unbounded: bracket,
         reference,
-        saturation_check_rate: check_rate,
+        saturation_floor,
         floor: low,
         tried,
         depth,
     })
+}
+
+/// Each load of the range against the unbounded `reference`: within `tolerance` of its
+/// latency and not saturated.
+fn load_checks(
+    reference: &[(f64, Option<f64>)],
+    reports: &[(flitsim_engine::RunReport, Option<crate::cost::PointCost>)],
+    tolerance: f64,
+) -> Vec<LoadCheck> {
+    reference
+        .iter()
+        .zip(reports)
+        .map(|(&(rate, unb), (r, _))| {
+            let ratio = r.latency.mean.zip(unb).map(|(l, u)| l / u);
+            LoadCheck {
+                rate,
+                latency: r.latency.mean,
+                ratio,
+                ok: !r.saturated && ratio.is_some_and(|x| x <= 1.0 + tolerance),
+            }
+        })
+        .collect()
 }
 
 /// The smallest depth in `[low, cap]` that `meets` accepts: doubles from `low` until one

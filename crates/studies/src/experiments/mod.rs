@@ -16,4 +16,4 @@ pub mod vary;
 pub use buffer_depth::{by_port, search_depth, simulate_buffers, DepthSearch, PortBuffers, Tried};
 pub use curve::{sample_curves, simulate_jobs, Bracket, Curve, CurveSpec, Point, Setting};
 pub use pool::{parallel_map, Progress};
-pub use saturation::{auto_rates, find_saturation};
+pub use saturation::{auto_rates, find_saturation, probe_saturated};

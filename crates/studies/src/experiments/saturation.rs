@@ -2,9 +2,48 @@
 //! inside every open bracket, between the highest rate known unsaturated and the lowest
 //! known saturated, shrink it (k-section). The probes run on the job pool's threads; `k`
 //! is a setting of its own, so the bracket found does not depend on the thread count.
+//!
+//! A probe is judged by [`probe_saturated`]: the engine's verdict (source queues grow) or
+//! accepted throughput significantly below the load the sources generated in the same
+//! window. The second test is what a short probe can see, and what a network with
+//! unbounded buffers shows: its buffers take every flit, so the backlog grows inside the
+//! network while the source queues stay short and the accepted throughput stays within a
+//! few percent of the offered load.
 
 use super::curve::{simulate_jobs, Bracket, CurveSpec};
 use super::pool::Progress;
+use flitsim_engine::RunReport;
+
+/// The smallest shortfall of accepted against generated flits that counts as saturation,
+/// as a fraction of the generated flits, when the probe's throughput interval is tighter.
+pub const MIN_SHORTFALL: f64 = 0.01;
+
+/// The shortfall that counts when the probe measured too few samples for an interval.
+pub const SHORTFALL_WITHOUT_INTERVAL: f64 = 0.03;
+
+/// A probe's verdict: the engine found the source queues growing, or the network accepted
+/// fewer flits than the sources generated in the measurement window by more than the 95%
+/// half-width of the accepted throughput (at least [`MIN_SHORTFALL`] of the generated
+/// flits; [`SHORTFALL_WITHOUT_INTERVAL`] without an interval). In a stable network
+/// everything generated is delivered, so the two agree within the interval; past
+/// saturation the difference is the backlog growing somewhere, in source queues or in
+/// buffers.
+pub fn probe_saturated(r: &RunReport) -> bool {
+    if r.saturated {
+        return true;
+    }
+    let generated = match r.offered.measured_flits_per_terminal_cycle {
+        g if g > 0.0 => g,
+        _ => r.offered.flits_per_terminal_cycle,
+    };
+    let margin = r
+        .accepted
+        .ci95
+        .map_or(SHORTFALL_WITHOUT_INTERVAL * generated, |h| {
+            h.max(MIN_SHORTFALL * generated)
+        });
+    r.accepted.flits_per_terminal_cycle < generated - margin
+}
 
 /// Finds the saturation bracket of every curve by k-section with `probes` probes per
 /// round (at least 2), each measured for at most `probe_cycles`, run on `threads` workers.
@@ -36,7 +75,7 @@ pub fn find_saturation(
         for (ci, &c) in open.iter().enumerate() {
             let saturated: Vec<bool> = reports[ci * k..(ci + 1) * k]
                 .iter()
-                .map(|(r, _)| r.saturated)
+                .map(|(r, _)| probe_saturated(r))
                 .collect();
             let rates: Vec<f64> = jobs[ci * k..(ci + 1) * k]
                 .iter()

@@ -146,6 +146,12 @@ pub fn label(design: &[(String, String)], keys: &[String]) -> String {
         .join(", ")
 }
 
+/// `k=v, k=v` over every key of `design`, in its order.
+pub fn label_all(design: &[(String, String)]) -> String {
+    let keys: Vec<String> = design.iter().map(|(k, _)| k.clone()).collect();
+    label(design, &keys)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

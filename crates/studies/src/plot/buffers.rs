@@ -38,15 +38,16 @@ fn coordinates(netlist: &Netlist) -> anyhow::Result<Vec<(u32, u32)>> {
         .collect()
 }
 
-/// The peak occupancy of any network input VC of each router.
-fn peaks(netlist: &Netlist, buffers: &[BufferStats]) -> Vec<u32> {
+/// The largest `of` any network input VC of each router (the injection port, index 0,
+/// left out).
+fn per_router(netlist: &Netlist, buffers: &[BufferStats], of: fn(&BufferStats) -> u32) -> Vec<u32> {
     netlist
         .routers()
         .map(|r| {
             buffers
                 .iter()
                 .filter(|b| b.router == r.name && b.port_index != 0)
-                .map(|b| b.max)
+                .map(of)
                 .max()
                 .unwrap_or(0)
         })
@@ -58,7 +59,7 @@ fn peaks(netlist: &Netlist, buffers: &[BufferStats]) -> Vec<u32> {
 /// # Errors
 /// The topology is not 2-D, or the file cannot be written.
 pub fn draw(path: &Path, netlist: &Netlist, buffers: &[BufferStats]) -> anyhow::Result<()> {
-    let peak = peaks(netlist, buffers);
+    let peak = per_router(netlist, buffers, |b| b.max);
     heat_map(
         path,
         netlist,
@@ -69,17 +70,7 @@ pub fn draw(path: &Path, netlist: &Netlist, buffers: &[BufferStats]) -> anyhow::
 
 /// The 99th percentile of the occupancy of any network input VC of each router.
 pub fn p99s(netlist: &Netlist, buffers: &[BufferStats]) -> Vec<u32> {
-    netlist
-        .routers()
-        .map(|r| {
-            buffers
-                .iter()
-                .filter(|b| b.router == r.name && b.port_index != 0)
-                .map(|b| b.p99)
-                .max()
-                .unwrap_or(0)
-        })
-        .collect()
+    per_router(netlist, buffers, |b| b.p99)
 }
 
 /// Draws one value per router (flits) at its 2-D coordinates under `caption`, to `path`

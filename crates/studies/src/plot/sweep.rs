@@ -4,10 +4,12 @@
 //! accepted = offered. Each curve has a colour and a marker shape, so curves stay told
 //! apart in greyscale; the legend is a strip under the panels, never over the data.
 //!
-//! A filled marker is a converged point (its confidence target met, or a fixed window,
-//! which has none). A hollow one did not converge: it is drawn but the latency axis is
-//! not fitted to it, and one above the axis is drawn as a hollow triangle on the top edge. Saturated points are left out of the
-//! latency panel (their mean has no steady state) and drawn hollow in the throughput one.
+//! A filled marker is a point whose automatic measurement met its confidence target, or a
+//! point of a fixed window (`--warmup`/`--cycles`, `converged = false` in the CSV), which
+//! has no target to miss. A hollow one missed its target: it is drawn but the latency
+//! axis is not fitted to it, and one above the axis is drawn as a hollow triangle on the
+//! top edge. The legend states this rule. Saturated points are left out of the latency
+//! panel (their mean has no steady state) and drawn hollow in the throughput one.
 //! The file's extension picks SVG, PNG or PDF ([`crate::plot::file`]).
 
 use crate::experiments::{Curve, Point};
@@ -370,7 +372,7 @@ fn legend(area: &Area<'_>, curves: &[Curve]) -> anyhow::Result<()> {
     area.draw(&Circle::new((32, y + 7), 4, BLACK.stroke_width(2)))
         .map_err(err)?;
     area.draw(&Text::new(
-        "hollow: not converged (latency axis not fitted to it; saturated points only on the right)",
+        "hollow: confidence target missed (a fixed window has none: filled); axis not fitted to it; saturated: right panel only",
         (52, y),
         font,
     ))

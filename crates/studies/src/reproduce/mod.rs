@@ -335,8 +335,12 @@ pub fn curve(
         &["rate", "model", "flitsim sim (95% CI)", "model vs sim"],
     );
     let (mut ms, mut ss, mut sat) = (Vec::new(), Vec::new(), Vec::new());
+    let mut errors = Vec::new();
     for &(rate, model, sim) in points {
         let sl = sim.as_ref().ok().and_then(|p| p.latency());
+        if sl.is_some() {
+            errors.push(sim.as_ref().ok().and_then(SimPoint::ci95));
+        }
         table.rows.push(vec![
             format!("{rate:.5}"),
             f2(model),
@@ -353,7 +357,8 @@ pub fn curve(
         table,
         series: [
             Series::new(format!("model {label}"), ms, Style::Line, color),
-            Series::new(format!("simulation {label}"), ss, Style::Points, color),
+            Series::new(format!("simulation {label}"), ss, Style::Points, color)
+                .with_errors(errors),
             Series::new(format!("saturated {label}"), sat, Style::Saturated, color),
         ],
     }

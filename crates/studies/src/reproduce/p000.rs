@@ -167,7 +167,8 @@ fn paper_table(k: u32, sim_header: &str) -> Table {
 }
 
 /// The chart of the `k`x`k` torus: the paper's values, flitsim's model and simulation.
-fn chart(k: u32, series: [Vec<(f64, f64)>; 4]) -> Chart {
+/// `sim_errors`: the 95% half-width of each simulation point (0: none).
+fn chart(k: u32, series: [Vec<(f64, f64)>; 4], sim_errors: Vec<f64>) -> Chart {
     // One colour per quantity (simulation, model); the paper's values drawn light.
     let labels = [
         ("paper simulation", Style::Paper, 0),
@@ -187,6 +188,11 @@ fn chart(k: u32, series: [Vec<(f64, f64)>; 4]) -> Chart {
                 points,
                 style,
                 color,
+                errors: if style == Style::Points {
+                    sim_errors.clone()
+                } else {
+                    Vec::new()
+                },
             })
             .collect(),
     }
@@ -211,6 +217,7 @@ pub fn run(b: &Budget) -> Output {
         let mut t = paper_table(k, sim_header);
         let mut rows_json = Vec::new();
         let mut series: [Vec<(f64, f64)>; 4] = Default::default();
+        let mut sim_errors = Vec::new();
         for row in table.rows {
             let model = predict(&QuagliaConfig::new(k, row.rate)).ok();
             let fm = model.as_ref().map(|m| m.latency);
@@ -238,6 +245,9 @@ pub fn run(b: &Budget) -> Output {
                 f2(raw),
                 pct(rel(fm, sl)),
             ]);
+            if sl.is_some() {
+                sim_errors.push(sim.as_ref().ok().and_then(|p| p.ci95()).unwrap_or(0.0));
+            }
             for (s, v) in series.iter_mut().zip([row.simulation, row.model, fm, sl]) {
                 if let Some(v) = v {
                     s.push((row.rate, v));
@@ -261,7 +271,7 @@ pub fn run(b: &Budget) -> Output {
         }
         out.tables.push(t);
         json_tables.push(json!({ "k": k, "rows": rows_json }));
-        let chart = chart(k, series);
+        let chart = chart(k, series, sim_errors);
         out.charts
             .push((format!("reproduce-000-{k}x{k}.svg"), chart));
     }

@@ -239,7 +239,7 @@ pub fn run(b: &Budget) -> Output {
                 .collect();
             let sat = points[mine[0]].2;
             let mut t = curve_table(fig, label, case, sat);
-            let (mut pts, mut spts) = (Vec::new(), Vec::new());
+            let (mut pts, mut spts, mut errors) = (Vec::new(), Vec::new(), Vec::new());
             for &i in &mine {
                 let rate = points[i].3;
                 let m = model(rate, case);
@@ -253,6 +253,9 @@ pub fn run(b: &Budget) -> Output {
                 ]);
                 pts.extend(m.map(|m| (rate, m.0)));
                 spts.extend(sl.map(|v| (rate, v)));
+                if sl.is_some() {
+                    errors.push(sims[i].as_ref().ok().and_then(|p| p.ci95()));
+                }
                 rows_json.push(json!({
                     "figure": fig.number, "curve": label, "length": case.length,
                     "timeout": case.timeout, "propagation": case.propagation,
@@ -271,12 +274,14 @@ pub fn run(b: &Budget) -> Output {
                 points: pts,
                 style: Style::Line,
                 color: c,
+                errors: Vec::new(),
             });
             series.push(Series {
                 label: format!("simulation {label}"),
                 points: spts,
                 style: Style::Points,
                 color: c,
+                errors: errors.into_iter().map(|e| e.unwrap_or(0.0)).collect(),
             });
         }
         out.charts.push((

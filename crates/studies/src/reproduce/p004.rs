@@ -253,6 +253,7 @@ fn latency_table(
         ],
     );
     let (mut ms, mut ss, mut sat) = (Vec::new(), Vec::new(), Vec::new());
+    let mut errors = Vec::new();
     let mut json = Vec::new();
     for (rate, s) in &r.points {
         let rho = p004_vct::utilisation(*rate, c.l, c.m);
@@ -268,6 +269,9 @@ fn latency_table(
         ]);
         ms.extend(model.map(|v| (*rate, v)));
         ss.extend(sl.map(|v| (*rate, v)));
+        if sl.is_some() {
+            errors.push(s.as_ref().ok().and_then(SimPoint::ci95));
+        }
         if let Some(p) = s.as_ref().ok().filter(|p| p.saturated()) {
             sat.extend(p.measured.report.latency.mean.map(|v| (*rate, v)));
         }
@@ -283,7 +287,7 @@ fn latency_table(
     let label = format!("m={}", c.m);
     let series = vec![
         Series::new(format!("model {label}"), ms, Style::Line, color),
-        Series::new(format!("simulation {label}"), ss, Style::Points, color),
+        Series::new(format!("simulation {label}"), ss, Style::Points, color).with_errors(errors),
         Series::new(format!("saturated {label}"), sat, Style::Saturated, color),
     ];
     (t, series, json)

@@ -203,6 +203,7 @@ pub fn add(out: &mut Output, b: &Budget, nets: &[(u32, Netlist, Netlist)]) -> Va
                     points,
                     style,
                     color: c,
+                    errors: Vec::new(),
                 });
             }
         }
