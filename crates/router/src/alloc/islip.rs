@@ -17,16 +17,16 @@ pub struct Islip {
     pub(crate) s: Separable,
     /// The rest, boxed: [`super::Allocator`] holds every kind inline, so its size is
     /// that of the largest.
-    r: Box<IslipRounds>,
+    pub(super) r: Box<IslipRounds>,
 }
 
 /// What iSLIP keeps beside its arbiters.
 #[derive(Clone, Debug)]
-struct IslipRounds {
-    iters: u8,
+pub(super) struct IslipRounds {
+    pub(super) iters: u8,
     rounds: Rounds,
     /// The grants of the last allocation's first round: their arbiters move when used.
-    first: BitMatrix,
+    pub(super) first: BitMatrix,
 }
 
 /// The round picks of iSLIP: the grant and accept arbiters.

@@ -21,15 +21,15 @@ pub struct Pim {
     pub(crate) s: Separable,
     /// The rest, boxed: [`super::Allocator`] holds every kind inline, so its size is
     /// that of the largest.
-    r: Box<PimRounds>,
+    pub(super) r: Box<PimRounds>,
 }
 
 /// What PIM keeps beside its (unused) arbiters.
 #[derive(Clone, Debug)]
-struct PimRounds {
-    iters: u8,
+pub(super) struct PimRounds {
+    pub(super) iters: u8,
     rounds: Rounds,
-    rng: Pcg64Mcg,
+    pub(super) rng: Pcg64Mcg,
 }
 
 /// One of the set bits of `m`, uniformly at random (`None` when `m` is empty).

@@ -18,11 +18,11 @@ pub struct Wavefront {
     /// one-word paths that read them are not taken for this kind).
     pub(crate) s: Separable,
     /// The side of the square.
-    n: usize,
+    pub(super) n: usize,
     /// The diagonal visited first.
-    priority: usize,
+    pub(super) priority: usize,
     /// The last allocation granted something (the priority moves once, when it is used).
-    granted: bool,
+    pub(super) granted: bool,
     /// Scratch: rows still unmatched (word mask).
     rows_free: Vec<u64>,
     /// Scratch: columns already matched (word mask).
