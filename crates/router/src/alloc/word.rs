@@ -50,7 +50,6 @@ impl Allocator {
         }
     }
 
-
     /// [`Allocator::allocate`] on a [`WordMatrix`], through the arbiters, in place: the
     /// requests in `m` are replaced by their grants. Requests that form a matching get the
     /// same grants here as from `allocate`; a caller that spots a matching on its own may

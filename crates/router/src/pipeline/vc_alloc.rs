@@ -104,7 +104,7 @@ impl VcAlloc {
             cols,
         );
         VcAlloc {
-            one_word: BitMatrix::one_word_shape(rows, cols) && allocator.is_separable(),
+            one_word: BitMatrix::one_word_shape(rows, cols),
             allocator,
             selection,
             rng,
