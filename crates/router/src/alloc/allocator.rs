@@ -160,6 +160,19 @@ impl Allocator {
         self.allocate_general(req, grant);
     }
 
+    /// The allocation of the lone request `(r, c)` (one word), which every kind grants,
+    /// made by the caller without running the allocator: records what
+    /// [`Allocator::update_grant`] reads (iSLIP's first-round grants, the wavefront's
+    /// grant flag). Priorities stay.
+    #[inline]
+    pub fn granted_alone(&mut self, r: usize, c: usize) {
+        match self {
+            Allocator::Islip(a) => a.granted_alone(r, c),
+            Allocator::Wavefront(a) => a.granted_alone(),
+            Allocator::InputFirst(_) | Allocator::OutputFirst(_) | Allocator::Pim(_) => {}
+        }
+    }
+
     /// Moves arbiter priorities for the grants in `used`.
     #[inline]
     pub fn update(&mut self, used: &GrantMatrix) {

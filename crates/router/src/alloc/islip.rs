@@ -5,6 +5,7 @@
 //! With one round it is the separable output-first allocator.
 
 use super::rounds::{RoundPicks, Rounds};
+use super::rounds_word::WordRounds;
 use super::{BitMatrix, GrantMatrix, RequestMatrix, Separable};
 use crate::arbiter::Arbiters;
 use flitsim_netlist::ArbiterKind;
@@ -27,6 +28,8 @@ pub(super) struct IslipRounds {
     rounds: Rounds,
     /// The grants of the last allocation's first round: their arbiters move when used.
     pub(super) first: BitMatrix,
+    /// The one-word rounds' scratch.
+    pub(super) word: WordRounds,
 }
 
 /// The round picks of iSLIP: the grant and accept arbiters.
@@ -62,6 +65,7 @@ impl Islip {
                 iters: iters.max(1),
                 rounds: Rounds::new(rows, cols),
                 first: BitMatrix::new(rows, cols),
+                word: WordRounds::new(),
             }),
         }
     }
@@ -73,6 +77,7 @@ impl Islip {
             iters,
             rounds,
             first,
+            ..
         } = &mut *self.r;
         first.clear();
         let mut picks = Arbitrated {

@@ -4,6 +4,7 @@
 //! with the same picks in the same order (so PIM draws the same numbers); the
 //! differential tests in `alloc/tests.rs` compare them.
 
+use super::islip::IslipRounds;
 use super::pim::random_one;
 use super::{Islip, Pim, WordIo};
 use crate::arbiter::Arbiters;
@@ -58,18 +59,44 @@ impl WordPicks for Pcg64Mcg {
     }
 }
 
-/// Up to `iters` rounds on the request rows `rows` of `io` (grants written to `io`);
-/// `accepted(round, r, c)` is told of each grant as it is made. Every request row is read
-/// before the first grant is written.
+/// Scratch of the one-word rounds, kept between allocations so that none zeroes its
+/// arrays: `by_col` and `offers` are all zero between allocations (each entry is taken
+/// as it is used); `req` holds stale rows, and only rows written in an allocation are
+/// read in it.
+#[derive(Clone, Debug)]
+pub(super) struct WordRounds {
+    req: [u64; 64],
+    by_col: [u64; 64],
+    offers: [u64; 64],
+}
+
+impl WordRounds {
+    pub(super) const fn new() -> WordRounds {
+        WordRounds {
+            req: [0; 64],
+            by_col: [0; 64],
+            offers: [0; 64],
+        }
+    }
+}
+
+/// Up to `iters` rounds on the request rows `rows` of `io` (grants written to `io`), in
+/// the scratch `x`; `accepted(round, r, c)` is told of each grant as it is made. Every
+/// request row is read before the first grant is written.
 #[inline(always)]
 fn run_word(
+    x: &mut WordRounds,
     iters: u8,
     mut rows: u64,
     io: &mut impl WordIo,
     picks: &mut impl WordPicks,
     mut accepted: impl FnMut(u8, usize, usize),
 ) {
-    let mut req = [0u64; 64];
+    let WordRounds {
+        req,
+        by_col,
+        offers,
+    } = x;
     let mut live = 0u64;
     while rows != 0 {
         let r = rows.trailing_zeros() as usize;
@@ -81,8 +108,6 @@ fn run_word(
         }
     }
     let (mut rows_matched, mut cols_matched) = (0u64, 0u64);
-    let mut by_col = [0u64; 64];
-    let mut offers = [0u64; 64];
     for round in 0..iters {
         // Collect: per column, the unmatched rows requesting it.
         let mut cols = 0u64;
@@ -128,14 +153,15 @@ impl Islip {
     /// the first round's grants are recorded for `update_grant`, as on the general path.
     #[inline]
     pub(crate) fn allocate_word(&mut self, rows: u64, io: &mut impl WordIo) {
-        let iters = self.r.iters;
-        let first = &mut self.r.first;
+        let IslipRounds {
+            iters, first, word, ..
+        } = &mut *self.r;
         first.clear();
         let mut picks = ArbitratedWords {
             rows: &self.s.row_arb,
             cols: &self.s.col_arb,
         };
-        run_word(iters, rows, io, &mut picks, |round, r, c| {
+        run_word(word, *iters, rows, io, &mut picks, |round, r, c| {
             if round == 0 {
                 first.set_word(r, c);
             }
@@ -149,6 +175,18 @@ impl Pim {
     #[inline]
     pub(crate) fn allocate_word(&mut self, rows: u64, io: &mut impl WordIo) {
         let r = &mut *self.r;
-        run_word(r.iters, rows, io, &mut r.rng, |_, _, _| {});
+        run_word(&mut r.word, r.iters, rows, io, &mut r.rng, |_, _, _| {});
+    }
+}
+
+impl Islip {
+    /// The allocation of the lone request `(r, c)` (one word), granted by its caller
+    /// without running the rounds (a lone request is granted in the first round):
+    /// records it as the first round's only grant, for `update_grant`.
+    #[inline]
+    pub(crate) fn granted_alone(&mut self, r: usize, c: usize) {
+        let first = &mut self.r.first;
+        first.clear();
+        first.set_word(r, c);
     }
 }

@@ -9,7 +9,7 @@ impl Wavefront {
     /// `io`; the priority stays.
     #[inline]
     pub(crate) fn allocate_word(&mut self, mut rows: u64, io: &mut impl WordIo) {
-        let mut req = [0u64; 64];
+        let req = &mut *self.req_words;
         let mut free = 0u64;
         while rows != 0 {
             let r = rows.trailing_zeros() as usize;
@@ -20,7 +20,7 @@ impl Wavefront {
                 free |= 1 << r;
             }
         }
-        let (n, priority) = (self.n, self.priority);
+        let (n, priority) = (self.n as usize, self.priority as usize);
         let mut taken = 0u64;
         let mut granted = false;
         for d in 0..n {

@@ -245,11 +245,16 @@ impl SwitchAlloc {
             return;
         }
         // One eligible VC: its lone request is granted under every allocator and arbiter
-        // kind, with no requests to build (for a separable allocator, whose arbiters keep
-        // no record of the allocation: the others allocate it).
+        // kind, with no requests to build (the allocator records the grant, as its
+        // allocation would).
         let separable = self.allocator.is_separable();
-        let lone = separable && eligible & (eligible - 1) == 0;
+        let lone = eligible & (eligible - 1) == 0;
         let outs = if lone {
+            if !separable {
+                let WordVc { input, held, .. } = w.vcs[eligible.trailing_zeros() as usize % 64];
+                let (p, o) = (usize::from(input), usize::from(held.port));
+                self.allocator.granted_alone(p, o);
+            }
             0
         } else {
             Self::allocate_word(w, x, &mut self.allocator, eligible)
