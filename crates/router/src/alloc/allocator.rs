@@ -91,13 +91,18 @@ impl Allocator {
         (s.rows, s.cols)
     }
 
-    /// True for the separable kinds, the only ones with shortcuts: a caller takes
+    /// True for the separable kinds and iSLIP of one round (separable output-first, whose
+    /// every grant moves its arbiters), the only ones with shortcuts: a caller takes
     /// [`Allocator::arbiters_mut`] only for these, and the one-sided variants of
     /// [`Allocator::allocate_word`] and [`Allocator::lone_row`] skip the arbiters only for
     /// these (the other kinds allocate the requests whole).
     #[inline(always)]
     pub fn is_separable(&self) -> bool {
-        matches!(self, Allocator::InputFirst(_) | Allocator::OutputFirst(_))
+        match self {
+            Allocator::InputFirst(_) | Allocator::OutputFirst(_) => true,
+            Allocator::Islip(a) => a.one_round,
+            Allocator::Wavefront(_) | Allocator::Pim(_) => false,
+        }
     }
 
     /// [`Allocator::allocate`] on the general path (requests past one word).

@@ -19,6 +19,10 @@ pub struct Islip {
     /// The rest, boxed: [`super::Allocator`] holds every kind inline, so its size is
     /// that of the largest.
     pub(super) r: Box<IslipRounds>,
+    /// One round: iSLIP is then separable output-first, every grant is made in the
+    /// first round, and callers may take the separable shortcuts
+    /// ([`super::Allocator::is_separable`]).
+    pub(crate) one_round: bool,
 }
 
 /// What iSLIP keeps beside its arbiters.
@@ -61,6 +65,7 @@ impl Islip {
     pub fn new(arbiter: ArbiterKind, iters: u8, rows: usize, cols: usize) -> Islip {
         Islip {
             s: Separable::new(arbiter, rows, cols),
+            one_round: iters <= 1,
             r: Box::new(IslipRounds {
                 iters: iters.max(1),
                 rounds: Rounds::new(rows, cols),
@@ -91,10 +96,13 @@ impl Islip {
         });
     }
 
-    /// Moves the arbiters of grant `(r, c)`, used, if the first round made it.
+    /// Moves the arbiters of grant `(r, c)`, used, if the first round made it (with one
+    /// round, every grant).
     #[inline]
     pub fn update_grant(&mut self, r: usize, c: usize) {
-        if self.r.first.get(r, c) {
+        // With one round every grant is a first-round grant (and the separable
+        // shortcuts, which do not record them, may have made it).
+        if self.one_round || self.r.first.get(r, c) {
             self.s.update_grant(r, c);
         }
     }
