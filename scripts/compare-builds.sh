@@ -7,6 +7,20 @@
 # results to keep. Prints one line per configuration; exit 1 on any difference.
 set -u
 A=$1; B=$2; N="$(cd "$(dirname "$0")/.." && pwd)/netlists"; fail=0
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+# Imported BookSim configurations (torus 8x8, BookSim's channel timing) with iSLIP, wavefront
+# and PIM at 1 and 2 iterations, as VC and switch allocators: netlists written by A's importer.
+printf '%s\n' 'topology = torus; k = 8; n = 2; routing_function = dim_order;' \
+  'num_vcs = 4; vc_buf_size = 8; packet_size = 12; injection_rate_uses_flits = 1;' > "$T/bs.cfg"
+bs=()
+for al in islip wavefront pim; do
+  for it in 1 2; do
+    $A import booksim "$T/bs.cfg" vc_allocator=$al sw_allocator=$al alloc_iters=$it --out "$T/bs-$al-$it.toml" >/dev/null 2>&1
+    bs+=("run $T/bs-$al-$it.toml --traffic uniform-all --rate 0.0208333 --length 12 --warmup 500 --cycles 2000")
+  done
+done
+bs+=("run $T/bs-islip-1.toml --traffic uniform-all --rate 0.035 --length 12 --warmup 300 --cycles 1500 --set speculative=true")
+bs+=("run $T/bs-islip-2.toml --traffic uniform-all --rate 0.035 --length 12 --warmup 300 --cycles 1500 --set input_speedup=2 --set output_speedup=2")
 cfgs=(
  "run $N/torus-8x8.toml --rate 0.0208333 --length 12 --warmup 500 --cycles 2000 --channel-stats"
  "run $N/torus-8x8.toml --rate 0.04 --length 12 --warmup 500 --cycles 2000 --routing duato"
@@ -44,8 +58,8 @@ cfgs=(
  "sweep $N/torus-4x4.toml --length 4 --rates 0.02,0.1 --warmup 200 --cycles 800 --csv"
  "sweep $N/torus-4x4.toml --length 4 --rates auto --points 3 --probe-cycles 2000 --cycles 800 --warmup 200 --threads 2 --csv"
  "buffers $N/torus-4x4.toml --rate 0.04 --length 4 --warmup 200 --cycles 800 --json"
+ "${bs[@]}"
 )
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 for c in "${cfgs[@]}"; do
   if [[ $c == run* ]]; then
     oa=$( { $A $c --json 2>"$T/ea" | jq -S 'del(.perf, .energy, .area, .activity)'; cat "$T/ea"; } 2>&1)

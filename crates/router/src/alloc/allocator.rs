@@ -15,10 +15,11 @@ use flitsim_netlist::{AllocatorKind, ArbiterKind};
 /// ([`Allocator::arbiters_mut`], once per flit in switch allocation) needs no branch on
 /// the kind.
 ///
-/// The separable kinds have one-word fast paths and shortcuts (a lone row, requests that
-/// form a matching); the others (iSLIP, wavefront, PIM) take the general path only: their
-/// callers keep them off the one-word paths ([`Allocator::is_separable`]), and
-/// [`Allocator::allocate`] sends them straight to their own allocation.
+/// Every kind has a one-word fast path; the separable kinds also have shortcuts (a lone
+/// row, requests that form a matching, requests contended on one side) and arbiters a
+/// caller may move itself ([`Allocator::is_separable`]). The others (iSLIP, wavefront,
+/// PIM) allocate every request through their own one-word or general path and move their
+/// priorities by their own rules ([`Allocator::update_grant`]).
 #[derive(Clone, Debug)]
 #[repr(C, u8)]
 pub enum Allocator {
@@ -90,18 +91,23 @@ impl Allocator {
         (s.rows, s.cols)
     }
 
-    /// True for the separable kinds, the only ones with one-word paths: a caller takes
-    /// [`Allocator::allocate_word`], its one-sided variants, [`Allocator::lone_row`] or
-    /// [`Allocator::arbiters_mut`] only for these.
+    /// True for the separable kinds and iSLIP of one round (separable output-first, whose
+    /// every grant moves its arbiters), the only ones with shortcuts: a caller takes
+    /// [`Allocator::arbiters_mut`] only for these, and the one-sided variants of
+    /// [`Allocator::allocate_word`] and [`Allocator::lone_row`] skip the arbiters only for
+    /// these (the other kinds allocate the requests whole).
     #[inline(always)]
     pub fn is_separable(&self) -> bool {
-        matches!(self, Allocator::InputFirst(_) | Allocator::OutputFirst(_))
+        match self {
+            Allocator::InputFirst(_) | Allocator::OutputFirst(_) => true,
+            Allocator::Islip(a) => a.one_round,
+            Allocator::Wavefront(_) | Allocator::Pim(_) => false,
+        }
     }
 
-    /// [`Allocator::allocate`] for the kinds without shortcuts or one-word paths (and,
-    /// on their general path, the separable ones).
+    /// [`Allocator::allocate`] on the general path (requests past one word).
     #[inline(never)]
-    fn allocate_general(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
+    pub(super) fn allocate_general(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
         match self {
             Allocator::InputFirst(a) => a.allocate(req, grant),
             Allocator::OutputFirst(a) => a.allocate(req, grant),
@@ -121,12 +127,11 @@ impl Allocator {
     /// One requesting row (of one word) is granted by its row arbiter alone
     /// (`Allocator::allocate_lone_row`).
     ///
-    /// The other kinds allocate every request on their own general path.
+    /// The other kinds allocate every request on their own one-word or general path.
     #[inline]
     pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
         if !self.is_separable() {
-            self.allocate_general(req, grant);
-            return;
+            return self.allocate_arbitrated(req, grant);
         }
         if req.is_one_word() {
             let rows = req.rows_word();
@@ -149,13 +154,28 @@ impl Allocator {
             grant.clear();
             let rows = req.rows_word();
             let mut io = Apart { req, grant };
-            match self {
-                Allocator::InputFirst(a) => return a.allocate_word(rows, &mut io),
-                Allocator::OutputFirst(a) => return a.allocate_word(rows, &mut io),
-                _ => {}
-            }
+            return match self {
+                Allocator::InputFirst(a) => a.allocate_word(rows, &mut io),
+                Allocator::OutputFirst(a) => a.allocate_word(rows, &mut io),
+                Allocator::Islip(a) => a.allocate_word(rows, &mut io),
+                Allocator::Wavefront(a) => a.allocate_word(rows, &mut io),
+                Allocator::Pim(a) => a.allocate_word(rows, &mut io),
+            };
         }
         self.allocate_general(req, grant);
+    }
+
+    /// The allocation of the lone request `(r, c)` (one word), which every kind grants,
+    /// made by the caller without running the allocator: records what
+    /// [`Allocator::update_grant`] reads (iSLIP's first-round grants, the wavefront's
+    /// grant flag). Priorities stay.
+    #[inline]
+    pub fn granted_alone(&mut self, r: usize, c: usize) {
+        match self {
+            Allocator::Islip(a) => a.granted_alone(r, c),
+            Allocator::Wavefront(a) => a.granted_alone(),
+            Allocator::InputFirst(_) | Allocator::OutputFirst(_) | Allocator::Pim(_) => {}
+        }
     }
 
     /// Moves arbiter priorities for the grants in `used`.

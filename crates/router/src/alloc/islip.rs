@@ -5,6 +5,7 @@
 //! With one round it is the separable output-first allocator.
 
 use super::rounds::{RoundPicks, Rounds};
+use super::rounds_word::WordRounds;
 use super::{BitMatrix, GrantMatrix, RequestMatrix, Separable};
 use crate::arbiter::Arbiters;
 use flitsim_netlist::ArbiterKind;
@@ -17,16 +18,22 @@ pub struct Islip {
     pub(crate) s: Separable,
     /// The rest, boxed: [`super::Allocator`] holds every kind inline, so its size is
     /// that of the largest.
-    r: Box<IslipRounds>,
+    pub(super) r: Box<IslipRounds>,
+    /// One round: iSLIP is then separable output-first, every grant is made in the
+    /// first round, and callers may take the separable shortcuts
+    /// ([`super::Allocator::is_separable`]).
+    pub(crate) one_round: bool,
 }
 
 /// What iSLIP keeps beside its arbiters.
 #[derive(Clone, Debug)]
-struct IslipRounds {
-    iters: u8,
+pub(super) struct IslipRounds {
+    pub(super) iters: u8,
     rounds: Rounds,
     /// The grants of the last allocation's first round: their arbiters move when used.
-    first: BitMatrix,
+    pub(super) first: BitMatrix,
+    /// The one-word rounds' scratch.
+    pub(super) word: WordRounds,
 }
 
 /// The round picks of iSLIP: the grant and accept arbiters.
@@ -58,10 +65,12 @@ impl Islip {
     pub fn new(arbiter: ArbiterKind, iters: u8, rows: usize, cols: usize) -> Islip {
         Islip {
             s: Separable::new(arbiter, rows, cols),
+            one_round: iters <= 1,
             r: Box::new(IslipRounds {
                 iters: iters.max(1),
                 rounds: Rounds::new(rows, cols),
                 first: BitMatrix::new(rows, cols),
+                word: WordRounds::new(),
             }),
         }
     }
@@ -73,6 +82,7 @@ impl Islip {
             iters,
             rounds,
             first,
+            ..
         } = &mut *self.r;
         first.clear();
         let mut picks = Arbitrated {
@@ -86,10 +96,13 @@ impl Islip {
         });
     }
 
-    /// Moves the arbiters of grant `(r, c)`, used, if the first round made it.
+    /// Moves the arbiters of grant `(r, c)`, used, if the first round made it (with one
+    /// round, every grant).
     #[inline]
     pub fn update_grant(&mut self, r: usize, c: usize) {
-        if self.r.first.get(r, c) {
+        // With one round every grant is a first-round grant (and the separable
+        // shortcuts, which do not record them, may have made it).
+        if self.one_round || self.r.first.get(r, c) {
             self.s.update_grant(r, c);
         }
     }

@@ -6,18 +6,21 @@
 //! [`Allocator::allocate`] computes the matching without moving arbiter priorities;
 //! [`Allocator::update`] moves them for the grants used (BookSim's evaluate/update split).
 //! Requests and grants are [`BitMatrix`]es, reused every cycle; requests of at most 64
-//! rows and 64 columns take the one-word paths (`word.rs`, on a [`WordMatrix`]) when the
-//! allocator is separable; the other kinds always take the general path.
+//! rows and 64 columns take the one-word paths (`word.rs`, on a [`WordMatrix`]): the
+//! separable allocators' own, iSLIP's and PIM's rounds on words (`rounds_word.rs`) and
+//! the wavefront's diagonals on words (`wavefront_word.rs`).
 
 mod allocator;
 mod bit_matrix;
 pub mod islip;
 pub mod pim;
 mod rounds;
+mod rounds_word;
 mod separable;
 pub mod separable_input_first;
 pub mod separable_output_first;
 pub mod wavefront;
+mod wavefront_word;
 mod word;
 mod word_io;
 mod word_matrix;

@@ -6,6 +6,7 @@
 //! at each allocation; there are no priorities to update.
 
 use super::rounds::{RoundPicks, Rounds};
+use super::rounds_word::WordRounds;
 use super::{GrantMatrix, RequestMatrix, Separable};
 use crate::mask;
 use flitsim_netlist::ArbiterKind;
@@ -21,15 +22,17 @@ pub struct Pim {
     pub(crate) s: Separable,
     /// The rest, boxed: [`super::Allocator`] holds every kind inline, so its size is
     /// that of the largest.
-    r: Box<PimRounds>,
+    pub(super) r: Box<PimRounds>,
 }
 
 /// What PIM keeps beside its (unused) arbiters.
 #[derive(Clone, Debug)]
-struct PimRounds {
-    iters: u8,
+pub(super) struct PimRounds {
+    pub(super) iters: u8,
     rounds: Rounds,
-    rng: Pcg64Mcg,
+    pub(super) rng: Pcg64Mcg,
+    /// The one-word rounds' scratch.
+    pub(super) word: WordRounds,
 }
 
 /// One of the set bits of `m`, uniformly at random (`None` when `m` is empty).
@@ -71,6 +74,7 @@ impl Pim {
                 iters: iters.max(1),
                 rounds: Rounds::new(rows, cols),
                 rng: Pcg64Mcg::seed_from_u64(seed),
+                word: WordRounds::new(),
             }),
         }
     }
@@ -78,7 +82,9 @@ impl Pim {
     /// Computes grants for `req` into `grant` (cleared first), drawing from the stream.
     pub fn allocate(&mut self, req: &RequestMatrix, grant: &mut GrantMatrix) {
         debug_assert_eq!((req.rows(), req.cols()), (self.s.rows, self.s.cols));
-        let PimRounds { iters, rounds, rng } = &mut *self.r;
+        let PimRounds {
+            iters, rounds, rng, ..
+        } = &mut *self.r;
         rounds.run(*iters, req, grant, rng, |_, _, _| {});
     }
 }

@@ -18,33 +18,39 @@ pub struct Wavefront {
     /// one-word paths that read them are not taken for this kind).
     pub(crate) s: Separable,
     /// The side of the square.
-    n: usize,
+    pub(super) n: u32,
     /// The diagonal visited first.
-    priority: usize,
+    pub(super) priority: u32,
     /// The last allocation granted something (the priority moves once, when it is used).
-    granted: bool,
+    pub(super) granted: bool,
     /// Scratch: rows still unmatched (word mask).
     rows_free: Vec<u64>,
     /// Scratch: columns already matched (word mask).
     cols_taken: Vec<u64>,
+    /// Scratch of the one-word path: the request rows (only rows written in an
+    /// allocation are read in it, so it is never zeroed).
+    pub(super) req_words: Box<[u64; 64]>,
 }
 
 impl Wavefront {
     /// Bytes [`Wavefront::new`] allocates, computed without allocating.
     pub fn bytes(arbiter: ArbiterKind, rows: usize, cols: usize) -> u64 {
         let masks = (mask::words(rows) + mask::words(cols)) * std::mem::size_of::<u64>();
-        Separable::bytes(arbiter, rows, cols).saturating_add(masks as u64)
+        Separable::bytes(arbiter, rows, cols)
+            .saturating_add(masks as u64)
+            .saturating_add(std::mem::size_of::<[u64; 64]>() as u64)
     }
 
     /// Over `rows x cols`.
     pub fn new(arbiter: ArbiterKind, rows: usize, cols: usize) -> Wavefront {
         Wavefront {
             s: Separable::new(arbiter, rows, cols),
-            n: rows.max(cols).max(1),
+            n: rows.max(cols).max(1) as u32,
             priority: 0,
             granted: false,
             rows_free: vec![0; mask::words(rows)],
             cols_taken: vec![0; mask::words(cols)],
+            req_words: Box::new([0; 64]),
         }
     }
 
@@ -58,12 +64,12 @@ impl Wavefront {
             mask::set(&mut self.rows_free, r);
             left += 1;
         }
-        let (n, cols) = (self.n, self.s.cols);
+        let (n, cols) = (self.n as usize, self.s.cols);
         for d in 0..n {
             if left == 0 {
                 break;
             }
-            let diagonal = (self.priority + d) % n;
+            let diagonal = (self.priority as usize + d) % n;
             for k in 0..self.rows_free.len() {
                 let mut w = self.rows_free[k];
                 while w != 0 {
@@ -82,6 +88,14 @@ impl Wavefront {
         }
         mask::zero(&mut self.rows_free);
         self.granted = !grant.is_empty();
+    }
+
+    /// The allocation of a lone request, granted by its caller without visiting the
+    /// diagonals (a lone request is granted on its own diagonal): the priority moves
+    /// when it is used.
+    #[inline]
+    pub fn granted_alone(&mut self) {
+        self.granted = true;
     }
 
     /// A grant of the last allocation was used: the priority diagonal moves on (once
@@ -107,7 +121,7 @@ impl Wavefront {
     /// Bytes its vectors hold (their capacities), for the tests of the `bytes` functions.
     pub(crate) fn heap_bytes(&self) -> u64 {
         let masks = (self.rows_free.capacity() + self.cols_taken.capacity()) * 8;
-        self.s.heap_bytes() + masks as u64
+        self.s.heap_bytes() + masks as u64 + std::mem::size_of::<[u64; 64]>() as u64
     }
 }
 

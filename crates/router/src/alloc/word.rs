@@ -2,7 +2,7 @@
 //! held in single words. Each grants exactly what [`Allocator::allocate`] grants on the
 //! same requests; the differential tests in `alloc/tests.rs` compare them.
 
-use super::{Allocator, BitMatrix, GrantMatrix, RequestMatrix, WordMatrix};
+use super::{Allocator, GrantMatrix, RequestMatrix, WordIo, WordMatrix};
 
 impl Allocator {
     /// [`Allocator::allocate`] of one-word requests from row `r` only. Both separable
@@ -27,43 +27,26 @@ impl Allocator {
     /// The column [`Allocator::allocate`] grants row `r` when it is the only requesting
     /// row, with requests `w` (columns below 64): the pick of its row arbiter, or its one
     /// request.
-    /// Priorities stay. A non-separable kind allocates the row on its general path.
+    /// Priorities stay. A non-separable kind allocates the row on its one-word path (which
+    /// records what its `update_grant` reads).
     #[inline]
     pub fn lone_row(&mut self, r: usize, w: u64) -> Option<usize> {
         if !self.is_separable() {
-            let mut m = WordMatrix::new();
-            if w != 0 {
-                m.words[r % 64] = w;
-                m.rows = 1 << (r % 64);
+            let mut m = LoneRow { r, w, c: None };
+            let rows = if w != 0 { 1 << (r % 64) } else { 0 };
+            match self {
+                Allocator::Islip(a) => a.allocate_word(rows, &mut m),
+                Allocator::Wavefront(a) => a.allocate_word(rows, &mut m),
+                Allocator::Pim(a) => a.allocate_word(rows, &mut m),
+                _ => unreachable!("separable kinds take the arbiter below"),
             }
-            self.allocate_word_general(&mut m);
-            return (m.row(r) != 0).then(|| m.row(r).trailing_zeros() as usize);
+            return m.c;
         }
         if w & w.wrapping_sub(1) == 0 {
             (w != 0).then(|| w.trailing_zeros() as usize)
         } else {
             let (row_arb, _) = self.arbiters_mut();
             row_arb.arbitrate_word(r, w)
-        }
-    }
-
-    /// [`Allocator::allocate_word`] for the kinds without one-word paths: the requests
-    /// copied into a [`BitMatrix`], allocated on the general path, the grants copied back.
-    /// Their callers do not take the one-word paths; this keeps the answer right if one
-    /// does.
-    #[cold]
-    fn allocate_word_general(&mut self, m: &mut WordMatrix) {
-        let (rows, cols) = self.shape();
-        let mut req = BitMatrix::new(rows, cols);
-        for (r, w) in m.drain() {
-            for c in crate::mask::ones(&[w]) {
-                req.set(r, c);
-            }
-        }
-        let mut grant = BitMatrix::new(rows, cols);
-        self.allocate(&req, &mut grant);
-        for (r, c) in grant.ones() {
-            m.set(r, c);
         }
     }
 
@@ -76,7 +59,9 @@ impl Allocator {
         match self {
             Allocator::InputFirst(a) => a.allocate_word(std::mem::take(&mut m.rows), m),
             Allocator::OutputFirst(a) => a.allocate_word(std::mem::take(&mut m.rows), m),
-            _ => self.allocate_word_general(m),
+            Allocator::Islip(a) => a.allocate_word(std::mem::take(&mut m.rows), m),
+            Allocator::Wavefront(a) => a.allocate_word(std::mem::take(&mut m.rows), m),
+            Allocator::Pim(a) => a.allocate_word(std::mem::take(&mut m.rows), m),
         }
     }
 
@@ -89,7 +74,7 @@ impl Allocator {
     #[inline]
     pub fn allocate_word_one_per_col(&mut self, m: &mut WordMatrix) {
         if !self.is_separable() {
-            return self.allocate_word_general(m);
+            return self.allocate_word(m);
         }
         let (row_arb, _) = self.arbiters_mut();
         let mut rows = m.rows;
@@ -122,7 +107,7 @@ impl Allocator {
         by_col: impl Fn(usize) -> u64,
     ) {
         if !self.is_separable() {
-            return self.allocate_word_general(m);
+            return self.allocate_word(m);
         }
         let (_, col_arb) = self.arbiters_mut();
         while cols != 0 {
@@ -143,5 +128,26 @@ impl Allocator {
                 }
             }
         }
+    }
+}
+
+/// The request row `w` of row `r` alone, and the column granted it: the one-word I/O of
+/// [`Allocator::lone_row`] for the kinds that allocate a lone row whole.
+struct LoneRow {
+    r: usize,
+    w: u64,
+    c: Option<usize>,
+}
+
+impl WordIo for LoneRow {
+    #[inline(always)]
+    fn request(&mut self, r: usize) -> u64 {
+        debug_assert_eq!(r, self.r);
+        self.w
+    }
+    #[inline(always)]
+    fn grant(&mut self, r: usize, c: usize) {
+        debug_assert_eq!(r, self.r);
+        self.c = Some(c);
     }
 }

@@ -127,7 +127,7 @@ impl VcAlloc {
             Arbiters::new(config.arbiter, std::iter::repeat_n(widest, rows))
         });
         VcAlloc {
-            one_word: BitMatrix::one_word_shape(rows, cols) && allocator.is_separable(),
+            one_word: BitMatrix::one_word_shape(rows, cols),
             allocator,
             selection,
             rng,

@@ -28,7 +28,7 @@ use super::credit_return::CreditReturn;
 use super::crossbar::Crossbar;
 use super::RouterState;
 use crate::alloc::{Allocator, BitMatrix};
-use crate::arbiter::{Arbiters, WordArbiters};
+use crate::arbiter::Arbiters;
 use crate::flit::Credit;
 use crate::mask;
 use crate::vc_state::{InputVcState, VcPhase};
@@ -36,7 +36,7 @@ use flitsim_netlist::{Cycle, OutPort, RouterConfig, VcId};
 pub use scratch::StepScratch;
 use scratch::{speedups, WordsScratch};
 use speculation::{SpecRequest, Speculation};
-use word_path::{GrantArbiters, WordPath};
+use word_path::{GrantArbiters, GrantUpdate, WordPath};
 
 /// The SA stage: port allocator, per-input-port VC arbiters, the multi-word path's
 /// scratch (the one-word path's is the caller's, [`StepScratch`]).
@@ -122,10 +122,8 @@ impl SwitchAlloc {
         );
         SwitchAlloc {
             word: Box::new(WordPath::new(s)),
-            // Only the separable allocators have one-word paths.
             one_word: BitMatrix::one_word_shape(rows, cols)
                 && speedup == [1, 1]
-                && allocator.is_separable()
                 && s.layout.total_in_vcs() <= 64
                 && pi <= word_path::WORD_IN_PORTS
                 && s.layout.total_out_vcs() <= usize::from(u16::MAX) + 1,
@@ -363,13 +361,13 @@ impl SwitchAlloc {
     /// path's `WordPath::seen`; always empty on other routers).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn take_grant<A: WordArbiters>(
+    fn take_grant(
         now: Cycle,
         exit: Cycle,
         s: &mut RouterState,
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
-        arbs: &mut GrantArbiters<'_, A>,
+        arbs: &mut impl GrantUpdate,
         seen: &mut u64,
         (i, p, v): (usize, usize, u8),
         out: (OutPort, VcId, usize),

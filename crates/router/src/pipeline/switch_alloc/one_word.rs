@@ -3,7 +3,10 @@
 //! in the parent module, on `u64`s. `one_word_allocation_matches_the_general_paths`
 //! in the router's tests compares the two.
 
-use super::word_path::{GrantArbiters, HeldVc, WordGrants, WordPath, WordVc, WORD_IN_PORTS};
+use super::word_path::{
+    AllocatorGrants, GrantArbiters, GrantUpdate, HeldVc, WordGrants, WordPath, WordVc,
+    WORD_IN_PORTS,
+};
 use super::{StepScratch, SwitchAlloc};
 use crate::alloc::Allocator;
 use crate::arbiter::{Arbiters, WordArbiters};
@@ -122,6 +125,11 @@ impl SwitchAlloc {
         eligible: u64,
     ) -> u64 {
         let (outs, shared_port, shared_out) = Self::port_requests_word(w, x, eligible);
+        if !allocator.is_separable() {
+            // iSLIP, wavefront and PIM allocate every request (no shortcut).
+            allocator.allocate_word(&mut x.req);
+            return outs;
+        }
         match (shared_port, shared_out) {
             (false, false) => {}
             (true, false) => allocator.allocate_word_one_per_col(&mut x.req),
@@ -239,9 +247,16 @@ impl SwitchAlloc {
         }
         self.requests_made += u64::from(eligible.count_ones());
         // One eligible VC: its lone request is granted under every allocator and arbiter
-        // kind, with no requests to build.
+        // kind, with no requests to build (the allocator records the grant, as its
+        // allocation would).
+        let separable = self.allocator.is_separable();
         let lone = eligible & (eligible - 1) == 0;
         let outs = if lone {
+            if !separable {
+                let WordVc { input, held, .. } = w.vcs[eligible.trailing_zeros() as usize % 64];
+                let (p, o) = (usize::from(input), usize::from(held.port));
+                self.allocator.granted_alone(p, o);
+            }
             0
         } else {
             Self::allocate_word(w, x, &mut self.allocator, eligible)
@@ -252,6 +267,13 @@ impl SwitchAlloc {
             outs,
             exit: now.plus(self.exit_delay),
         };
+        if !separable {
+            let arbs = &mut AllocatorGrants {
+                vc: &mut self.vc_arb,
+                allocator: &mut self.allocator,
+            };
+            return Self::take_grants_word(now, s, crossbar, credits, (w, x), grants, arbs);
+        }
         match (&mut self.vc_arb, self.allocator.arbiters_mut()) {
             (
                 Arbiters::RoundRobinWords(vc),
@@ -281,14 +303,14 @@ impl SwitchAlloc {
     /// eligible VC of `grants` takes its output, or else each granted input port (of
     /// `x.req`) picks its VC, whose flit moves, port by port in ascending order.
     #[inline(always)]
-    pub(super) fn take_grants_word<A: WordArbiters>(
+    pub(super) fn take_grants_word(
         now: Cycle,
         s: &mut RouterState,
         crossbar: &mut Crossbar,
         credits: &mut CreditReturn,
         (w, x): (&mut WordPath, &mut StepScratch),
         grants: WordGrants,
-        arbs: &mut GrantArbiters<'_, A>,
+        arbs: &mut impl GrantUpdate,
     ) {
         let exit = grants.exit;
         if grants.eligible != 0 {
@@ -310,7 +332,7 @@ impl SwitchAlloc {
         for (p, row) in req.drain() {
             let o = row.trailing_zeros() as usize;
             granted |= row;
-            let (i, v) = Self::pick_vc_word(&*arbs.vc, by_out, port_vcs, p, o);
+            let (i, v) = Self::pick_vc_word(arbs.vc(), by_out, port_vcs, p, o);
             let held = vcs[i % 64].held;
             debug_assert_eq!(usize::from(held.port), o);
             let out = held.out();

@@ -2,7 +2,8 @@
 //! below 64, so its accesses need no bounds checks.
 
 use super::super::RouterState;
-use crate::arbiter::WordArbiters;
+use crate::alloc::Allocator;
+use crate::arbiter::{Arbiters, WordArbiters};
 use flitsim_netlist::{Cycle, OutPort, VcId};
 
 /// Input ports the one-word path takes: [`WordPath::port_vcs`] has an entry for each.
@@ -82,14 +83,49 @@ pub(super) struct GrantArbiters<'a, A> {
     pub(super) col: &'a mut A,
 }
 
-impl<A: WordArbiters> GrantArbiters<'_, A> {
+/// What one switch grant moves: the input ports' VC arbiters (`vc`, which also pick a
+/// granted port's VC) and the allocator's priorities.
+pub(super) trait GrantUpdate {
+    /// The VC arbiters' bank.
+    type Vc: WordArbiters;
+    /// The input ports' VC arbiters.
+    fn vc(&self) -> &Self::Vc;
     /// VC `v` of input port `p` won output `o`: the port's VC arbiter, then the
-    /// allocator's arbiters as [`Allocator::update_grant`] moves them.
+    /// allocator's priorities as [`Allocator::update_grant`] moves them.
+    fn update(&mut self, p: usize, v: usize, o: usize);
+}
+
+impl<A: WordArbiters> GrantUpdate for GrantArbiters<'_, A> {
+    type Vc = A;
     #[inline(always)]
-    pub(super) fn update(&mut self, p: usize, v: usize, o: usize) {
+    fn vc(&self) -> &A {
+        self.vc
+    }
+    #[inline(always)]
+    fn update(&mut self, p: usize, v: usize, o: usize) {
         self.vc.update(p, v);
         self.row.update(p, o);
         self.col.update(o, p);
+    }
+}
+
+/// The VC arbiters and a non-separable allocator (iSLIP, wavefront, PIM), which moves
+/// its priorities by its own rule ([`Allocator::update_grant`]).
+pub(super) struct AllocatorGrants<'a> {
+    pub(super) vc: &'a mut Arbiters,
+    pub(super) allocator: &'a mut Allocator,
+}
+
+impl GrantUpdate for AllocatorGrants<'_> {
+    type Vc = Arbiters;
+    #[inline(always)]
+    fn vc(&self) -> &Arbiters {
+        self.vc
+    }
+    #[inline(always)]
+    fn update(&mut self, p: usize, v: usize, o: usize) {
+        self.vc.update(p, v);
+        self.allocator.update_grant(p, o);
     }
 }
 
