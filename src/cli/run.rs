@@ -4,8 +4,8 @@
 //! deadlock watchdog stopped the run (the report is on stderr and in the JSON).
 
 use super::args::RunArgs;
-use crate::studies::run_report::{effective_config, run_json, with_perf, RunJson};
-use flitsim_engine::{InjectionProcess, RunReport, SetupProgress, SimConfig, Simulation};
+use crate::studies::run_report::{effective_config, offered_lines, run_json, with_perf, RunJson};
+use flitsim_engine::{RunReport, SetupProgress, SimConfig, Simulation};
 use flitsim_netlist::Netlist;
 use flitsim_routing::describe_topology;
 use std::process::ExitCode;
@@ -90,31 +90,6 @@ fn opt(x: Option<f64>, digits: usize) -> String {
     x.map_or_else(|| "n/a".to_string(), |v| format!("{v:.digits$}"))
 }
 
-/// The summary's offered-load line, and the injection process's when it is not Bernoulli.
-fn offered_lines(config: &SimConfig, r: &RunReport) -> String {
-    use std::fmt::Write;
-    let mut s = String::new();
-    let lengths = if config.traffic.replays() {
-        "the trace's packets in the window".to_string()
-    } else {
-        format!("{} flits per packet", config.lengths())
-    };
-    let _ = writeln!(
-        s,
-        "offered   {:.4} packets/terminal/cycle = {:.4} flits/terminal/cycle ({lengths}), seed {}",
-        r.offered.packets_per_terminal_cycle, r.offered.flits_per_terminal_cycle, config.seed
-    );
-    if config.injection != InjectionProcess::Bernoulli {
-        let _ = writeln!(
-            s,
-            "injection {} (a packet with probability {:.4} in a cycle that is on)",
-            config.injection,
-            config.injection.r1(config.rate)
-        );
-    }
-    s
-}
-
 /// The readable summary printed without `--json`.
 pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
     use std::fmt::Write;
@@ -155,8 +130,12 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
     );
     let _ = writeln!(
         s,
-        "latency   mean {} cycles (zero-load {:.2}{}), max {}, {}",
+        "latency   mean {} cycles, p99 {} (zero-load {:.2}{}), max {}, {}",
         opt(r.latency.mean, 2),
+        r.distributions
+            .packet_latency
+            .value(99.0)
+            .map_or("n/a".into(), |v| v.to_string()),
         r.zero_load_latency,
         r.zero_load_latency_ci
             .map_or_else(String::new, |h| format!(" +- {h:.2}, sampled")),

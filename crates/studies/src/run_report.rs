@@ -203,3 +203,28 @@ pub fn run_json(r: &RunJson, config_json: Value) -> anyhow::Result<Value> {
     }
     Ok(v)
 }
+
+/// The summary's offered-load line, and the injection process's when it is not Bernoulli.
+pub fn offered_lines(config: &SimConfig, r: &RunReport) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let lengths = if config.traffic.replays() {
+        "the trace's packets in the window".to_string()
+    } else {
+        format!("{} flits per packet", config.lengths())
+    };
+    let _ = writeln!(
+        s,
+        "offered   {:.4} packets/terminal/cycle = {:.4} flits/terminal/cycle ({lengths}), seed {}",
+        r.offered.packets_per_terminal_cycle, r.offered.flits_per_terminal_cycle, config.seed
+    );
+    if config.injection != InjectionProcess::Bernoulli {
+        let _ = writeln!(
+            s,
+            "injection {} (a packet with probability {:.4} in a cycle that is on)",
+            config.injection,
+            config.injection.r1(config.rate)
+        );
+    }
+    s
+}
