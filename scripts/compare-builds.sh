@@ -4,7 +4,8 @@
 # `run --json` (without the wall-clock `perf`), cycle traces, VCD files, netlist checks,
 # sweep and buffers CSV. The cost figures (`energy`, `area`, `activity` of run --json, the
 # sweep CSV's power columns, buffers' area and leakage) are left out: they are new fields, not
-# results to keep. Prints one line per configuration; exit 1 on any difference.
+# results to keep; nor are the latency `distributions` and `config.percentiles`. Prints one
+# line per configuration; exit 1 on any difference.
 set -u
 A=$1; B=$2; N="$(cd "$(dirname "$0")/.." && pwd)/netlists"; fail=0
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -62,8 +63,8 @@ cfgs=(
 )
 for c in "${cfgs[@]}"; do
   if [[ $c == run* ]]; then
-    oa=$( { $A $c --json 2>"$T/ea" | jq -S 'del(.perf, .energy, .area, .activity)'; cat "$T/ea"; } 2>&1)
-    ob=$( { $B $c --json 2>"$T/eb" | jq -S 'del(.perf, .energy, .area, .activity)'; cat "$T/eb"; } 2>&1)
+    oa=$( { $A $c --json 2>"$T/ea" | jq -S 'del(.perf, .energy, .area, .activity, .distributions, .config.percentiles)'; cat "$T/ea"; } 2>&1)
+    ob=$( { $B $c --json 2>"$T/eb" | jq -S 'del(.perf, .energy, .area, .activity, .distributions, .config.percentiles)'; cat "$T/eb"; } 2>&1)
   elif [[ $c == vcd* ]]; then
     $A trace ${c#vcd } --vcd "$T/a.vcd" >/dev/null 2>&1; $B trace ${c#vcd } --vcd "$T/b.vcd" >/dev/null 2>&1
     oa=$(cat "$T/a.vcd" 2>&1); ob=$(cat "$T/b.vcd" 2>&1)

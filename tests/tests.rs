@@ -9,6 +9,7 @@ mod crosscheck;
 mod deadlock;
 mod design_studies;
 mod determinism;
+mod distributions;
 mod docs_commands;
 mod dragonfly;
 mod experiment_files;

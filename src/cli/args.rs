@@ -93,6 +93,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "C", default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_cycles: u64,
 
+    /// Percentiles of latency, network latency and source-queue time (`distributions` in `--json`), in percent.
+    #[arg(long, value_name = "P,..", value_delimiter = ',', default_values_t = [50.0, 90.0, 99.0, 99.9])]
+    pub percentiles: Vec<f64>,
+
     /// Add per-channel statistics (`channels`: utilisation, P(v) of busy VCs, head
     /// arrival rate, VC holding time) and their averages by class (`channel_classes`) to `--json`.
     #[arg(long)]
@@ -306,6 +310,7 @@ impl RunArgs {
                 batch_cycles: 0,
             }),
             stop_on_saturation: !fixed || self.stop_when_saturated,
+            percentiles: self.percentiles.clone(),
             threads: self.threads.map_or(0, |n| self.workers_at_most(n as usize)),
             min_parallel_work: self.min_parallel_work.unwrap_or(defaults.min_parallel_work),
             ..defaults

@@ -22,6 +22,7 @@ use crate::checks::watchdog::Watchdog;
 use crate::error::{ConfigError, SimError};
 use crate::network::Network;
 use crate::parallel::{self, WindowState};
+use crate::stats::distribution::PercentileBatches;
 use crate::stats::{MeasureOutcome, RunReport, Window};
 use crate::trace::TraceNames;
 use flitsim_netlist::{Cycle, Netlist};
@@ -65,6 +66,8 @@ pub struct Simulation {
     /// Trace collector and names (`None`: tracing off).
     trace: Option<(Tracer, TraceNames)>,
     outcome: MeasureOutcome,
+    /// The measured packets' histograms drained from the terminals, by batch.
+    dist_batches: PercentileBatches,
     /// Cycle the router counters were last reset (the window opened).
     stats_start: Cycle,
     /// Wall-clock time spent in cycles, and the cycles it covers.

@@ -105,6 +105,7 @@ pub fn effective_config(
         "ci_target": config.auto.map(|a| a.ci_target),
         "max_cycles": config.auto.map(|a| a.max_cycles),
         "stop_when_saturated": config.stop_on_saturation,
+        "percentiles": config.percentiles,
         "seed": config.seed,
         "watchdog": config.watchdog,
         "set": set,

@@ -73,8 +73,12 @@ pub fn summary(netlist: &Netlist, config: &SimConfig, r: &RunReport) -> String {
     );
     let _ = writeln!(
         s,
-        "latency   mean {} cycles (zero-load {:.2}{}), max {}, {}",
+        "latency   mean {} cycles, p99 {} (zero-load {:.2}{}), max {}, {}",
         opt(r.latency.mean, 2),
+        r.distributions
+            .packet_latency
+            .value(99.0)
+            .map_or("n/a".into(), |v| v.to_string()),
         r.zero_load_latency,
         r.zero_load_latency_ci
             .map_or_else(String::new, |h| format!(" +- {h:.2}, sampled")),

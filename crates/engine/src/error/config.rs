@@ -16,6 +16,11 @@ pub enum ConfigError {
     },
     /// Packets need at least one flit.
     ZeroLength,
+    /// Percentiles outside `(0, 100]`, or too many of them.
+    BadPercentiles {
+        /// The percentiles given.
+        given: Vec<f64>,
+    },
     /// The run would reach a cycle past [`Stamp::LAST`](flitsim_router::Stamp::LAST), which
     /// the flits' 32-bit cycle stamps cannot hold.
     RunTooLong {
@@ -137,6 +142,7 @@ impl ConfigError {
         match self {
             RateOutOfRange { .. } => "rate-out-of-range",
             ZeroLength => "zero-length",
+            BadPercentiles { .. } => "bad-percentiles",
             RunTooLong { .. } => "run-too-long",
             UnknownTraffic { .. } => "unknown-traffic",
             BadTrafficParameter { .. } => "bad-traffic-parameter",
@@ -169,6 +175,10 @@ impl ConfigError {
         Some(match self {
             RateOutOfRange { .. } => "pass --rate between 0 and 1, e.g. --rate 0.01".into(),
             ZeroLength => "pass --length 1 or more (flits per packet)".into(),
+            BadPercentiles { .. } => format!(
+                "pass --percentiles as up to {} percents in (0, 100], e.g. --percentiles 50,99,99.9",
+                crate::stats::distribution::MAX_PERCENTILES
+            ),
             RunTooLong { .. } => "lower --warmup, --cycles, --max-cycles or --drain-cycles; \
                                   for more samples, run again with another --seed"
                 .into(),
@@ -212,6 +222,7 @@ impl ConfigError {
                 format!("rate {rate} is not in [0, 1] (packets per terminal per cycle)")
             }
             ZeroLength => "packet length 0 is not allowed".into(),
+            BadPercentiles { given } => format!("bad percentiles {given:?}"),
             RunTooLong { cycles, last } => format!(
                 "a run of up to {cycles} cycles (--warmup + --cycles, or --max-cycles, plus \
                  --drain-cycles) goes past cycle {last}, the last one flits' 32-bit cycle \

@@ -100,6 +100,7 @@ impl Simulation {
             drain_limit_hit: false,
             trace: None,
             outcome: MeasureOutcome::default(),
+            dist_batches: Default::default(),
             stats_start: Cycle(0),
             wall: std::time::Duration::ZERO,
             timed_cycles: 0,

@@ -4,6 +4,7 @@ use crate::error::ConfigError;
 use crate::injection::InjectionProcess;
 use crate::latency::LatencyDef;
 use crate::length::LengthDist;
+use crate::stats::distribution::{DEFAULT_PERCENTILES, MAX_PERCENTILES};
 use crate::stats::{AutoConfig, Window};
 use crate::traffic::TrafficKind;
 use flitsim_netlist::Cycle;
@@ -58,6 +59,10 @@ pub struct SimConfig {
     pub auto: Option<AutoConfig>,
     /// End the run as soon as the saturation verdict is reached (the CLI does). Default off.
     pub stop_on_saturation: bool,
+    /// Percentiles (percent, each in `(0, 100]`, at most
+    /// [`MAX_PERCENTILES`](crate::stats::distribution::MAX_PERCENTILES)) of the
+    /// `distributions` report (`--percentiles`). Default 50, 90, 99, 99.9.
+    pub percentiles: Vec<f64>,
     /// Worker threads (partitions) at most; 0 = automatic ([`auto_threads`]). The engine
     /// uses no more than [`useful_workers`] allows. Results do not depend on it. Default 1.
     #[serde(skip)]
@@ -138,6 +143,7 @@ impl Default for SimConfig {
             latency: LatencyDef::default(),
             auto: None,
             stop_on_saturation: false,
+            percentiles: DEFAULT_PERCENTILES.to_vec(),
             threads: 1,
             min_parallel_work: MIN_PARALLEL_WORK,
             cycle_checks: cfg!(debug_assertions),
@@ -157,6 +163,15 @@ impl SimConfig {
         self.injection.validate(self.rate)?;
         if self.length == 0 {
             return Err(ConfigError::ZeroLength);
+        }
+        let bad = self
+            .percentiles
+            .iter()
+            .find(|p| !(**p > 0.0 && **p <= 100.0));
+        if bad.is_some() || self.percentiles.len() > MAX_PERCENTILES {
+            return Err(ConfigError::BadPercentiles {
+                given: self.percentiles.clone(),
+            });
         }
         let cycles = self.longest_run();
         if cycles > u128::from(Stamp::LAST.0) {

@@ -44,6 +44,7 @@ impl Simulation {
         if self.now.0 < until {
             self.run_for(until - self.now.0)?;
         }
+        self.drain_distributions();
         samples.push(self.sample());
         Ok(())
     }

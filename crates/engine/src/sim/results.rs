@@ -7,7 +7,9 @@ use crate::network::PHASE_BUG;
 use crate::stats::buffer::BufferStats;
 use crate::stats::channel::{self, ChannelClassStats, ChannelStats};
 use crate::stats::report::ReportInputs;
-use crate::stats::{MeasureOutcome, RunReport, TerminalStats, Window};
+use crate::stats::{
+    Distributions, DistributionsReport, MeasureOutcome, RunReport, TerminalStats, Window,
+};
 use crate::terminal::Delivery;
 use flitsim_netlist::{Dir, InPort, Netlist, VcId};
 use serde::Serialize;
@@ -131,6 +133,28 @@ impl Simulation {
         out
     }
 
+    /// Moves the terminals' histograms of measured packets into the current batch and
+    /// closes a sample of the percentile batches.
+    pub(super) fn drain_distributions(&mut self) {
+        let into = self.dist_batches.current();
+        for part in &mut self.net.parts {
+            for t in &mut part.members.get_mut().expect(PHASE_BUG).terminals {
+                t.terminal.drain_distributions(into);
+            }
+        }
+        self.dist_batches.end_sample();
+    }
+
+    /// Percentiles (`SimConfig::percentiles`) and histograms of the measured packets so
+    /// far, with batch-means intervals.
+    pub fn distributions(&self) -> DistributionsReport {
+        let mut pending = Distributions::default();
+        for t in View::new(&self.net).terminals() {
+            pending.merge(t.terminal.distributions());
+        }
+        self.dist_batches.report(&pending, &self.config.percentiles)
+    }
+
     /// Terminal counters merged in id order.
     pub fn stats(&self) -> TerminalStats {
         let mut s = TerminalStats::default();
@@ -216,6 +240,7 @@ impl Simulation {
                 error: self.error.as_ref(),
                 outcome: &self.outcome,
                 adaptive_hops: self.adaptive_hops(),
+                distributions: self.distributions(),
             },
         )
     }

@@ -17,12 +17,15 @@ pub mod batch_means;
 pub mod buffer;
 pub mod channel;
 mod counters;
+pub mod distribution;
+pub mod histogram;
 pub mod measurement;
 pub(crate) mod report;
 pub mod series;
 pub mod warmup;
 
 pub use counters::{TerminalStats, Window};
+pub use distribution::{Distribution, Distributions, DistributionsReport, Percentile};
 pub use measurement::{AutoConfig, MeasureOutcome, Measurement};
 pub use report::{
     Accepted, CycleCounts, DeadlockReport, Latency, Little, Mean, Offered, Packets, RunReport,

@@ -1,6 +1,7 @@
 //! The report of a run: what `flitsim run --json` prints (besides `config`). Field names
 //! are stable: scripts depend on them (see docs/run-output.md).
 
+use super::distribution::DistributionsReport;
 use super::measurement::{MeasureOutcome, Measurement};
 use super::{TerminalStats, Window};
 use crate::error::SimError;
@@ -161,6 +162,9 @@ pub struct RunReport {
     pub saturated: bool,
     /// How the run was measured: warm-up detection, batches, convergence.
     pub measurement: Measurement,
+    /// Percentiles and histograms of packet latency, network latency and source-queue
+    /// time over the measured delivered packets.
+    pub distributions: DistributionsReport,
 }
 
 /// Inputs of the report that are not terminal counters.
@@ -180,6 +184,7 @@ pub(crate) struct ReportInputs<'a> {
     pub outcome: &'a MeasureOutcome,
     /// (adaptive hops, hops with a dimension-order reference), summed over routers.
     pub adaptive_hops: (u64, u64),
+    pub distributions: DistributionsReport,
 }
 
 fn ratio(num: u64, den: u64) -> Option<f64> {
@@ -254,6 +259,7 @@ impl RunReport {
             adaptive_hops_fraction: ratio(i.adaptive_hops.0, i.adaptive_hops.1),
             saturated: o.saturated.is_some(),
             measurement: o.report(),
+            distributions: i.distributions.clone(),
         }
     }
 }

@@ -36,8 +36,11 @@ impl Terminal {
             self.stats.latency_sum += latency;
             self.stats.system_time_sum += now.0 - f.created.cycle().0;
             self.stats.latency_max = self.stats.latency_max.max(latency);
-            self.stats.network_latency_sum += now.0 - f.injected.cycle().0;
-            self.stats.source_queue_sum += f.injected.cycle().0 - f.created.cycle().0;
+            let network = now.0 - f.injected.cycle().0;
+            let source_queue = f.injected.cycle().0 - f.created.cycle().0;
+            self.stats.network_latency_sum += network;
+            self.stats.source_queue_sum += source_queue;
+            self.dists.record(latency, network, source_queue);
             self.stats.hops_sum += u64::from(f.hops);
         }
         if let Some(log) = &mut self.deliveries {

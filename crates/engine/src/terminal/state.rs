@@ -7,7 +7,7 @@ use crate::injection::{Generator, InjectionProcess};
 use crate::latency::LatencyDef;
 use crate::length::LengthDist;
 use crate::rng::ComponentRng;
-use crate::stats::{TerminalStats, Window};
+use crate::stats::{Distributions, TerminalStats, Window};
 use crate::traffic::{TracePacket, TrafficPattern};
 use flitsim_netlist::{BufferDepth, Cycle, TerminalId, VcId};
 use flitsim_router::{Credit, Flit};
@@ -69,6 +69,8 @@ pub struct Terminal {
     pub(super) classes: u8,
     pub(super) window: Window,
     pub(super) stats: TerminalStats,
+    /// Measured packets delivered here since the engine last drained them.
+    pub(super) dists: Distributions,
     pub(super) id: TerminalId,
     pub(super) next_seq: u32,
     pub(super) rng: ComponentRng,
@@ -122,6 +124,7 @@ impl Terminal {
             classes: 1,
             current: None,
             stats: TerminalStats::default(),
+            dists: Distributions::default(),
             deliveries: config.record_deliveries.then(Vec::new),
             config: Arc::clone(config),
             tags: None,
@@ -287,6 +290,17 @@ impl Terminal {
     /// Counters so far (the window areas up to the last [`Terminal::settle`] or step).
     pub fn stats(&self) -> &TerminalStats {
         &self.stats
+    }
+
+    /// Histograms of the measured packets delivered here since the last
+    /// [`Terminal::drain_distributions`].
+    pub fn distributions(&self) -> &Distributions {
+        &self.dists
+    }
+
+    /// Moves the histograms of the measured packets delivered here into `into`.
+    pub fn drain_distributions(&mut self, into: &mut Distributions) {
+        self.dists.drain_into(into);
     }
 
     /// Packets in the source queue, including the one being injected, and the replies

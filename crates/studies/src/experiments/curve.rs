@@ -53,6 +53,10 @@ pub struct Point {
     pub power_mw: Option<f64>,
     /// Energy per flit delivered, pJ.
     pub pj_per_flit: Option<f64>,
+    /// 99th percentile of packet latency (cycles; `distributions` in `run --json`).
+    pub latency_p99: Option<u64>,
+    /// 95% half-width of `latency_p99`.
+    pub latency_p99_ci95: Option<f64>,
 }
 
 impl From<&RunReport> for Point {
@@ -69,6 +73,14 @@ impl From<&RunReport> for Point {
             cycles: r.cycles.total,
             power_mw: None,
             pj_per_flit: None,
+            latency_p99: r.distributions.packet_latency.value(99.0),
+            latency_p99_ci95: r
+                .distributions
+                .packet_latency
+                .percentiles
+                .iter()
+                .find(|x| x.p == 99.0)
+                .and_then(|x| x.ci95),
         }
     }
 }

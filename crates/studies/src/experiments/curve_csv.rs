@@ -27,6 +27,8 @@ pub fn write_csv(path: &Path, curves: &[Curve], columns: &[String]) -> anyhow::R
         "cycles",
         "power_mw",
         "pj_per_flit",
+        "latency_p99",
+        "latency_p99_ci95",
     ]
     .map(String::from);
     w.write_record(head.iter().chain(columns).chain(&tail))?;
@@ -47,6 +49,8 @@ pub fn write_csv(path: &Path, curves: &[Curve], columns: &[String]) -> anyhow::R
                 p.cycles.to_string(),
                 o(p.power_mw),
                 o(p.pj_per_flit),
+                p.latency_p99.map_or_else(String::new, |v| v.to_string()),
+                o(p.latency_p99_ci95),
             ]))?;
         }
     }
