@@ -9,16 +9,16 @@
 set -u
 A=$1; B=$2; N="$(cd "$(dirname "$0")/.." && pwd)/netlists"; fail=0
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-# Imported BookSim configurations (torus 8x8, BookSim's channel timing) with iSLIP, wavefront
-# and PIM at 1 and 2 iterations, as VC and switch allocators: netlists written by A's importer.
+# Imported BookSim configurations (torus 8x8, BookSim's channel timing) with iSLIP and PIM at
+# 1 and 2 iterations (`islip(2)`, as BookSim reads them) and wavefront, as VC and switch
+# allocators: netlists written by B's importer, run by both builds.
 printf '%s\n' 'topology = torus; k = 8; n = 2; routing_function = dim_order;' \
   'num_vcs = 4; vc_buf_size = 8; packet_size = 12; injection_rate_uses_flits = 1;' > "$T/bs.cfg"
 bs=()
-for al in islip wavefront pim; do
-  for it in 1 2; do
-    $A import booksim "$T/bs.cfg" vc_allocator=$al sw_allocator=$al alloc_iters=$it --out "$T/bs-$al-$it.toml" >/dev/null 2>&1
-    bs+=("run $T/bs-$al-$it.toml --traffic uniform-all --rate 0.0208333 --length 12 --warmup 500 --cycles 2000")
-  done
+for al in 'islip 1' 'islip 2' 'pim 1' 'pim 2' 'wavefront 1'; do
+  set -- $al; name="$1($2)"; [[ $1 == wavefront ]] && name=$1
+  $B import booksim "$T/bs.cfg" "vc_allocator=$name" "sw_allocator=$name" --out "$T/bs-$1-$2.toml" >/dev/null 2>&1
+  bs+=("run $T/bs-$1-$2.toml --traffic uniform-all --rate 0.0208333 --length 12 --warmup 500 --cycles 2000")
 done
 bs+=("run $T/bs-islip-1.toml --traffic uniform-all --rate 0.035 --length 12 --warmup 300 --cycles 1500 --set speculative=true")
 bs+=("run $T/bs-islip-2.toml --traffic uniform-all --rate 0.035 --length 12 --warmup 300 --cycles 1500 --set input_speedup=2 --set output_speedup=2")

@@ -13,7 +13,9 @@
 mod allocator;
 mod bit_matrix;
 pub mod islip;
+mod islip_word;
 pub mod pim;
+mod pim_word;
 mod rounds;
 mod rounds_word;
 mod separable;

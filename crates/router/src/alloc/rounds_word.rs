@@ -4,59 +4,13 @@
 //! with the same picks in the same order (so PIM draws the same numbers); the
 //! differential tests in `alloc/tests.rs` compare them.
 
-use super::islip::IslipRounds;
-use super::pim::random_one;
-use super::{Islip, Pim, WordIo};
-use crate::arbiter::Arbiters;
-use rand_pcg::Pcg64Mcg;
+use super::WordIo;
 
 /// How a one-word round picks: the grant of column `c` among the rows of `rows`, the
 /// accept of row `r` among the columns of `cols` (neither mask empty).
-trait WordPicks {
+pub(super) trait WordPicks {
     fn grant(&mut self, c: usize, rows: u64) -> usize;
     fn accept(&mut self, r: usize, cols: u64) -> usize;
-}
-
-/// iSLIP's picks: its grant (column) and accept (row) arbiters.
-struct ArbitratedWords<'a> {
-    rows: &'a Arbiters,
-    cols: &'a Arbiters,
-}
-
-/// The pick of arbiter `k` of `arbs` among the bits of `w` (not 0); a lone bit wins
-/// under every arbiter kind, with no arbiter to consult.
-#[inline(always)]
-fn pick(arbs: &Arbiters, k: usize, w: u64) -> usize {
-    if w & (w - 1) == 0 {
-        w.trailing_zeros() as usize
-    } else {
-        arbs.arbitrate_word(k, w)
-            .expect("an arbiter with requests grants one")
-    }
-}
-
-impl WordPicks for ArbitratedWords<'_> {
-    #[inline(always)]
-    fn grant(&mut self, c: usize, rows: u64) -> usize {
-        pick(self.cols, c, rows)
-    }
-    #[inline(always)]
-    fn accept(&mut self, r: usize, cols: u64) -> usize {
-        pick(self.rows, r, cols)
-    }
-}
-
-/// PIM's picks: draws from its stream, as `random_one` draws on the general path (a lone
-/// bit draws nothing).
-impl WordPicks for Pcg64Mcg {
-    #[inline(always)]
-    fn grant(&mut self, _c: usize, rows: u64) -> usize {
-        random_one(self, &[rows]).expect("a column with requesters grants one")
-    }
-    #[inline(always)]
-    fn accept(&mut self, _r: usize, cols: u64) -> usize {
-        random_one(self, &[cols]).expect("a row with offers accepts one")
-    }
 }
 
 /// Scratch of the one-word rounds, kept between allocations so that none zeroes its
@@ -84,7 +38,7 @@ impl WordRounds {
 /// the scratch `x`; `accepted(round, r, c)` is told of each grant as it is made. Every
 /// request row is read before the first grant is written.
 #[inline(always)]
-fn run_word(
+pub(super) fn run_word(
     x: &mut WordRounds,
     iters: u8,
     mut rows: u64,
@@ -145,48 +99,5 @@ fn run_word(
             cols_matched |= 1 << c;
             accepted(round, r, c);
         }
-    }
-}
-
-impl Islip {
-    /// [`Islip::allocate`] on one-word requests (rows `rows` of `io`), grants into `io`;
-    /// the first round's grants are recorded for `update_grant`, as on the general path.
-    #[inline]
-    pub(crate) fn allocate_word(&mut self, rows: u64, io: &mut impl WordIo) {
-        let IslipRounds {
-            iters, first, word, ..
-        } = &mut *self.r;
-        first.clear();
-        let mut picks = ArbitratedWords {
-            rows: &self.s.row_arb,
-            cols: &self.s.col_arb,
-        };
-        run_word(word, *iters, rows, io, &mut picks, |round, r, c| {
-            if round == 0 {
-                first.set_word(r, c);
-            }
-        });
-    }
-}
-
-impl Pim {
-    /// [`Pim::allocate`] on one-word requests (rows `rows` of `io`), grants into `io`,
-    /// drawing from the stream as the general path draws.
-    #[inline]
-    pub(crate) fn allocate_word(&mut self, rows: u64, io: &mut impl WordIo) {
-        let r = &mut *self.r;
-        run_word(&mut r.word, r.iters, rows, io, &mut r.rng, |_, _, _| {});
-    }
-}
-
-impl Islip {
-    /// The allocation of the lone request `(r, c)` (one word), granted by its caller
-    /// without running the rounds (a lone request is granted in the first round):
-    /// records it as the first round's only grant, for `update_grant`.
-    #[inline]
-    pub(crate) fn granted_alone(&mut self, r: usize, c: usize) {
-        let first = &mut self.r.first;
-        first.clear();
-        first.set_word(r, c);
     }
 }
