@@ -72,7 +72,7 @@ for c in "${cfgs[@]}"; do
     $A $c "$T/a.csv" >/dev/null 2>&1; $B $c "$T/b.csv" >/dev/null 2>&1
     oa=$(cut -d, -f1-12 "$T/a.csv" 2>&1); ob=$(cut -d, -f1-12 "$T/b.csv" 2>&1)
   elif [[ $c == buffers*--json ]]; then
-    drop='del(.search.required_input_area_mm2, .search.required_input_leakage_mw, .search.tech)'
+    drop='del(.search.required_input_area_mm2, .search.required_input_leakage_mw, .search.tech, .config.percentiles)'
     oa=$($A $c 2>&1 | jq -S "$drop"); ob=$($B $c 2>&1 | jq -S "$drop")
   else
     oa=$($A $c 2>&1); ob=$($B $c 2>&1)

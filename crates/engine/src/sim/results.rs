@@ -149,8 +149,11 @@ impl Simulation {
     /// far, with batch-means intervals.
     pub fn distributions(&self) -> DistributionsReport {
         let mut pending = Distributions::default();
-        for t in View::new(&self.net).terminals() {
-            pending.merge(t.terminal.distributions());
+        for d in View::new(&self.net)
+            .terminals()
+            .filter_map(|t| t.terminal.distributions())
+        {
+            pending.merge(d);
         }
         self.dist_batches.report(&pending, &self.config.percentiles)
     }

@@ -40,7 +40,9 @@ impl Terminal {
             let source_queue = f.injected.cycle().0 - f.created.cycle().0;
             self.stats.network_latency_sum += network;
             self.stats.source_queue_sum += source_queue;
-            self.dists.record(latency, network, source_queue);
+            self.dists
+                .get_or_insert_with(Box::default)
+                .record(latency, network, source_queue);
             self.stats.hops_sum += u64::from(f.hops);
         }
         if let Some(log) = &mut self.deliveries {

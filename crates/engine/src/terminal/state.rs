@@ -69,8 +69,9 @@ pub struct Terminal {
     pub(super) classes: u8,
     pub(super) window: Window,
     pub(super) stats: TerminalStats,
-    /// Measured packets delivered here since the engine last drained them.
-    pub(super) dists: Distributions,
+    /// Measured packets delivered here since the engine last drained them; boxed and made
+    /// on the first such packet, so that a terminal stays small and an idle one costs none.
+    pub(super) dists: Option<Box<Distributions>>,
     pub(super) id: TerminalId,
     pub(super) next_seq: u32,
     pub(super) rng: ComponentRng,
@@ -124,7 +125,7 @@ impl Terminal {
             classes: 1,
             current: None,
             stats: TerminalStats::default(),
-            dists: Distributions::default(),
+            dists: None,
             deliveries: config.record_deliveries.then(Vec::new),
             config: Arc::clone(config),
             tags: None,
@@ -293,14 +294,16 @@ impl Terminal {
     }
 
     /// Histograms of the measured packets delivered here since the last
-    /// [`Terminal::drain_distributions`].
-    pub fn distributions(&self) -> &Distributions {
-        &self.dists
+    /// [`Terminal::drain_distributions`] (`None`: no such packet yet).
+    pub fn distributions(&self) -> Option<&Distributions> {
+        self.dists.as_deref()
     }
 
-    /// Moves the histograms of the measured packets delivered here into `into`.
+    /// Moves the histograms into `into` (the current batch's), leaving them empty.
     pub fn drain_distributions(&mut self, into: &mut Distributions) {
-        self.dists.drain_into(into);
+        if let Some(d) = &mut self.dists {
+            d.drain_into(into);
+        }
     }
 
     /// Packets in the source queue, including the one being injected, and the replies
