@@ -82,18 +82,24 @@ fn one_packet_costs_its_events_times_the_per_event_energies() {
     assert!((wires - 3.0 * flits * bits * wire_bit).abs() <= 1e-9 * wires);
 }
 
-/// Dynamic energy per cycle, leakage power (mW) and flits delivered of a uniform run at
-/// `rate` on `threads` threads.
-fn run(rate: f64, threads: usize) -> (f64, f64, flitsim::cost_model::CostReport) {
+/// A finished uniform run at `rate` on `threads` threads, `(warm-up, measured)` cycles.
+fn uniform_run(rate: f64, threads: usize, (warmup, cycles): (u64, u64)) -> Simulation {
     let config = SimConfig {
         rate,
-        warmup: 2000,
-        cycles: 20_000,
+        warmup,
+        cycles,
         threads,
         ..SimConfig::default()
     };
     let mut sim = Simulation::new(&net(), &config).unwrap();
     sim.run();
+    sim
+}
+
+/// Dynamic energy per cycle, leakage power (mW) and flits delivered of a uniform run at
+/// `rate` on `threads` threads.
+fn run(rate: f64, threads: usize) -> (f64, f64, flitsim::cost_model::CostReport) {
+    let sim = uniform_run(rate, threads, (2000, 20_000));
     let r = cost_of(&sim, &Options::default());
     let dynamic = r.energy_pj.dynamic() / r.cycles as f64;
     (dynamic, r.power_mw.leakage(), r)
@@ -156,18 +162,8 @@ fn one_packet_makes_the_hand_count_of_allocation_requests_and_grants() {
 
 #[test]
 fn allocation_counts_are_the_same_for_any_thread_count_and_grow_with_contention() {
-    let activity = |rate: f64, threads: usize| {
-        let config = SimConfig {
-            rate,
-            warmup: 500,
-            cycles: 3000,
-            threads,
-            ..SimConfig::default()
-        };
-        let mut sim = Simulation::new(&net(), &config).unwrap();
-        sim.run();
-        sim.router_activity()
-    };
+    let activity =
+        |rate: f64, threads: usize| uniform_run(rate, threads, (500, 3000)).router_activity();
     let (one, two) = (activity(0.3, 1), activity(0.3, 2));
     assert_eq!(one, two);
     let sum = |a: &[flitsim::cost_model::RouterActivity],

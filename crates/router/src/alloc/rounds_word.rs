@@ -4,6 +4,7 @@
 //! with the same picks in the same order (so PIM draws the same numbers); the
 //! differential tests in `alloc/tests.rs` compare them.
 
+use super::word_io::read_rows;
 use super::WordIo;
 
 /// How a one-word round picks: the grant of column `c` among the rows of `rows`, the
@@ -41,7 +42,7 @@ impl WordRounds {
 pub(super) fn run_word(
     x: &mut WordRounds,
     iters: u8,
-    mut rows: u64,
+    rows: u64,
     io: &mut impl WordIo,
     picks: &mut impl WordPicks,
     mut accepted: impl FnMut(u8, usize, usize),
@@ -51,16 +52,7 @@ pub(super) fn run_word(
         by_col,
         offers,
     } = x;
-    let mut live = 0u64;
-    while rows != 0 {
-        let r = rows.trailing_zeros() as usize;
-        rows &= rows - 1;
-        let w = io.request(r);
-        req[r % 64] = w;
-        if w != 0 {
-            live |= 1 << r;
-        }
-    }
+    let live = read_rows(rows, io, req);
     let (mut rows_matched, mut cols_matched) = (0u64, 0u64);
     for round in 0..iters {
         // Collect: per column, the unmatched rows requesting it.

@@ -2,24 +2,16 @@
 //! requests of at most 64 rows and 64 columns held in single words, visiting the same
 //! cells in the same order; the differential tests in `alloc/tests.rs` compare them.
 
+use super::word_io::read_rows;
 use super::{Wavefront, WordIo};
 
 impl Wavefront {
     /// [`Wavefront::allocate`] on one-word requests (rows `rows` of `io`), grants into
     /// `io`; the priority stays.
     #[inline]
-    pub(crate) fn allocate_word(&mut self, mut rows: u64, io: &mut impl WordIo) {
+    pub(crate) fn allocate_word(&mut self, rows: u64, io: &mut impl WordIo) {
         let req = &mut *self.req_words;
-        let mut free = 0u64;
-        while rows != 0 {
-            let r = rows.trailing_zeros() as usize;
-            rows &= rows - 1;
-            let w = io.request(r);
-            req[r % 64] = w;
-            if w != 0 {
-                free |= 1 << r;
-            }
-        }
+        let mut free = read_rows(rows, io, req);
         let (n, priority) = (self.n as usize, self.priority as usize);
         let mut taken = 0u64;
         let mut granted = false;

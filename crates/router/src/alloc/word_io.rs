@@ -14,6 +14,23 @@ pub(crate) trait WordIo {
     fn grant(&mut self, r: usize, c: usize);
 }
 
+/// Reads request rows `rows` of `io` once each into `req` (indexed by row); returns the
+/// rows that request anything.
+#[inline(always)]
+pub(super) fn read_rows(mut rows: u64, io: &mut impl WordIo, req: &mut [u64; 64]) -> u64 {
+    let mut live = 0u64;
+    while rows != 0 {
+        let r = rows.trailing_zeros() as usize;
+        rows &= rows - 1;
+        let w = io.request(r);
+        req[r % 64] = w;
+        if w != 0 {
+            live |= 1 << r;
+        }
+    }
+    live
+}
+
 /// Requests and grants in two one-word [`BitMatrix`]es (the grants clear on entry).
 pub(super) struct Apart<'a> {
     pub(super) req: &'a BitMatrix,
